@@ -1,0 +1,39 @@
+// Lint budget after Pepr: small functions, shallow nesting, few parameters, no floating promises.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'charts/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      complexity: ['error', 10],
+      'max-depth': ['error', 3],
+      'max-params': ['error', 4],
+      'max-lines': ['warn', { max: 250, skipBlankLines: true, skipComments: true }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/k8s-tests/**'], message: 'nothing imports k8s-tests' }] },
+      ],
+    },
+  },
+  {
+    files: ['**/test/**/*.ts', 'k8s-tests/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'max-lines': 'off', complexity: 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // Domain files hold decisions: no HTTP, no storage driver, no environment.
+    files: ['services/*/src/domain/**/*.ts', 'operator/src/controller/decide.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: ['express', 'kafkajs'], patterns: [{ group: ['**/routes*'], message: 'domain never imports routes' }] },
+      ],
+    },
+  },
+);
