@@ -1,0 +1,75 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { AppError } from './errors.js';
+
+export const ROLES = ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface Actor {
+  userId?: string;
+  role?: Role;
+  organizationId?: string;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
+
+/**
+ * The caller as a gateway or peer service names it: `X-User-Id` | `X-Actor-Id`,
+ * `X-User-Role` | `X-Actor-Role`, `X-Organization-Id`. Malformed values are a 400, not ignored:
+ * a caller who sends a role we do not know should hear about it.
+ */
+export function readActor(req: Request): Actor {
+  const actor: Actor = {};
+  const userId = header(req, 'x-user-id') ?? header(req, 'x-actor-id');
+  const role = header(req, 'x-user-role') ?? header(req, 'x-actor-role');
+  const organizationId = header(req, 'x-organization-id');
+  if (userId !== undefined) actor.userId = checkId('X-Actor-Id', userId);
+  if (organizationId !== undefined) actor.organizationId = checkId('X-Organization-Id', organizationId);
+  if (role !== undefined) actor.role = checkRole(role);
+  return actor;
+}
+
+function header(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first.trim() === '' ? undefined : first.trim();
+}
+
+function checkId(name: string, value: string): string {
+  if (!ID_PATTERN.test(value)) {
+    throw new AppError('VALIDATION_ERROR', `Invalid ${name} header`, {
+      details: [{ path: name, message: 'must be 1-128 characters of [A-Za-z0-9_.:@-]' }],
+    });
+  }
+  return value;
+}
+
+function checkRole(value: string): Role {
+  const upper = value.toUpperCase();
+  if (!(ROLES as readonly string[]).includes(upper)) {
+    throw new AppError('VALIDATION_ERROR', 'Invalid X-Actor-Role header', {
+      details: [{ path: 'X-Actor-Role', message: `must be one of ${ROLES.join(', ')}` }],
+    });
+  }
+  return upper as Role;
+}
+
+/** Compares digests so neither the length nor the content of the token leaks through timing. */
+export function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** When a token is configured, every guarded route needs `X-Internal-Token` with that value. */
+export function internalTokenGuard(token: string | undefined) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    if (!token) return next();
+    const given = header(req, 'x-internal-token');
+    if (given === undefined || !sameSecret(given, token)) {
+      next(new AppError('UNAUTHENTICATED', 'Missing or invalid internal token'));
+      return;
+    }
+    next();
+  };
+}

@@ -1,0 +1,58 @@
+import Joi from 'joi';
+
+/** Thrown when the environment does not satisfy a service's config schema; the message is one line. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Validates the environment against a joi schema once, at start, and returns a frozen typed object.
+ * Unknown variables are ignored (the environment holds far more than one service's config).
+ * Fails with `config: "MONGODB_URI" is required` — one line, naming the variable.
+ */
+export function loadConfig<T>(
+  schema: Joi.ObjectSchema<T>,
+  env: NodeJS.ProcessEnv = process.env,
+): Readonly<T> {
+  const { value, error } = schema.validate(env, {
+    abortEarly: true,
+    allowUnknown: true,
+    stripUnknown: true,
+    convert: true,
+  });
+  if (error) {
+    const first = error.details[0];
+    throw new ConfigError(`config: ${first ? first.message : error.message}`);
+  }
+  return Object.freeze(value as T);
+}
+
+/** Variables every service reads; services extend this with their own keys. */
+export const commonConfig = {
+  NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
+  PORT: Joi.number().port().required(),
+  MONGODB_URI: Joi.string()
+    .uri({ scheme: ['mongodb', 'mongodb+srv'] })
+    .required(),
+  KAFKA_BROKERS: Joi.string()
+    .pattern(/^[^,\s]+(,[^,\s]+)*$/)
+    .optional(),
+  LOG_LEVEL: Joi.string()
+    .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
+    .default('info'),
+  INTERNAL_API_TOKEN: Joi.string().min(16).optional(),
+  SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).max(120000).default(10000),
+};
+
+export interface CommonConfig {
+  NODE_ENV: 'development' | 'test' | 'production';
+  PORT: number;
+  MONGODB_URI: string;
+  KAFKA_BROKERS?: string;
+  LOG_LEVEL: string;
+  INTERNAL_API_TOKEN?: string;
+  SHUTDOWN_GRACE_MS: number;
+}

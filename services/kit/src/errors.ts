@@ -1,0 +1,114 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from './logging.js';
+
+export interface AppErrorOptions {
+  details?: unknown;
+  /** Response headers that belong to the error (Retry-After on 429, WWW-Authenticate on 401). */
+  headers?: Record<string, string>;
+  /** Only where a contract fixes a status the table would not give. */
+  status?: number;
+  cause?: unknown;
+}
+
+/** The one error type services throw; the kit alone turns it into a status and a body. */
+export class AppError extends Error {
+  readonly code: string;
+  readonly details?: unknown;
+  readonly headers?: Record<string, string>;
+  readonly status?: number;
+
+  constructor(code: string, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers;
+    this.status = options.status;
+  }
+}
+
+/** Code to status, as data. Codes ending in `_NOT_FOUND` map to 404 by rule. */
+export const STATUS: Readonly<Record<string, number>> = Object.freeze({
+  VALIDATION_ERROR: 400,
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  EMAIL_TAKEN: 409,
+  PHONE_TAKEN: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  DEPENDENCY_UNAVAILABLE: 503,
+});
+
+export function statusFor(err: AppError): number {
+  if (err.status !== undefined) return err.status;
+  const fromTable = STATUS[err.code];
+  if (fromTable !== undefined) return fromTable;
+  if (err.code.endsWith('_NOT_FOUND')) return 404;
+  if (err.code.endsWith('_CONFLICT') || err.code.endsWith('_TAKEN')) return 409;
+  return 500;
+}
+
+/** body-parser and friends throw errors with a `type` and a `status`; map the ones clients cause. */
+const PARSER_ERRORS: Record<string, [string, string]> = {
+  'entity.parse.failed': ['VALIDATION_ERROR', 'Malformed JSON body'],
+  'entity.too.large': ['PAYLOAD_TOO_LARGE', 'Request body is too large'],
+  'encoding.unsupported': ['UNSUPPORTED_MEDIA_TYPE', 'Unsupported content encoding'],
+  'charset.unsupported': ['UNSUPPORTED_MEDIA_TYPE', 'Unsupported charset'],
+  'request.aborted': ['VALIDATION_ERROR', 'Request aborted'],
+  'request.size.invalid': ['VALIDATION_ERROR', 'Request size did not match content length'],
+  'stream.encoding.set': ['INTERNAL_ERROR', 'Internal error'],
+};
+
+/** Normalises anything thrown into an AppError; unknown errors become INTERNAL_ERROR. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const type = (err as { type?: unknown } | null)?.type;
+  if (typeof type === 'string' && PARSER_ERRORS[type]) {
+    const [code, message] = PARSER_ERRORS[type];
+    return new AppError(code, message, { cause: err });
+  }
+  if (isMongoUnavailable(err)) {
+    return new AppError('DEPENDENCY_UNAVAILABLE', 'A dependency is unavailable', { cause: err });
+  }
+  return new AppError('INTERNAL_ERROR', 'Internal error', { cause: err });
+}
+
+function isMongoUnavailable(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return (
+    name === 'MongoServerSelectionError' ||
+    name === 'MongoNetworkError' ||
+    name === 'MongoNotConnectedError'
+  );
+}
+
+/** The only place error bodies are built. 5xx are logged with the cause; 4xx at debug. */
+export function errorMiddleware(logger: Logger) {
+  return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const appErr = toAppError(err);
+    const status = statusFor(appErr);
+    const log = (req as { log?: Logger }).log ?? logger;
+    if (status >= 500) log.error({ err: appErr.cause ?? appErr, code: appErr.code }, 'request failed');
+    else log.debug({ code: appErr.code, status }, 'request rejected');
+    for (const [name, value] of Object.entries(appErr.headers ?? {})) res.setHeader(name, value);
+    const error: { code: string; details?: unknown } = { code: appErr.code };
+    if (appErr.details !== undefined) error.details = appErr.details;
+    res.status(status).json({ success: false, message: appErr.message, error });
+  };
+}
+
+/** 404 for routes nobody declared, in the same error model. */
+export function notFoundHandler(req: Request, _res: Response, next: NextFunction): void {
+  next(new AppError('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.path}`));
+}

@@ -1,0 +1,56 @@
+import type { Request, Response } from 'express';
+
+/** A readiness check throws (or rejects) when its dependency does not answer. */
+export type HealthCheck = () => Promise<void>;
+export type HealthChecks = Record<string, HealthCheck>;
+
+export interface ReadinessState {
+  shuttingDown: boolean;
+}
+
+const CHECK_TIMEOUT_MS = 2000;
+
+/** Runs every named check with a timeout; the first failure by name decides the 503. */
+export async function runChecks(checks: HealthChecks): Promise<Record<string, string>> {
+  const names = Object.keys(checks);
+  const results = await Promise.all(
+    names.map(async (name) => {
+      try {
+        await withTimeout(checks[name]!(), CHECK_TIMEOUT_MS);
+        return [name, 'ok'] as const;
+      } catch (err) {
+        return [name, `fail: ${(err as Error).message ?? String(err)}`] as const;
+      }
+    }),
+  );
+  return Object.fromEntries(results);
+}
+
+export function readinessHandler(checks: HealthChecks, state: ReadinessState) {
+  return async (_req: Request, res: Response): Promise<void> => {
+    if (state.shuttingDown) {
+      unready(res, ['shutdown'], { shutdown: 'fail: shutting down' });
+      return;
+    }
+    const results = await runChecks(checks);
+    const failing = Object.keys(results).filter((n) => results[n] !== 'ok');
+    if (failing.length > 0) unready(res, failing, results);
+    else res.json({ success: true, data: { status: 'ready', checks: results }, message: 'OK' });
+  };
+}
+
+function unready(res: Response, failing: string[], checks: Record<string, string>): void {
+  res.status(503).json({
+    success: false,
+    message: `Not ready: ${failing.join(', ')}`,
+    error: { code: 'DEPENDENCY_UNAVAILABLE', details: { failing, checks } },
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

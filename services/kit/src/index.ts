@@ -1,0 +1,34 @@
+// The kit's only public surface: services and the operator import from here, nowhere else.
+export { loadConfig, ConfigError, commonConfig, type CommonConfig } from './config.js';
+export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './logging.js';
+export { createMetricsRegistry, httpMetricsMiddleware } from './metrics.js';
+export { AppError, STATUS, statusFor, toAppError, errorMiddleware, type AppErrorOptions } from './errors.js';
+export { ok, list, pageQuery, pageMeta, type PageMeta, type PageQuery } from './envelope.js';
+export { validate, input, type RequestSchemas, type FieldError } from './validate.js';
+export { readActor, internalTokenGuard, sameSecret, ROLES, type Actor, type Role } from './actor.js';
+export { runChecks, type HealthCheck, type HealthChecks, type ReadinessState } from './health.js';
+export { createApp, type AppOptions } from './app.js';
+export { serve, runMain, type RunningServer, type ServeOptions } from './server.js';
+export {
+  connectMongo,
+  supportsTransactions,
+  withTransaction,
+  syncIndexes,
+  mongoCheck,
+  isDuplicateKey,
+  type MongoHandle,
+  type ConnectOptions,
+} from './mongo.js';
+export {
+  createKafkaBus,
+  buildEvent,
+  parseBrokers,
+  type EventBus,
+  type BusMessage,
+  type TopicDeclaration,
+  type ReceivedMessage,
+  type SubscribeOptions,
+  type Subscription,
+  type PlatformEvent,
+  type EventSpec,
+} from './kafka.js';

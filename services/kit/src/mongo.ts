@@ -1,0 +1,109 @@
+import mongoose, { type ClientSession, type Connection } from 'mongoose';
+import type { Logger } from './logging.js';
+
+export interface MongoHandle {
+  conn: Connection;
+  /** True when the server runs multi-document transactions (a replica set or sharded cluster). */
+  transactions: boolean;
+  logger: Logger;
+  /** Set once the fallback has been announced, so the log says it once, not per write. */
+  fallbackAnnounced: boolean;
+}
+
+export interface ConnectOptions {
+  uri: string;
+  dbName: string;
+  logger: Logger;
+  /** Production refuses a server without transactions: ordered writes are a development compromise. */
+  requireTransactions?: boolean;
+  serverSelectionTimeoutMS?: number;
+}
+
+/** Opens a connection to one service's own database and learns whether it can run transactions. */
+export async function connectMongo(opts: ConnectOptions): Promise<MongoHandle> {
+  const conn = mongoose.createConnection(opts.uri, {
+    dbName: opts.dbName,
+    serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 10000,
+    autoIndex: false,
+  });
+  await conn.asPromise();
+  const transactions = await supportsTransactions(conn);
+  if (!transactions && opts.requireTransactions) {
+    await conn.close();
+    throw new Error(
+      'MongoDB at MONGODB_URI cannot run transactions (not a replica set); production mode requires them',
+    );
+  }
+  opts.logger.info({ dbName: opts.dbName, transactions }, 'mongodb connected');
+  return { conn, transactions, logger: opts.logger, fallbackAnnounced: false };
+}
+
+/**
+ * Transactions need sessions (`logicalSessionTimeoutMinutes`) and a replica-set member or mongos.
+ * A standalone server or a wire-protocol stand-in answers `hello` without one of them.
+ */
+export async function supportsTransactions(conn: Connection): Promise<boolean> {
+  const db = conn.db;
+  if (!db) return false;
+  const hello = (await db.admin().command({ isMaster: 1 })) as Record<string, unknown>;
+  const sessions = typeof hello.logicalSessionTimeoutMinutes === 'number';
+  const replicated = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+  return sessions && replicated;
+}
+
+/**
+ * Runs `fn` in a transaction when the server can; otherwise runs the same writes in order with no
+ * session, and says so once in the log. Callers write so that a retry is safe either way (unique
+ * indexes on ledgers, idempotency keys and outbox ids).
+ */
+export async function withTransaction<T>(
+  db: MongoHandle,
+  fn: (session: ClientSession | undefined) => Promise<T>,
+): Promise<T> {
+  if (!db.transactions) {
+    if (!db.fallbackAnnounced) {
+      db.fallbackAnnounced = true;
+      db.logger.warn('transactions unavailable on this MongoDB server: running atomic writes in order');
+    }
+    return fn(undefined);
+  }
+  const session = await db.conn.startSession();
+  try {
+    let result: T | undefined;
+    await session.withTransaction(async () => {
+      result = await fn(session);
+    });
+    return result as T;
+  } finally {
+    await session.endSession();
+  }
+}
+
+/** Builds the indexes a service's schemas declare (autoIndex is off, so this is the one place). */
+export async function syncIndexes(conn: Connection): Promise<void> {
+  for (const model of Object.values(conn.models)) {
+    await model.createCollection().catch(ignoreExists);
+    await model.createIndexes();
+  }
+}
+
+function ignoreExists(err: unknown): void {
+  if ((err as { codeName?: string }).codeName !== 'NamespaceExists') throw err;
+}
+
+/** A readiness check: the server answers a ping within the check's timeout. */
+export function mongoCheck(db: MongoHandle) {
+  return async (): Promise<void> => {
+    if (db.conn.readyState !== 1 || !db.conn.db) throw new Error('not connected');
+    await db.conn.db.admin().command({ ping: 1 });
+  };
+}
+
+/** True for E11000 on the given index key (or any key when omitted). */
+export function isDuplicateKey(err: unknown, key?: string): boolean {
+  const e = err as { code?: number; keyPattern?: Record<string, unknown>; message?: string };
+  if (e?.code !== 11000) return false;
+  if (!key) return true;
+  if (e.keyPattern) return key in e.keyPattern;
+  return typeof e.message === 'string' && e.message.includes(key);
+}

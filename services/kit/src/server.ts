@@ -1,0 +1,71 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { ConfigError } from './config.js';
+import type { ReadinessState } from './health.js';
+import type { Logger } from './logging.js';
+
+export interface ServeOptions {
+  app: Express;
+  port: number;
+  host?: string;
+  logger: Logger;
+  readiness: ReadinessState;
+  /** How long in-flight requests get to finish after SIGTERM before connections are cut. */
+  graceMs: number;
+  /** Closed in order after the HTTP server drained (Kafka, then MongoDB, say). */
+  closers: Array<() => Promise<unknown>>;
+}
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  shutdown(reason: string): Promise<void>;
+}
+
+/** Listens, and on SIGTERM/SIGINT: fail readiness, stop accepting, drain, close dependencies. */
+export async function serve(opts: ServeOptions): Promise<RunningServer> {
+  const server = opts.app.listen(opts.port, opts.host ?? '0.0.0.0');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  const shutdown = (reason: string): Promise<void> => {
+    closing ??= drain(server, opts, reason);
+    return closing;
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    void shutdown(signal).then(() => process.exit(0));
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  return { server, port, shutdown };
+}
+
+async function drain(server: Server, opts: ServeOptions, reason: string): Promise<void> {
+  opts.logger.info({ reason }, 'shutting down: draining requests');
+  opts.readiness.shuttingDown = true;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), opts.graceMs);
+  await closed;
+  clearTimeout(timer);
+  for (const close of opts.closers) {
+    await close().catch((err: unknown) => opts.logger.warn({ err }, 'error while closing a dependency'));
+  }
+  opts.logger.info('shutdown complete');
+}
+
+/**
+ * Runs a service's main; a bad config prints its one line and exits 1, any other start failure
+ * is logged without a stack trace of secrets and exits 1.
+ */
+export function runMain(main: () => Promise<unknown>): void {
+  main().catch((err: unknown) => {
+    if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+    else process.stderr.write(`startup failed: ${(err as Error).message ?? String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,71 @@
+import type { NextFunction, Request, Response } from 'express';
+import type Joi from 'joi';
+import { AppError } from './errors.js';
+
+export interface RequestSchemas {
+  params?: Joi.Schema;
+  query?: Joi.Schema;
+  body?: Joi.Schema;
+}
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface ValidatedInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** What `validate()` accepted: converted, defaulted, unknown keys refused. */
+    valid?: ValidatedInput;
+  }
+}
+
+const PARTS = ['params', 'query', 'body'] as const;
+
+/**
+ * Validates params, query and body with joi (all errors at once) and stores the converted values
+ * on `req.valid`; any failure is one 400 VALIDATION_ERROR whose details name every field.
+ */
+export function validate(schemas: RequestSchemas) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const valid: ValidatedInput = { params: {}, query: {}, body: {} };
+    const details: FieldError[] = [];
+    for (const part of PARTS) {
+      const schema = schemas[part];
+      if (!schema) continue;
+      const input: unknown = (req[part] as unknown) ?? {};
+      const { value, error } = schema.validate(input, { abortEarly: false, convert: true });
+      if (error) details.push(...error.details.map((d) => toFieldError(part, d)));
+      else valid[part] = value as Record<string, unknown>;
+    }
+    if (details.length > 0) {
+      next(new AppError('VALIDATION_ERROR', validationMessage(details), { details }));
+      return;
+    }
+    req.valid = valid;
+    next();
+  };
+}
+
+function toFieldError(part: string, d: Joi.ValidationErrorItem): FieldError {
+  const path = d.path.length > 0 ? d.path.join('.') : part;
+  return { path, message: d.message.replace(/"/g, '') };
+}
+
+function validationMessage(details: FieldError[]): string {
+  const first = details[0];
+  if (details.length === 1 && first) return `Validation failed: ${first.message}`;
+  return `Validation failed: ${details.length} fields are invalid`;
+}
+
+/** The validated part, typed by the caller; throws if `validate()` did not run (a wiring bug). */
+export function input<T>(req: Request, part: keyof ValidatedInput): T {
+  if (!req.valid) throw new Error('validate() middleware did not run for this route');
+  return req.valid[part] as T;
+}

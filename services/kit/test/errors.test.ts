@@ -1,0 +1,32 @@
+import { expect } from 'chai';
+import { AppError, STATUS, statusFor, toAppError } from '../src/index.js';
+
+describe('errors (pure)', () => {
+  it('statusFor: reads the table, maps *_NOT_FOUND to 404, honours a contract-fixed status', () => {
+    expect(statusFor(new AppError('VALIDATION_ERROR', 'x'))).to.equal(400);
+    expect(statusFor(new AppError('RATE_LIMITED', 'x'))).to.equal(429);
+    expect(statusFor(new AppError('QUESTION_NOT_FOUND', 'x'))).to.equal(404);
+    expect(statusFor(new AppError('ATTEMPT_LOCKED', 'x', { status: 409 }))).to.equal(409);
+    expect(statusFor(new AppError('SOMETHING_NEW', 'x'))).to.equal(500);
+  });
+
+  it('toAppError: maps body-parser failures to client errors, never 500', () => {
+    const parse = toAppError(Object.assign(new Error('Unexpected token'), { type: 'entity.parse.failed' }));
+    expect([parse.code, statusFor(parse)]).to.deep.equal(['VALIDATION_ERROR', 400]);
+    const big = toAppError(Object.assign(new Error('too large'), { type: 'entity.too.large' }));
+    expect([big.code, statusFor(big)]).to.deep.equal(['PAYLOAD_TOO_LARGE', 413]);
+    const charset = toAppError(Object.assign(new Error('x'), { type: 'charset.unsupported' }));
+    expect(statusFor(charset)).to.equal(415);
+  });
+
+  it('toAppError: hides unknown errors behind INTERNAL_ERROR and MongoDB outages behind 503', () => {
+    const internal = toAppError(new Error('secret internals'));
+    expect([internal.code, internal.message]).to.deep.equal(['INTERNAL_ERROR', 'Internal error']);
+    const mongo = toAppError(Object.assign(new Error('x'), { name: 'MongoServerSelectionError' }));
+    expect(statusFor(mongo)).to.equal(503);
+  });
+
+  it('STATUS: is frozen data', () => {
+    expect(Object.isFrozen(STATUS)).to.equal(true);
+  });
+});

@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { Schema } from 'mongoose';
+import { connectMongo, createLogger, isDuplicateKey, mongoCheck, syncIndexes, withTransaction, type MongoHandle } from '../src/index.js';
+import { LogCapture } from './support/log-capture.js';
+import { testDbName, testMongoUri } from './support/servers.js';
+
+interface Row {
+  _id: string;
+  key: string;
+}
+
+describe('kit mongo (real server)', () => {
+  let db: MongoHandle;
+  let logs: LogCapture;
+  before(async () => {
+    logs = new LogCapture();
+    db = await connectMongo({ uri: testMongoUri(), dbName: testDbName('kit', 'mongo'), logger: createLogger({ name: 'kit', destination: logs }) });
+    db.conn.model<Row>('Row', new Schema<Row>({ _id: String, key: { type: String, unique: true } }, { versionKey: false }));
+    await syncIndexes(db.conn);
+  });
+  after(async () => {
+    await db.conn.dropDatabase();
+    await db.conn.close();
+  });
+  beforeEach(() => db.conn.model('Row').deleteMany({}));
+
+  it('learns whether the server runs transactions from its hello reply', () => {
+    expect(db.transactions).to.equal(process.env.EDU_TEST_MONGODB_TRANSACTIONS === 'true');
+  });
+
+  it('withTransaction: commits every write of the callback', async () => {
+    const Row = db.conn.model<Row>('Row');
+    await withTransaction(db, async (session) => {
+      await Row.create([{ _id: 'a', key: 'k1' }], { session });
+      await Row.create([{ _id: 'b', key: 'k2' }], { session });
+    });
+    expect(await Row.countDocuments()).to.equal(2);
+  });
+
+  it('withTransaction: without transactions, runs writes in order and says so once in the log', async function () {
+    if (db.transactions) this.skip();
+    const Row = db.conn.model<Row>('Row');
+    for (const id of ['c', 'd']) await withTransaction(db, (session) => Row.create([{ _id: id, key: id }], { session }));
+    const notes = logs.records().filter((r) => String(r.msg).startsWith('transactions unavailable'));
+    expect(notes).to.have.length(1);
+  });
+
+  it('withTransaction: with transactions, a failure rolls back the earlier writes', async function () {
+    if (!db.transactions) this.skip();
+    const Row = db.conn.model<Row>('Row');
+    const failing = withTransaction(db, async (session) => {
+      await Row.create([{ _id: 'e', key: 'k5' }], { session });
+      throw new Error('second write failed');
+    });
+    const err = await failing.catch((e: unknown) => e);
+    expect((err as Error).message).to.equal('second write failed');
+    expect(await Row.countDocuments()).to.equal(0);
+  });
+
+  it('unique indexes from the schema are enforced, and isDuplicateKey names the key', async () => {
+    const Row = db.conn.model<Row>('Row');
+    await Row.create({ _id: 'x', key: 'same' });
+    const err = await Row.create({ _id: 'y', key: 'same' }).catch((e: unknown) => e);
+    expect(isDuplicateKey(err)).to.equal(true);
+    expect(isDuplicateKey(err, 'key')).to.equal(true);
+    expect(isDuplicateKey(err, 'email')).to.equal(false);
+  });
+
+  it('mongoCheck: passes against the live server and fails once the connection is closed', async () => {
+    const other = await connectMongo({ uri: testMongoUri(), dbName: testDbName('kit', 'mongo2'), logger: createLogger({ name: 'k', level: 'silent' }) });
+    await mongoCheck(other)();
+    await other.conn.close();
+    const err = await mongoCheck(other)().catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(Error);
+  });
+});

@@ -1,0 +1,19 @@
+// Where the test servers are: given by the environment, or started by the global hooks.
+
+export function testMongoUri(): string {
+  const uri = process.env.MONGODB_URI ?? process.env.EDU_TEST_MONGODB_URI;
+  if (!uri) throw new Error('no MongoDB for tests: set MONGODB_URI or let scripts/infra.sh start one');
+  return uri;
+}
+
+export function testKafkaBrokers(): string[] {
+  const brokers = process.env.KAFKA_BROKERS ?? process.env.EDU_TEST_KAFKA_BROKERS;
+  if (!brokers) throw new Error('no Kafka for tests: set KAFKA_BROKERS or let scripts/infra.sh start one');
+  return brokers.split(',');
+}
+
+/** One database per test file and process, so parallel runs and files never share rows. */
+export function testDbName(service: string, file: string): string {
+  const base = file.replace(/^.*\//, '').replace(/\.test\.[jt]s$/, '').replace(/[^A-Za-z0-9]/g, '_');
+  return `edu_${service}_t${process.pid}_${base}`.slice(0, 63);
+}
