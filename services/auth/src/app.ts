@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import type { Express } from 'express';
+import type { Registry } from 'prom-client';
+import { createApp, mongoCheck, type ReadinessState } from '../../kit/src/index.js';
+import type { AuthDeps } from './domain/deps.js';
+import { authRoutes } from './routes.js';
+
+export const SERVICE_NAME = 'auth';
+export const SERVICE_VERSION = '0.1.0';
+
+export interface AuthAppOptions {
+  metrics: Registry;
+  readiness?: ReadinessState;
+  internalToken?: string;
+  trustProxy?: number;
+}
+
+/** The auth service's Express app from injected dependencies; no I/O here. */
+export function buildApp(deps: AuthDeps, opts: AuthAppOptions): Express {
+  const openapi = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as object;
+  return createApp({
+    name: SERVICE_NAME,
+    version: SERVICE_VERSION,
+    routes: authRoutes(deps),
+    checks: { mongodb: mongoCheck(deps.db) },
+    logger: deps.logger,
+    metrics: opts.metrics,
+    openapi,
+    internalToken: opts.internalToken,
+    trustProxy: opts.trustProxy ?? 0,
+    readiness: opts.readiness,
+    bodyLimit: '16kb',
+  });
+}

@@ -1,0 +1,28 @@
+import type { Logger, MongoHandle } from '../../../kit/src/index.js';
+import type { AuthModels } from '../store/models.js';
+import type { TokenSettings } from './tokens.js';
+import type { ThrottlePolicy } from './throttle.js';
+import type { WorkLimiter } from './work-limiter.js';
+
+export interface AuthSettings {
+  tokens: TokenSettings;
+  bcryptCost: number;
+  tokenBcryptCost: number;
+  perAccount: ThrottlePolicy;
+  perAddress: ThrottlePolicy;
+  defaultOrganization: { id: string; name: string };
+}
+
+/** Everything a use case needs, injected at the edge (main.ts or a test). */
+export interface AuthDeps {
+  db: MongoHandle;
+  models: AuthModels;
+  settings: AuthSettings;
+  /** Bounds concurrent bcrypt work; a full queue is a 429, not a pile-up. */
+  limiter: WorkLimiter;
+  /** A bcrypt hash of a random secret at the password cost: unknown e-mails compare against it. */
+  dummyHash: string;
+  clock: () => Date;
+  newId: () => string;
+  logger: Logger;
+}

@@ -1,0 +1,56 @@
+import { AppError } from '../../../kit/src/index.js';
+import { MSG } from '../messages.js';
+import { clearFailures, readWindows, recordFailure } from '../store/throttle-store.js';
+import { findMemberships, findUserByEmail } from '../store/user-store.js';
+import type { AuthDeps } from './deps.js';
+import { compareSecret } from './hashing.js';
+import { fitsBcrypt, normalizePassword } from './passwords.js';
+import { prepareRefresh, sessionView, startFamily } from './sessions.js';
+import { accountKey, addressKey, strictest, throttleVerdict } from './throttle.js';
+import type { SessionView } from './views.js';
+
+export interface LoginInput {
+  email: string;
+  password: string;
+}
+
+/**
+ * Verifies e-mail and password. An unknown e-mail is compared against a dummy hash of the same
+ * cost, so it fails exactly like a wrong password and takes the same time. Failures count per
+ * account and per client address; past the limit the answer is 429 with Retry-After.
+ */
+export async function login(deps: AuthDeps, input: LoginInput, clientAddress: string): Promise<SessionView> {
+  const now = deps.clock();
+  const keys = [accountKey(input.email), addressKey(clientAddress)];
+  await assertNotThrottled(deps, keys, now);
+  const user = await findUserByEmail(deps.models, input.email);
+  const matches = await compareSecret(deps.limiter, normalizePassword(input.password), user?.passwordHash ?? deps.dummyHash);
+  if (!user || !matches || !fitsBcrypt(input.password)) {
+    await Promise.all(keys.map((k) => recordFailure(deps.models, k, windowFor(deps, k), now)));
+    throw new AppError('UNAUTHENTICATED', MSG.invalidCredentials);
+  }
+  if (user.status !== 'ACTIVE') throw new AppError('FORBIDDEN', MSG.accountDisabled);
+  await clearFailures(deps.models, accountKey(input.email));
+  const refresh = await prepareRefresh(deps, user._id, now);
+  await startFamily(deps, user._id, refresh);
+  return sessionView(deps, { user, memberships: await findMemberships(deps.models, user._id) }, refresh.token, now);
+}
+
+async function assertNotThrottled(deps: AuthDeps, keys: string[], now: Date): Promise<void> {
+  const windows = await readWindows(deps.models, keys);
+  const verdict = strictest(keys.map((k) => throttleVerdict(windows.get(k) ?? null, policyFor(deps, k), now)));
+  if (!verdict.allowed) {
+    throw new AppError('RATE_LIMITED', MSG.tooManyAttempts, {
+      headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
+      details: { retryAfterSeconds: verdict.retryAfterSeconds },
+    });
+  }
+}
+
+function policyFor(deps: AuthDeps, key: string) {
+  return key.startsWith('account:') ? deps.settings.perAccount : deps.settings.perAddress;
+}
+
+function windowFor(deps: AuthDeps, key: string): number {
+  return policyFor(deps, key).windowSeconds;
+}

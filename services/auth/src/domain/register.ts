@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { AppError, isDuplicateKey, withTransaction } from '../../../kit/src/index.js';
+import { MSG } from '../messages.js';
+import { deleteRegistration, findMemberships, findUserById, insertMembership, insertUser } from '../store/user-store.js';
+import type { AuthDeps } from './deps.js';
+import { hashSecret } from './hashing.js';
+import { normalizePassword } from './passwords.js';
+import { prepareRefresh, sessionView, startFamily } from './sessions.js';
+import type { SessionView } from './views.js';
+
+export interface RegisterInput {
+  email: string;
+  password: string;
+  fullName: string;
+  phone?: string | null;
+  role: 'STUDENT' | 'TEACHER' | 'PARENT';
+}
+
+const ACCOUNT_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** `AC` + 10 Crockford base32 characters: readable aloud, no I/L/O/U ambiguity. */
+export function accountCode(bytes: Buffer = randomBytes(10)): string {
+  let out = 'AC';
+  for (let i = 0; i < 10; i += 1) out += ACCOUNT_CODE_ALPHABET[(bytes[i] ?? 0) % 32];
+  return out;
+}
+
+/**
+ * Creates the identity, its default local membership, a session family and the first refresh
+ * token's hash in one transaction. Without transactions the same writes run in order, and a
+ * failure part-way removes what was written, so no half-registered user remains.
+ */
+export async function register(deps: AuthDeps, input: RegisterInput): Promise<SessionView> {
+  const now = deps.clock();
+  const userId = deps.newId();
+  const passwordHash = await hashSecret(deps.limiter, normalizePassword(input.password), deps.settings.bcryptCost);
+  const refresh = await prepareRefresh(deps, userId, now);
+  const org = deps.settings.defaultOrganization;
+  try {
+    await withTransaction(deps.db, async (session) => {
+      await insertUser(
+        deps.models,
+        {
+          _id: userId,
+          accountCode: accountCode(),
+          email: input.email,
+          ...(input.phone ? { phone: input.phone } : {}),
+          fullName: input.fullName,
+          role: input.role,
+          status: 'ACTIVE',
+          passwordHash,
+          defaultOrganizationId: org.id,
+        },
+        session,
+      );
+      await insertMembership(
+        deps.models,
+        { _id: deps.newId(), userId, organizationId: org.id, organizationName: org.name, role: input.role, status: 'ACTIVE' },
+        session,
+      );
+      await startFamily(deps, userId, refresh, session);
+    });
+  } catch (err) {
+    if (!deps.db.transactions) await deleteRegistration(deps.models, userId).catch(() => undefined);
+    throw conflictOr(err);
+  }
+  const user = await findUserById(deps.models, userId);
+  if (!user) throw new Error('registered user vanished');
+  return sessionView(deps, { user, memberships: await findMemberships(deps.models, userId) }, refresh.token, now);
+}
+
+function conflictOr(err: unknown): unknown {
+  if (isDuplicateKey(err, 'email')) return new AppError('EMAIL_TAKEN', MSG.emailTaken);
+  if (isDuplicateKey(err, 'phone')) return new AppError('PHONE_TAKEN', MSG.phoneTaken);
+  return err;
+}

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+
+/** Exactly the contract's access claims (jsonwebtoken adds iat and exp). */
+export interface AccessClaims {
+  sub: string;
+  type: 'access';
+  role: string;
+  accountCode: string;
+  fullName: string;
+  email: string;
+  defaultOrganizationId: string;
+}
+
+/** Exactly the contract's refresh claims (plus iat and exp). */
+export interface RefreshClaims {
+  sub: string;
+  type: 'refresh';
+  jti: string;
+}
+
+export interface TokenSettings {
+  secret: string;
+  accessTtlSeconds: number;
+  refreshTtlSeconds: number;
+}
+
+const ALGORITHM = 'HS256';
+
+export function signAccessToken(claims: AccessClaims, s: TokenSettings, now: Date): string {
+  return jwt.sign({ ...claims, iat: seconds(now) }, s.secret, { algorithm: ALGORITHM, expiresIn: s.accessTtlSeconds });
+}
+
+export function signRefreshToken(claims: RefreshClaims, s: TokenSettings, now: Date): string {
+  return jwt.sign({ ...claims, iat: seconds(now) }, s.secret, { algorithm: ALGORITHM, expiresIn: s.refreshTtlSeconds });
+}
+
+/** Signature, expiry, algorithm and shape; anything else is null (never an exception to a caller). */
+export function verifyAccessToken(token: string, secret: string, now: Date): AccessClaims | null {
+  const payload = verify(token, secret, now);
+  if (!payload || payload.type !== 'access') return null;
+  const required = ['sub', 'role', 'fullName'] as const;
+  if (!required.every((k) => typeof payload[k] === 'string' && payload[k] !== '')) return null;
+  return payload as unknown as AccessClaims;
+}
+
+export function verifyRefreshToken(token: string, secret: string, now: Date): RefreshClaims | null {
+  const payload = verify(token, secret, now);
+  if (!payload || payload.type !== 'refresh') return null;
+  if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || !JTI.test(payload.jti)) return null;
+  return { sub: payload.sub, type: 'refresh', jti: payload.jti };
+}
+
+const JTI = /^[A-Za-z0-9_-]{16,64}$/;
+
+function verify(token: string, secret: string, now: Date): Record<string, unknown> | null {
+  try {
+    const payload = jwt.verify(token, secret, { algorithms: [ALGORITHM], clockTimestamp: seconds(now) });
+    return typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The refresh token's SHA-256 (hex): 64 bytes, inside bcrypt's 72-byte input, as the contract asks. */
+export function refreshDigest(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+function seconds(d: Date): number {
+  return Math.floor(d.getTime() / 1000);
+}

@@ -1,0 +1,58 @@
+import { Router, type Request } from 'express';
+import { AppError, input, ok, validate } from '../../kit/src/index.js';
+import type { AuthDeps } from './domain/deps.js';
+import { currentIdentity } from './domain/identity.js';
+import { login, type LoginInput } from './domain/login.js';
+import { logout, refresh } from './domain/refresh.js';
+import { register, type RegisterInput } from './domain/register.js';
+import { MSG } from './messages.js';
+import { loginBody, refreshBody, registerBody } from './schemas.js';
+
+export const ACCESS_COOKIE = 'platform.accessToken';
+
+export function authRoutes(deps: AuthDeps): Router {
+  const router = Router();
+  router.post('/v1/auth/register', validate({ body: registerBody }), async (req, res) => {
+    ok(res, await register(deps, input<RegisterInput>(req, 'body')), 'OK', 201);
+  });
+  router.post('/v1/auth/login', validate({ body: loginBody }), async (req, res) => {
+    ok(res, await login(deps, input<LoginInput>(req, 'body'), req.ip ?? 'unknown'), MSG.loggedIn);
+  });
+  router.post('/v1/auth/refresh', validate({ body: refreshBody }), async (req, res) => {
+    const token = refreshTokenOf(req);
+    if (!token) throw new AppError('UNAUTHENTICATED', MSG.invalidRefresh, { headers: { 'WWW-Authenticate': 'Bearer' } });
+    ok(res, await refresh(deps, token));
+  });
+  router.post('/v1/auth/logout', validate({ body: refreshBody }), async (req, res) => {
+    ok(res, await logout(deps, refreshTokenOf(req)));
+  });
+  router.get('/v1/auth/me', async (req, res) => {
+    ok(res, await currentIdentity(deps, bearer(req) ?? cookie(req, ACCESS_COOKIE)));
+  });
+  return router;
+}
+
+function refreshTokenOf(req: Request): string | undefined {
+  const body = input<{ refreshToken?: string }>(req, 'body');
+  return body.refreshToken ?? bearer(req);
+}
+
+function bearer(req: Request): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return match?.[1];
+}
+
+function cookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      const raw = part.slice(eq + 1).trim();
+      try {
+        return decodeURIComponent(raw) || undefined;
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,39 @@
+import type { ClientSession } from 'mongoose';
+import type { AuthModels, RefreshTokenRow, TokenFamilyRow } from './models.js';
+
+export type NewRefreshToken = Omit<RefreshTokenRow, 'createdAt' | 'revokedAt' | 'revokedReason' | 'replacedBy'>;
+
+export async function insertFamily(m: AuthModels, id: string, userId: string, session?: ClientSession): Promise<void> {
+  await m.TokenFamily.create([{ _id: id, userId, revokedAt: null, revokedReason: null }], { session });
+}
+
+export async function insertRefreshToken(m: AuthModels, row: NewRefreshToken, session?: ClientSession): Promise<void> {
+  await m.RefreshToken.create([{ ...row, revokedAt: null, revokedReason: null, replacedBy: null }], { session });
+}
+
+export const findRefreshToken = (m: AuthModels, jti: string) =>
+  m.RefreshToken.findOne({ jti }).lean<RefreshTokenRow>().exec();
+
+export const findFamily = (m: AuthModels, id: string) => m.TokenFamily.findById(id).lean<TokenFamilyRow>().exec();
+
+/**
+ * The single point where a refresh token is consumed: a conditional update on "not yet revoked",
+ * so of any number of concurrent requests exactly one sees `true`.
+ */
+export async function consumeRefreshToken(
+  m: AuthModels,
+  jti: string,
+  how: { reason: 'rotated' | 'logout'; now: Date; replacedBy?: string },
+): Promise<boolean> {
+  const res = await m.RefreshToken.updateOne(
+    { jti, revokedAt: null },
+    { $set: { revokedAt: how.now, revokedReason: how.reason, replacedBy: how.replacedBy ?? null } },
+  ).exec();
+  return res.modifiedCount === 1;
+}
+
+/** Ends a session: the family is marked first, so a token minted concurrently is dead on use. */
+export async function revokeFamily(m: AuthModels, familyId: string, reason: string, now: Date): Promise<void> {
+  await m.TokenFamily.updateOne({ _id: familyId, revokedAt: null }, { $set: { revokedAt: now, revokedReason: reason } }).exec();
+  await m.RefreshToken.updateMany({ familyId, revokedAt: null }, { $set: { revokedAt: now, revokedReason: reason } }).exec();
+}

@@ -1,0 +1,129 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { newUser, startAuth, type TestAuth } from './support.js';
+
+describe('POST /v1/auth/login', () => {
+  let t: TestAuth;
+  before(async () => {
+    t = await startAuth(import.meta.url, {
+      AUTH_LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+      AUTH_LOGIN_MAX_FAILURES_PER_ADDRESS: '5',
+      AUTH_LOGIN_WINDOW_SECONDS: '600',
+      TRUST_PROXY: '1',
+    });
+  });
+  after(() => t.close());
+  beforeEach(() => t.clear());
+
+  // TRUST_PROXY=1: X-Forwarded-For names the client, so one test can be several addresses.
+  const login = (body: object, from = '203.0.113.10') =>
+    request(t.app).post('/v1/auth/login').set('X-Forwarded-For', from).send(body);
+  const registered = async (over: Record<string, unknown> = {}) => {
+    const body = newUser(over) as { email: string; password: string };
+    await request(t.app).post('/v1/auth/register').send(body).expect(201);
+    return { email: body.email, password: body.password };
+  };
+
+  it('returns the session with message "Logged in" for a trimmed, upper-case email', async () => {
+    const u = await registered({ email: 'hoc.sinh@thpt.edu.vn' });
+    const res = await login({ email: '  HOC.SINH@thpt.edu.vn  ', password: u.password });
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ success: true, message: 'Logged in' });
+    expect(res.body.data).to.include.keys(['user', 'accessToken', 'refreshToken', 'tokenType', 'expiresIn']);
+    expect(res.body.data.user.email).to.equal('hoc.sinh@thpt.edu.vn');
+  });
+
+  it('stores a new refresh-token hash in a new session family on every login', async () => {
+    const u = await registered();
+    await login(u).expect(200);
+    await login(u).expect(200);
+    expect(await t.deps.models.RefreshToken.countDocuments()).to.equal(3);
+    expect(await t.deps.models.TokenFamily.countDocuments()).to.equal(3);
+  });
+
+  it('fails an unknown email exactly like a wrong password (same status and body)', async () => {
+    const u = await registered();
+    const wrong = await login({ email: u.email, password: 'not-the-password' }, '203.0.113.1');
+    const unknown = await login({ email: 'nobody@thpt.edu.vn', password: 'not-the-password' }, '203.0.113.2');
+    expect(wrong.status).to.equal(401);
+    expect(unknown.status).to.equal(401);
+    expect(unknown.body).to.deep.equal(wrong.body);
+    expect(wrong.body).to.deep.equal({ success: false, message: 'Invalid email or password', error: { code: 'UNAUTHENTICATED' } });
+  });
+
+  it('accepts the password typed with combining diacritics (NFD) for one registered precomposed (NFC)', async () => {
+    const u = await registered({ password: 'Học sinh giỏi 2026'.normalize('NFC') });
+    await login({ email: u.email, password: u.password.normalize('NFD') }).expect(200);
+  });
+
+  it('never matches a password longer than 72 bytes, even when its first 72 bytes are the password', async () => {
+    const u = await registered({ password: 'k'.repeat(72) });
+    await login({ email: u.email, password: 'k'.repeat(72) }).expect(200);
+    await login({ email: u.email, password: 'k'.repeat(72) + 'extra' }).expect(401);
+  });
+
+  it('throttles an account after 3 failures: 429 with Retry-After, even for the right password', async () => {
+    const u = await registered();
+    for (let i = 0; i < 3; i += 1) await login({ email: u.email, password: 'wrong-password' }, `198.51.100.${i}`).expect(401);
+    const res = await login(u, '198.51.100.99');
+    expect(res.status).to.equal(429);
+    expect(res.body.error.code).to.equal('RATE_LIMITED');
+    const retryAfter = Number(res.headers['retry-after']);
+    expect(retryAfter).to.be.within(1, 600);
+    expect(res.body.error.details).to.deep.equal({ retryAfterSeconds: retryAfter });
+  });
+
+  it('does not throttle other accounts when one account is throttled', async () => {
+    const victim = await registered();
+    const other = await registered();
+    for (let i = 0; i < 3; i += 1) await login({ email: victim.email, password: 'wrong' }, `198.51.100.${i}`).expect(401);
+    await login(other, '198.51.100.50').expect(200);
+  });
+
+  it('throttles a client address after 5 failures across many accounts (password spraying)', async () => {
+    const u = await registered();
+    for (let i = 0; i < 5; i += 1) await login({ email: `spray${i}@thpt.edu.vn`, password: 'Password1' }, '192.0.2.7').expect(401);
+    const res = await login(u, '192.0.2.7');
+    expect(res.status).to.equal(429);
+    await login(u, '192.0.2.8').expect(200);
+  });
+
+  it('clears the account\'s failures after a successful login', async () => {
+    const u = await registered();
+    await login({ email: u.email, password: 'wrong' }, '198.51.100.1').expect(401);
+    await login({ email: u.email, password: 'wrong' }, '198.51.100.2').expect(401);
+    await login(u, '198.51.100.3').expect(200);
+    await login({ email: u.email, password: 'wrong' }, '198.51.100.4').expect(401);
+    await login(u, '198.51.100.5').expect(200);
+  });
+
+  it('answers 429 at once when the hashing queue is full, instead of queueing without bound', async () => {
+    const u = await registered();
+    const saturate: Array<Promise<unknown>> = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const { AUTH_HASH_CONCURRENCY: slots, AUTH_HASH_QUEUE: queue } = t.config;
+    for (let i = 0; i < slots + queue; i += 1) saturate.push(t.deps.limiter.run(() => held));
+    const res = await login(u);
+    release();
+    await Promise.all(saturate);
+    expect(res.status).to.equal(429);
+    expect(res.headers['retry-after']).to.equal('1');
+    await login(u).expect(200);
+  });
+
+  it('refuses a disabled account with 403 after a correct password', async () => {
+    const u = await registered();
+    await t.deps.models.User.updateOne({ email: u.email }, { $set: { status: 'DISABLED' } });
+    const res = await login(u);
+    expect(res.status).to.equal(403);
+    expect(res.body.error.code).to.equal('FORBIDDEN');
+  });
+
+  it('refuses an operator-shaped email (NoSQL injection) with 400, not a query', async () => {
+    await registered();
+    const res = await login({ email: { $ne: null }, password: { $ne: null } });
+    expect(res.status).to.equal(400);
+    expect((res.body.error.details as Array<{ path: string }>).map((d) => d.path).sort()).to.deep.equal(['email', 'password']);
+  });
+});

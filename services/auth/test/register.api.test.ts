@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import bcrypt from 'bcrypt';
+import { expect } from 'chai';
+import jwt from 'jsonwebtoken';
+import request from 'supertest';
+import { bcryptCost } from '../src/domain/passwords.js';
+import { newUser, startAuth, type TestAuth } from './support.js';
+
+describe('POST /v1/auth/register', () => {
+  let t: TestAuth;
+  before(async () => (t = await startAuth(import.meta.url)));
+  after(() => t.close());
+  beforeEach(() => t.clear());
+
+  const register = (body: object) => request(t.app).post('/v1/auth/register').send(body);
+
+  it('returns 201 with the session envelope: user, accessToken, refreshToken, Bearer, expiresIn', async () => {
+    const res = await register(newUser({ email: 'an.nguyen@thpt.edu.vn' }));
+    expect(res.status).to.equal(201);
+    expect(res.body).to.include({ success: true, message: 'OK' });
+    const { data } = res.body;
+    expect(data).to.include({ tokenType: 'Bearer', expiresIn: 900 });
+    expect(data.user).to.include({ email: 'an.nguyen@thpt.edu.vn', fullName: 'Nguyễn Văn An', role: 'STUDENT', status: 'ACTIVE', defaultOrganizationId: 'local' });
+    expect(data.user.accountCode).to.match(/^AC[0-9A-HJKMNP-TV-Z]{10}$/);
+    expect(data.user).to.have.keys(['id', 'accountCode', 'email', 'fullName', 'role', 'status', 'createdAt', 'updatedAt', 'memberships', 'defaultOrganizationId']);
+    const claims = jwt.verify(data.accessToken, t.config.AUTH_JWT_SECRET) as Record<string, unknown>;
+    expect(claims).to.include({ sub: data.user.id, type: 'access', role: 'STUDENT', accountCode: data.user.accountCode, fullName: 'Nguyễn Văn An', email: 'an.nguyen@thpt.edu.vn', defaultOrganizationId: 'local' });
+    expect(jwt.verify(data.refreshToken, t.config.AUTH_JWT_SECRET)).to.include({ sub: data.user.id, type: 'refresh' });
+  });
+
+  it('stores the password only as a bcrypt hash of the configured cost', async () => {
+    const body = newUser();
+    await register(body).expect(201);
+    const row = await t.deps.models.User.findOne({ email: body.email }).lean();
+    expect(row?.passwordHash).to.match(/^\$2b\$/);
+    expect(bcryptCost(row!.passwordHash)).to.equal(4);
+    expect(await bcrypt.compare(String(body.password), row!.passwordHash)).to.equal(true);
+    expect(JSON.stringify(row)).to.not.include(String(body.password));
+  });
+
+  it('creates the default local membership and returns it in the user', async () => {
+    const res = await register(newUser({ role: 'TEACHER' })).expect(201);
+    expect(res.body.data.user.memberships).to.deep.equal([
+      { organizationId: 'local', organizationName: 'Local organization', role: 'TEACHER', status: 'ACTIVE' },
+    ]);
+    expect(await t.deps.models.Membership.countDocuments({ userId: res.body.data.user.id })).to.equal(1);
+  });
+
+  it('stores the refresh token as bcrypt(SHA-256(token)), never the raw token', async () => {
+    const res = await register(newUser()).expect(201);
+    const token: string = res.body.data.refreshToken;
+    const { jti } = jwt.decode(token) as { jti: string };
+    const row = await t.deps.models.RefreshToken.findOne({ jti }).lean();
+    expect(row?.revokedAt).to.equal(null);
+    expect(row?.tokenHash).to.not.include(token);
+    const digest = createHash('sha256').update(token).digest('hex');
+    expect(await bcrypt.compare(digest, row!.tokenHash)).to.equal(true);
+  });
+
+  it('trims and lowercases the email', async () => {
+    const res = await register(newUser({ email: '  Co.Giao@THPT.edu.VN ' })).expect(201);
+    expect(res.body.data.user.email).to.equal('co.giao@thpt.edu.vn');
+  });
+
+  it('returns 409 EMAIL_TAKEN for an email already registered in any case, and writes nothing', async () => {
+    await register(newUser({ email: 'dup@thpt.edu.vn' })).expect(201);
+    const res = await register(newUser({ email: 'DUP@thpt.edu.vn' }));
+    expect(res.status).to.equal(409);
+    expect(res.body).to.deep.include({ success: false, error: { code: 'EMAIL_TAKEN' } });
+    expect(await t.deps.models.User.countDocuments()).to.equal(1);
+    expect(await t.deps.models.Membership.countDocuments()).to.equal(1);
+    expect(await t.deps.models.RefreshToken.countDocuments()).to.equal(1);
+  });
+
+  it('returns 409 PHONE_TAKEN for a non-empty phone in use; empty phones never collide', async () => {
+    await register(newUser({ phone: '0912 345 678' })).expect(201);
+    const res = await register(newUser({ phone: '0912 345 678' }));
+    expect(res.status).to.equal(409);
+    expect(res.body.error.code).to.equal('PHONE_TAKEN');
+    await register(newUser({ phone: '' })).expect(201);
+    await register(newUser({ phone: '' })).expect(201);
+    await register(newUser()).expect(201);
+    expect(await t.deps.models.User.countDocuments()).to.equal(4);
+    expect(await t.deps.models.Membership.countDocuments()).to.equal(4);
+  });
+
+  it('refuses a password longer than 72 UTF-8 bytes with 400, even when it is short in characters', async () => {
+    const res = await register(newUser({ password: 'ậ'.repeat(25) }));
+    expect(res.status).to.equal(400);
+    expect(res.body.error.details).to.deep.equal([{ path: 'password', message: 'password must be at most 72 bytes in UTF-8' }]);
+    await register(newUser({ password: 'ậ'.repeat(24) })).expect(201);
+  });
+
+  it('refuses self-registration as ADMIN', async () => {
+    const res = await register(newUser({ role: 'ADMIN' }));
+    expect(res.status).to.equal(400);
+    expect(res.body.error.details[0].path).to.equal('role');
+    expect(await t.deps.models.User.countDocuments()).to.equal(0);
+  });
+
+  it('names every invalid field at once', async () => {
+    const res = await register({ email: 'not-an-email', password: 'short', fullName: 'A', phone: 'call me' });
+    expect(res.status).to.equal(400);
+    expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+    const paths = (res.body.error.details as Array<{ path: string }>).map((d) => d.path).sort();
+    expect(paths).to.deep.equal(['email', 'fullName', 'password', 'phone']);
+  });
+
+  it('refuses unknown fields instead of silently dropping them', async () => {
+    const res = await register(newUser({ isAdmin: true }));
+    expect(res.status).to.equal(400);
+    expect(res.body.error.details).to.deep.equal([{ path: 'isAdmin', message: 'isAdmin is not allowed' }]);
+  });
+});
