@@ -1,0 +1,105 @@
+# edu-platform: `make help` lists the targets. Two commands set up a fresh machine:
+#   make dev    installs, provisions and starts the local servers and every service, prints URLs
+#   make test   installs, provisions, runs every test, prints "N passed, M failed"
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+export EDU_CACHE_DIR ?= $(HOME)/.cache/edu-platform
+RUN_DIR := $(EDU_CACHE_DIR)/run
+TEST_LOG_DIR := $(RUN_DIR)/test-logs
+
+.PHONY: help install build typecheck lint format test unit-test k8s-test dev dev-down dev-status \
+        infra-up infra-down infra-status cluster-build cluster-up cluster-down cluster-status \
+        crds-sync chart-lint bench bench-auth bench-operator clean kind-up kind-load helm-install
+
+help: ## list the targets
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+
+node_modules/.install-stamp: package.json package-lock.json
+	@echo "installing npm packages (npm ci)..."
+	@npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+install: node_modules/.install-stamp ## install npm packages (only when package-lock.json changed)
+
+build: install ## compile TypeScript to dist/ (and copy the JSON documents the code reads)
+	@npx tsc -p tsconfig.json
+	@find services kafka -name '*.json' -not -path '*/node_modules/*' -not -path '*/test/*' | \
+	  while read -r f; do mkdir -p "dist/$$(dirname "$$f")"; cp "$$f" "dist/$$f"; done
+
+typecheck: install ## type-check everything without emitting
+	@npx tsc -p tsconfig.json --noEmit
+
+lint: install ## eslint with the size budget
+	@npx eslint .
+
+format: install ## prettier --write
+	@npx prettier --write .
+
+infra-up: install ## start (or reuse) local Kafka + MongoDB for development (PROFILE=test for the test servers)
+	@scripts/infra.sh up --profile $(or $(PROFILE),dev)
+
+infra-down: ## stop the local servers this project started (PROFILE=dev|test)
+	@scripts/infra.sh down --profile $(or $(PROFILE),dev)
+
+infra-status: ## show the local servers
+	@scripts/infra.sh status --profile $(or $(PROFILE),dev) || true
+
+dev: install infra-up ## provision, start local servers and every service; print their URLs
+	@scripts/dev.sh up
+
+dev-down: ## stop the services started by make dev (the servers stay: make infra-down)
+	@scripts/dev.sh down
+
+dev-status: ## show the services started by make dev
+	@scripts/dev.sh status
+
+unit-test: install typecheck ## unit and service tests against the local servers (started once per run)
+	@mkdir -p $(TEST_LOG_DIR)
+	@npx mocha 2>&1 | tee $(TEST_LOG_DIR)/unit.log
+
+k8s-test: install ## cluster tests against KUBECONFIG, or the local control plane (built on first use)
+	@mkdir -p $(TEST_LOG_DIR)
+	@npx mocha --config k8s-tests/.mocharc.json 2>&1 | tee $(TEST_LOG_DIR)/k8s.log
+
+test: install ## every test: typecheck, lint, unit/service tests, cluster tests; prints "N passed, M failed"
+	@scripts/test-all.sh
+
+cluster-build: ## build kube-apiserver, etcd and kube-controller-manager from the Go proxy (cached)
+	@scripts/cluster.sh build && scripts/cluster.sh tools
+
+cluster-up: ## start the local control plane; writes a kubeconfig
+	@scripts/cluster.sh up
+
+cluster-down: ## stop the local control plane
+	@scripts/cluster.sh down
+
+cluster-status: ## show the local control plane
+	@scripts/cluster.sh status || true
+
+crds-sync: ## copy crds/ into the chart (the chart's copy must stay identical)
+	@mkdir -p charts/edu-platform/crds && cp crds/*.yaml charts/edu-platform/crds/
+
+chart-lint: ## helm lint the chart
+	@eval "$$(scripts/cluster.sh env)" && "$$HELM" lint charts/edu-platform
+
+bench: bench-auth ## every benchmark
+
+bench-auth: install ## auth throughput and latency at the production bcrypt cost
+	@scripts/infra.sh up --profile test >/dev/null && node --import tsx bench/auth/run.ts
+
+bench-operator: install ## operator reaction time and API requests per reconcile
+	@node --import tsx bench/operator/run.ts
+
+kind-up: ## (Docker only) create a kind cluster from k8s-tests/kind.yaml
+	@kind create cluster --name edu-platform --config k8s-tests/kind.yaml
+
+kind-load: ## (Docker only) build the image and load it into kind
+	@docker build -t edu-platform:dev . && kind load docker-image edu-platform:dev --name edu-platform
+
+helm-install: ## install the chart into the current KUBECONFIG
+	@helm upgrade --install edu-platform charts/edu-platform --namespace edu-platform --create-namespace
+
+clean: ## remove build output (the cache outside the clone stays)
+	@rm -rf dist coverage
