@@ -16,7 +16,7 @@ log() { printf 'dev: %s\n' "$*" >&2; }
 ours() {
   local name=$1 pid
   pid=$(cat "$RUN/$name.pid" 2>/dev/null) || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "services/cli.ts $name" && echo "$pid"
+  tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -q "services/cli.ts $name" && echo "$pid"
 }
 
 wait_ready() {
@@ -32,6 +32,7 @@ wait_ready() {
 
 up() {
   mkdir -p "$RUN"
+  cd "$REPO_ROOT"
   local env_lines
   env_lines=$("$REPO_ROOT/scripts/infra.sh" env --profile dev)
   local mongo kafka
@@ -42,9 +43,10 @@ up() {
     if ours "$name" >/dev/null; then
       log "$name already running"
     else
-      (cd "$REPO_ROOT" && PORT=$port MONGODB_URI=$mongo KAFKA_BROKERS=$kafka NODE_ENV=development \
-        nohup node --import tsx services/cli.ts "$name" >>"$RUN/$name.log" 2>&1 &
-        echo $! >"$RUN/$name.pid")
+      # A simple command in the background is exec'd, so $! is node's own pid (what `ours` checks).
+      PORT=$port MONGODB_URI=$mongo KAFKA_BROKERS=$kafka NODE_ENV=development \
+        nohup node --import tsx services/cli.ts "$name" </dev/null >>"$RUN/$name.log" 2>&1 &
+      echo $! >"$RUN/$name.pid"
       wait_ready "http://127.0.0.1:$port" "$name"
     fi
     printf '%-16s http://127.0.0.1:%s   (openapi: /v1/openapi.json, log: %s)\n' "$name" "$port" "$RUN/$name.log"
