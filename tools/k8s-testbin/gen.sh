@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Regenerates go.mod/go.sum of this wrapper module for another Kubernetes version:
+#   tools/k8s-testbin/gen.sh 1.34.10
+# Needs only the Go module proxy. Run it when bumping K8S_VERSION in scripts/cluster.sh
+# (keep both in sync), then commit go.mod and go.sum.
+set -euo pipefail
+V="${1:?usage: gen.sh <k8s version, e.g. 1.34.10>}"
+V="${V#v}"
+cd "$(dirname "$0")"
+export GOTOOLCHAIN=local GOFLAGS=-mod=mod
+
+# k8s.io/kubernetes requires its staging modules at v0.0.0 and maps them with
+# `replace => ./staging/...`. Replaces of a dependency are ignored, so this (main) module
+# must replace each one with its published v0.<minor>.<patch> tag. The list changes
+# between minors, so it is read from the tag's own go.mod rather than hard-coded.
+MOD=$(go mod download -json "k8s.io/kubernetes@v$V" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+[[ -s "$MOD" ]] || { echo "gen.sh: could not fetch go.mod of k8s.io/kubernetes@v$V" >&2; exit 1; }
+GOVER=$(sed -n 's/^go \([0-9.]*\)$/\1/p' "$MOD")
+
+cat >go.mod <<EOF
+module edu-platform.local/tools/k8s-testbin
+
+go $GOVER
+
+// Same GODEBUG defaults as upstream builds of this release, although a newer Go compiles it.
+godebug default=go${GOVER%.*}
+
+// tool directives keep the binaries' whole dependency graph in go.mod/go.sum (go mod tidy
+// would otherwise drop it: main packages cannot be imported). etcd comes from this graph so
+// it is exactly the etcd version this Kubernetes release pins.
+tool (
+	go.etcd.io/etcd/server/v3
+	k8s.io/kubernetes/cmd/kube-apiserver
+	k8s.io/kubernetes/cmd/kube-controller-manager
+)
+EOF
+go mod edit -require="k8s.io/kubernetes@v$V"
+for m in $(sed -n 's#^[[:space:]]*\(k8s.io/[^ ]*\) => ./staging/src/.*#\1#p' "$MOD"); do
+	go mod edit -replace="$m=$m@v0.${V#1.}"
+done
+rm -f go.sum
+go mod tidy
+echo "gen.sh: go.mod/go.sum now pin k8s.io/kubernetes v$V and $(go list -m -f '{{.Path}} {{.Version}}' go.etcd.io/etcd/server/v3)" >&2
