@@ -95,11 +95,15 @@ bench-operator: install ## operator reaction time and API requests per reconcile
 kind-up: ## (Docker only) create a kind cluster from k8s-tests/kind.yaml
 	@kind create cluster --name edu-platform --config k8s-tests/kind.yaml
 
-kind-load: ## (Docker only) build the image and load it into kind
-	@docker build -t edu-platform:dev . && kind load docker-image edu-platform:dev --name edu-platform
+IMAGE_TAG ?= dev
+HELM_VALUES ?= charts/edu-platform/ci/all-values.yaml
 
-helm-install: ## install the chart into the current KUBECONFIG
-	@helm upgrade --install edu-platform charts/edu-platform --namespace edu-platform --create-namespace
+kind-load: ## (Docker only) build the image edu-platform:$(IMAGE_TAG) and load it into kind
+	@docker build -t edu-platform:$(IMAGE_TAG) . && kind load docker-image edu-platform:$(IMAGE_TAG) --name edu-platform
+
+helm-install: ## install the chart (in-cluster MongoDB and Kafka from HELM_VALUES) into the current KUBECONFIG
+	@helm upgrade --install edu-platform charts/edu-platform --namespace edu-platform --create-namespace \
+	  -f $(HELM_VALUES) --set image.repository=edu-platform --set image.tag=$(IMAGE_TAG)
 
 clean: ## remove build output (the cache outside the clone stays)
 	@rm -rf dist coverage

@@ -1,0 +1,444 @@
+{{/*
+Names, labels, image references, connection strings and the fixed security settings.
+Templates call these and carry no logic beyond `if` and `range`; every decision lives here.
+Helpers that work on one component take a dict: (dict "root" $ "component" "auth").
+*/}}
+
+{{/* Chart name, unless nameOverride. */}}
+{{- define "edu-platform.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* `<release>-<chart>`, or the release name alone when it already contains the chart name. */}}
+{{- define "edu-platform.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Name of one component's objects: `<fullname>-<component>`. */}}
+{{- define "edu-platform.componentName" -}}
+{{- printf "%s-%s" (include "edu-platform.fullname" .root) .component | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* In-cluster DNS name of one component's Service. */}}
+{{- define "edu-platform.componentHost" -}}
+{{- printf "%s.%s.svc.%s" (include "edu-platform.componentName" .) .root.Release.Namespace .root.Values.clusterDomain -}}
+{{- end -}}
+
+{{- define "edu-platform.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Labels that select one component's pods; never change them after a release exists. */}}
+{{- define "edu-platform.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "edu-platform.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{/* Labels that select every pod of the release (peers for network policies). */}}
+{{- define "edu-platform.releaseSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "edu-platform.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{/* Labels of every object the chart renders. */}}
+{{- define "edu-platform.labels" -}}
+{{ include "edu-platform.selectorLabels" . }}
+helm.sh/chart: {{ include "edu-platform.chart" .root }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: edu-platform
+{{- if .root.Values.commonLabels }}
+{{ toYaml .root.Values.commonLabels }}
+{{- end }}
+{{- end -}}
+
+{{/* Labels of a platform pod: the object labels plus podLabels. */}}
+{{- define "edu-platform.podLabels" -}}
+{{ include "edu-platform.labels" . }}
+{{- if .root.Values.podLabels }}
+{{ toYaml .root.Values.podLabels }}
+{{- end }}
+{{- end -}}
+
+{{/* `registry/repository:tag`, or `@digest` when a digest is given. Args: image, defaultTag. */}}
+{{- define "edu-platform.imageRef" -}}
+{{- $repository := .image.repository -}}
+{{- if .image.registry -}}
+{{- $repository = printf "%s/%s" .image.registry .image.repository -}}
+{{- end -}}
+{{- if .image.digest -}}
+{{- printf "%s@%s" $repository .image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" $repository (default .defaultTag .image.tag) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The platform image (services, workers, operator, helm test). */}}
+{{- define "edu-platform.image" -}}
+{{- include "edu-platform.imageRef" (dict "image" .Values.image "defaultTag" .Chart.AppVersion) -}}
+{{- end -}}
+
+{{- define "edu-platform.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "edu-platform.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "edu-platform.operator.serviceAccountName" -}}
+{{- if .Values.operator.serviceAccount.create -}}
+{{- default (include "edu-platform.componentName" (dict "root" . "component" "operator")) .Values.operator.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.operator.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The default DocxImportJob; the CRD caps names at 55 characters (`<name>-workers` names the Deployment). */}}
+{{- define "edu-platform.docxImportJob.name" -}}
+{{- include "edu-platform.componentName" (dict "root" . "component" "docx-parser") | trunc 55 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Labels of the DOCX worker pods; the operator adds its own selector labels to them. */}}
+{{- define "edu-platform.worker.podLabels" -}}
+{{ include "edu-platform.selectorLabels" (dict "root" . "component" "docx-parser-worker") }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/part-of: edu-platform
+{{- if .Values.podLabels }}
+{{ toYaml .Values.podLabels }}
+{{- end }}
+{{- end -}}
+
+{{/* Lease the operator's replicas elect a leader with (the Role allows get/update on this name only). */}}
+{{- define "edu-platform.operator.leaseName" -}}
+{{- include "edu-platform.componentName" (dict "root" . "component" "operator") -}}
+{{- end -}}
+
+{{/* ---------------------------------------------------------------- secrets */}}
+
+{{- define "edu-platform.secretName" -}}
+{{- default (include "edu-platform.componentName" (dict "root" . "component" "secrets")) .Values.secrets.existingSecret -}}
+{{- end -}}
+
+{{/*
+One base64 value of the chart's Secret: the given value, else the value already in the cluster
+(so upgrades keep it), else a fresh random one. Args: root, key, value.
+*/}}
+{{- define "edu-platform.secretValue" -}}
+{{- if .value -}}
+{{- .value | b64enc -}}
+{{- else -}}
+{{- $existing := lookup "v1" "Secret" .root.Release.Namespace (include "edu-platform.secretName" .root) -}}
+{{- $current := dig "data" .key "" $existing -}}
+{{- if $current -}}
+{{- $current -}}
+{{- else -}}
+{{- randAlphaNum 48 | b64enc -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "edu-platform.mongodb.secretName" -}}
+{{- default (include "edu-platform.componentName" (dict "root" . "component" "mongodb-uris")) .Values.mongodb.existingSecret -}}
+{{- end -}}
+
+{{/* ---------------------------------------------------------------- MongoDB and Kafka */}}
+
+{{/* The in-cluster replica set member's stable DNS name (the headless Service publishes it before it is ready). */}}
+{{- define "edu-platform.mongodb.memberHost" -}}
+{{- $name := include "edu-platform.componentName" (dict "root" . "component" "mongodb") -}}
+{{- printf "%s-0.%s.%s.svc.%s:27017" $name $name .Release.Namespace .Values.clusterDomain -}}
+{{- end -}}
+
+{{/*
+MONGODB_URI of one database. In-cluster: the replica set member. External: mongodb.uri with the
+database inserted before the options (the schema forbids a database path in mongodb.uri).
+Args: root, database.
+*/}}
+{{- define "edu-platform.mongodb.uri" -}}
+{{- $values := .root.Values.mongodb -}}
+{{- if $values.enabled -}}
+{{- printf "mongodb://%s/%s?replicaSet=%s" (include "edu-platform.mongodb.memberHost" .root) .database $values.replicaSetName -}}
+{{- else -}}
+{{- $parts := splitn "?" 2 $values.uri -}}
+{{- $base := trimSuffix "/" $parts._0 -}}
+{{- if $parts._1 -}}
+{{- printf "%s/%s?%s" $base .database $parts._1 -}}
+{{- else -}}
+{{- printf "%s/%s" $base .database -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The in-cluster broker's own DNS name, which it advertises (published before the pod is ready). */}}
+{{- define "edu-platform.kafka.podHost" -}}
+{{- $name := include "edu-platform.componentName" (dict "root" . "component" "kafka") -}}
+{{- printf "%s-0.%s-headless.%s.svc.%s:9092" $name $name .Release.Namespace .Values.clusterDomain -}}
+{{- end -}}
+
+{{/* KAFKA_BROKERS: the in-cluster broker, else kafka.brokers joined with commas (may be empty). */}}
+{{- define "edu-platform.kafka.brokers" -}}
+{{- if .Values.kafka.enabled -}}
+{{- printf "%s:9092" (include "edu-platform.componentHost" (dict "root" . "component" "kafka")) -}}
+{{- else -}}
+{{- join "," .Values.kafka.brokers -}}
+{{- end -}}
+{{- end -}}
+
+{{/* ---------------------------------------------------------------- environment */}}
+
+{{/* `<PEER>_SERVICE_URL` for every enabled service, so a service finds its peers' HTTP contracts. */}}
+{{- define "edu-platform.peerUrls" -}}
+{{- range $name, $svc := .Values.services }}
+{{- if $svc.enabled }}
+{{ printf "%s_SERVICE_URL" ($name | upper | replace "-" "_") }}: {{ printf "http://%s:%d" (include "edu-platform.componentHost" (dict "root" $ "component" $name)) (int $svc.port) | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* Non-secret environment shared by services, workers and the operator. Args: root, logLevel, env. */}}
+{{- define "edu-platform.commonConfig" -}}
+NODE_ENV: "production"
+LOG_LEVEL: {{ default .root.Values.logLevel .logLevel | quote }}
+{{- $brokers := include "edu-platform.kafka.brokers" .root }}
+{{- if $brokers }}
+KAFKA_BROKERS: {{ $brokers | quote }}
+{{- end }}
+{{- range $key, $value := .env }}
+{{ $key }}: {{ $value | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* One service's ConfigMap data. Args: root, component, svc. */}}
+{{- define "edu-platform.service.config" -}}
+PORT: {{ .svc.port | quote }}
+MONGODB_DB: {{ .svc.database | quote }}
+{{- include "edu-platform.peerUrls" .root }}
+{{ include "edu-platform.commonConfig" (dict "root" .root "logLevel" .svc.logLevel "env" .svc.env) }}
+{{- end -}}
+
+{{/* The DOCX workers' ConfigMap data: document-import's database (the operator injects the queue). */}}
+{{- define "edu-platform.worker.config" -}}
+{{- $job := .Values.docxImportJob -}}
+MONGODB_DB: {{ (index .Values.services "document-import").database | quote }}
+{{- include "edu-platform.peerUrls" . }}
+{{ include "edu-platform.commonConfig" (dict "root" . "logLevel" $job.worker.logLevel "env" $job.worker.env) }}
+{{- end -}}
+
+{{/* The operator's ConfigMap data (OPERATOR_NAMESPACE and POD_NAME come from the downward API). */}}
+{{- define "edu-platform.operator.config" -}}
+{{- if not (include "edu-platform.kafka.brokers" .) }}
+{{- fail "operator.enabled needs Kafka (it scales on the consumer group's lag): set kafka.enabled=true or kafka.brokers" }}
+{{- end -}}
+PORT: {{ .Values.operator.port | quote }}
+LEADER_ELECTION: "true"
+LEASE_NAME: {{ include "edu-platform.operator.leaseName" . | quote }}
+LEASE_DURATION_SECONDS: {{ .Values.operator.leaseDurationSeconds | quote }}
+RESYNC_SECONDS: {{ .Values.operator.resyncSeconds | quote }}
+{{ include "edu-platform.commonConfig" (dict "root" . "logLevel" .Values.operator.logLevel "env" .Values.operator.env) }}
+{{- end -}}
+
+{{/* Secret environment: the service's MONGODB_URI and INTERNAL_API_TOKEN, and auth's AUTH_JWT_SECRET. Args: root, component. */}}
+{{- define "edu-platform.secretEnv" -}}
+- name: MONGODB_URI
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "edu-platform.mongodb.secretName" .root }}
+      key: {{ .component }}
+- name: INTERNAL_API_TOKEN
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "edu-platform.secretName" .root }}
+      key: INTERNAL_API_TOKEN
+{{- if eq .component "auth" }}
+- name: AUTH_JWT_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "edu-platform.secretName" .root }}
+      key: AUTH_JWT_SECRET
+{{- end }}
+{{- end -}}
+
+{{/* ---------------------------------------------------------------- pods */}}
+
+{{/* Pod annotations: podAnnotations plus checksums that roll the pods when their config changes. Args: root, config (rendered ConfigMap). */}}
+{{- define "edu-platform.podAnnotations" -}}
+checksum/config: {{ .config | sha256sum }}
+checksum/secrets: {{ toJson .root.Values.secrets | sha256sum }}
+{{- if .root.Values.podAnnotations }}
+{{ toYaml .root.Values.podAnnotations }}
+{{- end }}
+{{- end -}}
+
+{{/* Restricted pod security: non-root, RuntimeDefault seccomp. Args: a podSecurityContext value. */}}
+{{- define "edu-platform.podSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: {{ .runAsUser }}
+runAsGroup: {{ .runAsGroup }}
+fsGroup: {{ .fsGroup }}
+fsGroupChangePolicy: OnRootMismatch
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}
+
+{{/* Restricted container security: read-only root, no privilege escalation, no capabilities. */}}
+{{- define "edu-platform.containerSecurityContext" -}}
+runAsNonRoot: true
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+privileged: false
+capabilities:
+  drop:
+    - ALL
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}
+
+{{/* imagePullSecrets, nodeSelector and tolerations of the platform's pods, as pod spec lines. Args: root, indent. */}}
+{{- define "edu-platform.podScheduling" -}}
+{{- $values := .root.Values -}}
+{{- if $values.imagePullSecrets }}
+{{- $secrets := list }}
+{{- range $values.imagePullSecrets }}
+{{- $secrets = append $secrets (dict "name" .) }}
+{{- end }}
+{{- dict "imagePullSecrets" $secrets | toYaml | nindent .indent }}
+{{- end }}
+{{- if $values.nodeSelector }}
+{{- dict "nodeSelector" $values.nodeSelector | toYaml | nindent .indent }}
+{{- end }}
+{{- if $values.tolerations }}
+{{- dict "tolerations" $values.tolerations | toYaml | nindent .indent }}
+{{- end }}
+{{- end -}}
+
+{{/* Liveness on /healthz, readiness on /readyz, both on the container port named http. */}}
+{{- define "edu-platform.probes" -}}
+livenessProbe:
+  httpGet:
+    path: /healthz
+    port: http
+  {{- toYaml .Values.probes.liveness | nindent 2 }}
+readinessProbe:
+  httpGet:
+    path: /readyz
+    port: http
+  {{- toYaml .Values.probes.readiness | nindent 2 }}
+{{- end -}}
+
+{{/* ---------------------------------------------------------------- network policies */}}
+
+{{/* Sources admitted to a platform port when allowExternalIngress is false. */}}
+{{- define "edu-platform.networkPolicy.ingressFrom" -}}
+- podSelector:
+    matchLabels:
+      {{- include "edu-platform.releaseSelectorLabels" . | nindent 6 }}
+{{- range .Values.networkPolicy.extraIngress }}
+- {{- if .namespaceLabels }}
+  namespaceSelector:
+    matchLabels:
+      {{- toYaml .namespaceLabels | nindent 6 }}
+  {{- end }}
+  {{- if .podLabels }}
+  podSelector:
+    matchLabels:
+      {{- toYaml .podLabels | nindent 6 }}
+  {{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* Ports with an optional list of CIDRs (empty: any destination on those ports). Args: ports, cidrs. */}}
+{{- define "edu-platform.networkPolicy.cidrRule" -}}
+- ports:
+  {{- range .ports }}
+    - port: {{ . }}
+      protocol: TCP
+  {{- end }}
+  {{- if .cidrs }}
+  to:
+    {{- range .cidrs }}
+    - ipBlock:
+        cidr: {{ . }}
+    {{- end }}
+  {{- end }}
+{{- end -}}
+
+{{- define "edu-platform.networkPolicy.dnsEgress" -}}
+- ports:
+    - port: 53
+      protocol: UDP
+    - port: 53
+      protocol: TCP
+  to:
+    - namespaceSelector:
+        matchLabels:
+          {{- toYaml .Values.networkPolicy.dns.namespaceLabels | nindent 10 }}
+      podSelector:
+        matchLabels:
+          {{- toYaml .Values.networkPolicy.dns.podLabels | nindent 10 }}
+{{- end -}}
+
+{{- define "edu-platform.networkPolicy.kafkaEgress" -}}
+{{- if .Values.kafka.enabled }}
+- ports:
+    - port: 9092
+      protocol: TCP
+  to:
+    - podSelector:
+        matchLabels:
+          {{- include "edu-platform.selectorLabels" (dict "root" . "component" "kafka") | nindent 10 }}
+{{- else if .Values.kafka.brokers }}
+{{ include "edu-platform.networkPolicy.cidrRule" .Values.networkPolicy.externalKafka }}
+{{- end }}
+{{- end -}}
+
+{{/* Egress of the operator: DNS, the Kubernetes API, and Kafka (the queue depth is the consumer group's lag). */}}
+{{- define "edu-platform.networkPolicy.operatorEgress" -}}
+{{ include "edu-platform.networkPolicy.dnsEgress" . }}
+{{ include "edu-platform.networkPolicy.cidrRule" .Values.networkPolicy.kubeApiServer }}
+{{- include "edu-platform.networkPolicy.kafkaEgress" . }}
+{{- end -}}
+
+{{/* Egress of services and workers: DNS, MongoDB, Kafka and the enabled services' ports. */}}
+{{- define "edu-platform.networkPolicy.serviceEgress" -}}
+{{ include "edu-platform.networkPolicy.dnsEgress" . }}
+{{- if .Values.mongodb.enabled }}
+- ports:
+    - port: 27017
+      protocol: TCP
+  to:
+    - podSelector:
+        matchLabels:
+          {{- include "edu-platform.selectorLabels" (dict "root" . "component" "mongodb") | nindent 10 }}
+{{- else }}
+{{ include "edu-platform.networkPolicy.cidrRule" .Values.networkPolicy.externalMongodb }}
+{{- end }}
+{{- include "edu-platform.networkPolicy.kafkaEgress" . }}
+{{- $ports := list }}
+{{- range $name, $svc := .Values.services }}
+{{- if $svc.enabled }}
+{{- $ports = append $ports $svc.port }}
+{{- end }}
+{{- end }}
+{{- if $ports }}
+- ports:
+  {{- range $ports }}
+    - port: {{ . }}
+      protocol: TCP
+  {{- end }}
+  to:
+    - podSelector:
+        matchLabels:
+          {{- include "edu-platform.releaseSelectorLabels" . | nindent 10 }}
+{{- end }}
+{{- end -}}
