@@ -257,11 +257,19 @@ port_check() {
 	return 0
 }
 
+# Alive since start: the pidfile's pid still runs. Not our_pid: right after `setsid nohup ... &`
+# the child may not have exec'd the binary yet, and its command line is still bash's.
+started_alive() {
+	local pid
+	pid=$(<"$(pidfile "$1")") || return 1
+	[[ -e /proc/$pid && $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]]
+}
+
 wait_until() {
 	local name=$1 start=$SECONDS
 	shift
 	until "$@" >/dev/null 2>&1; do
-		our_pid "$name" >/dev/null || {
+		started_alive "$name" || {
 			tail -n 30 "$RUN/$name.log" >&2
 			die "$name exited (log: $RUN/$name.log)"
 		}

@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import { TOPICS } from '../../kafka/topics.js';
+import { repoRoot, uniqueSuffix } from './kube.js';
+
+let brokersCache: string | undefined;
+
+/** KAFKA_BROKERS from the environment, else the local test Kafka (scripts/infra.sh, idempotent). */
+export function kafkaBrokers(): string {
+  if (process.env.KAFKA_BROKERS) return process.env.KAFKA_BROKERS;
+  if (!brokersCache) {
+    const out = execFileSync('bash', [path.join(repoRoot, 'scripts', 'infra.sh'), 'up', '--profile', 'test'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    brokersCache = /^KAFKA_BROKERS=(.+)$/m.exec(out)?.[1];
+    if (!brokersCache) throw new Error(`scripts/infra.sh printed no KAFKA_BROKERS line:\n${out}`);
+  }
+  return brokersCache;
+}
+
+/**
+ * A private copy of the jobs queue: the catalogue's topic name with a unique suffix, and its own
+ * consumer group, so tests sharing the broker never see each other's jobs.
+ */
+export class TestQueue {
+  readonly topic = `${TOPICS.docxImportJobs}.test-${uniqueSuffix()}`;
+  readonly group = `docx-parsers-test-${uniqueSuffix()}`;
+  private readonly kafka = new Kafka({ clientId: 'k8s-tests', brokers: kafkaBrokers().split(','), logLevel: logLevel.NOTHING });
+  private admin: Admin | undefined;
+  private producer: Producer | undefined;
+  private consumer: Consumer | undefined;
+  private sent = 0;
+
+  async create(partitions = 3): Promise<void> {
+    this.admin = this.kafka.admin();
+    await this.admin.connect();
+    await this.createTopic(partitions);
+    this.producer = this.kafka.producer();
+    await this.producer.connect();
+  }
+
+  /** Resolves true once the topic exists with its leaders elected. */
+  async createTopic(partitions = 3): Promise<boolean> {
+    await this.requireAdmin().createTopics({ topics: [{ topic: this.topic, numPartitions: partitions }], waitForLeaders: true });
+    return (await this.requireAdmin().listTopics()).includes(this.topic);
+  }
+
+  /** Enqueues `count` jobs, keyed by job id as the real producer does. */
+  async push(count: number): Promise<void> {
+    const messages = Array.from({ length: count }, () => {
+      const jobId = `job-${++this.sent}`;
+      return { key: jobId, value: JSON.stringify({ jobId }) };
+    });
+    await this.producer?.send({ topic: this.topic, messages });
+  }
+
+  /** Pending jobs as Kafka itself counts them (for cross-checking the operator's status). */
+  async lag(): Promise<number> {
+    const admin = this.requireAdmin();
+    const [high, committed] = await Promise.all([admin.fetchTopicOffsets(this.topic), admin.fetchOffsets({ groupId: this.group, topics: [this.topic] })]);
+    const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+    return high.reduce((sum, p) => sum + Number(p.high) - Math.max(done.get(p.partition) ?? -1, Number(p.low)), 0);
+  }
+
+  /** Joins the workers' group as a worker would and commits after every job, until told to stop. */
+  async startConsuming(onJob?: (jobId: string) => void): Promise<void> {
+    this.consumer = this.kafka.consumer({ groupId: this.group, sessionTimeout: 10_000, heartbeatInterval: 1000 });
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topic: this.topic, fromBeginning: true });
+    await this.consumer.run({
+      autoCommit: true,
+      autoCommitThreshold: 1,
+      eachMessage: async ({ message }) => onJob?.(message.key?.toString() ?? ''),
+    });
+  }
+
+  async stopConsuming(): Promise<void> {
+    await this.consumer?.disconnect();
+    this.consumer = undefined;
+  }
+
+  async deleteTopic(): Promise<void> {
+    await this.requireAdmin().deleteTopics({ topics: [this.topic] });
+  }
+
+  async close(): Promise<void> {
+    await this.stopConsuming().catch(() => undefined);
+    await this.producer?.disconnect().catch(() => undefined);
+    await this.admin?.deleteTopics({ topics: [this.topic] }).catch(() => undefined);
+    await this.admin?.disconnect().catch(() => undefined);
+  }
+
+  private requireAdmin(): Admin {
+    if (!this.admin) throw new Error('TestQueue.create() first');
+    return this.admin;
+  }
+}

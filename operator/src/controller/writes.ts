@@ -1,0 +1,34 @@
+import { PatchStrategy, setHeaderOptions, type V1Deployment } from '@kubernetes/client-node';
+import { GROUP, PLURAL, VERSION, type DocxImportJob, type DocxImportJobStatus } from '../api/docx-import-job.js';
+import type { KubeClients } from '../kube/clients.js';
+import { FIELD_MANAGER } from './worker-deployment.js';
+
+// The only two writes the operator makes to the objects it reconciles (Events and the Lease aside).
+
+/**
+ * Server-side apply of the whole desired Deployment: one request creates or updates it, fields we
+ * stop setting are removed, and `force` takes back the replicas from anyone who scaled it by hand
+ * (the operator is the one owner of that number).
+ */
+export function applyDeployment(clients: KubeClients, desired: V1Deployment): Promise<V1Deployment> {
+  return clients.apps.patchNamespacedDeployment(
+    { name: desired.metadata?.name ?? '', namespace: desired.metadata?.namespace ?? '', body: desired, fieldManager: FIELD_MANAGER, force: true },
+    setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+  );
+}
+
+/**
+ * Replaces the whole status through the status subresource with a JSON patch `add`, which also
+ * removes fields the new status no longer has (a merge patch would need explicit nulls).
+ */
+export async function patchStatus(clients: KubeClients, job: DocxImportJob, status: DocxImportJobStatus): Promise<DocxImportJob> {
+  const updated: unknown = await clients.custom.patchNamespacedCustomObjectStatus({
+    group: GROUP,
+    version: VERSION,
+    plural: PLURAL,
+    namespace: job.metadata?.namespace ?? '',
+    name: job.metadata?.name ?? '',
+    body: [{ op: 'add', path: '/status', value: status }],
+  });
+  return updated as DocxImportJob;
+}

@@ -1,0 +1,95 @@
+import { Kafka, logLevel, type Admin, type LogEntry } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { QueueSpec } from './api/docx-import-job.js';
+import { ArrivalLog, partitionLags, totalLag, type QueueReading } from './queue-lag.js';
+
+export interface QueueDepthReader {
+  /** Never throws: a failure is a reading with a reason, so the decision can keep the workers. */
+  read(queue: QueueSpec): Promise<QueueReading>;
+  close(): Promise<void>;
+}
+
+export interface QueueDepthOptions {
+  brokers: string[];
+  logger: Logger;
+  /** Upper bound on one reading, so a hung broker cannot stall a reconcile. */
+  timeoutMs?: number;
+}
+
+/** Queue depth = the consumer group's lag on the topic, read with the kafkajs admin client. */
+export function createQueueDepthReader(opts: QueueDepthOptions): QueueDepthReader {
+  const kafka = new Kafka({
+    clientId: 'docx-import-operator',
+    brokers: opts.brokers,
+    connectionTimeout: 3000,
+    requestTimeout: 5000,
+    // Few, short retries: the resync retries anyway, and a reading must end within the reconcile.
+    retry: { retries: 1, initialRetryTime: 200, maxRetryTime: 1000 },
+    logLevel: logLevel.WARN,
+    logCreator: () => (entry: LogEntry) => opts.logger.debug({ kafka: entry.log }, entry.log.message),
+  });
+  const arrivals = new Map<string, ArrivalLog>();
+  let admin: Promise<Admin> | undefined;
+  const timeoutMs = opts.timeoutMs ?? 8000;
+
+  const connected = (): Promise<Admin> => {
+    admin ??= (async () => {
+      const a = kafka.admin();
+      await a.connect();
+      return a;
+    })();
+    return admin;
+  };
+
+  const reset = async (): Promise<void> => {
+    const stale = admin;
+    admin = undefined;
+    await stale?.then((a) => a.disconnect()).catch(() => undefined);
+  };
+
+  async function measure(queue: QueueSpec): Promise<QueueReading> {
+    const a = await connected();
+    const [topicOffsets, groupOffsets] = await Promise.all([
+      a.fetchTopicOffsets(queue.topic),
+      a.fetchOffsets({ groupId: queue.consumerGroup, topics: [queue.topic] }),
+    ]);
+    const committed = groupOffsets.find((t) => t.topic === queue.topic)?.partitions ?? [];
+    const lags = partitionLags(topicOffsets, committed);
+    const log = arrivals.get(queue.topic) ?? new ArrivalLog();
+    arrivals.set(queue.topic, log);
+    const now = Date.now();
+    log.record(lags, now);
+    return { ok: true, totalPending: totalLag(lags), oldestWaitingSeconds: log.oldestPendingSeconds(lags, now) };
+  }
+
+  return {
+    async read(queue) {
+      try {
+        return await withTimeout(measure(queue), timeoutMs);
+      } catch (err) {
+        await reset();
+        return failure(err, queue);
+      }
+    },
+    close: reset,
+  };
+}
+
+function failure(err: unknown, queue: QueueSpec): QueueReading {
+  const e = err as { type?: unknown; message?: unknown };
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  if (e?.type === 'UNKNOWN_TOPIC_OR_PARTITION' || /does not host this topic-partition|unknown topic/i.test(message)) {
+    return { ok: false, reason: 'TopicNotFound', message: `Topic ${queue.topic} does not exist: ${message}` };
+  }
+  return { ok: false, reason: 'KafkaUnavailable', message: `Could not read the lag of group ${queue.consumerGroup} on ${queue.topic}: ${message}` };
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from Kafka within ${ms} ms`)), ms);
+  });
+  // The losing promise may still reject later; it must not become an unhandled rejection.
+  work.catch(() => undefined);
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,35 @@
+import type { V1Deployment } from '@kubernetes/client-node';
+import type { DocxImportJob, DocxImportJobStatus, ScalingSpec } from '../../src/api/docx-import-job.js';
+import { desiredDeployment } from '../../src/controller/worker-deployment.js';
+import type { QueueReading } from '../../src/queue-lag.js';
+
+export function aJob(overrides: { scaling?: Partial<ScalingSpec>; status?: DocxImportJobStatus; generation?: number; concurrency?: number } = {}): DocxImportJob {
+  return {
+    apiVersion: 'imports.edu-platform.io/v1alpha1',
+    kind: 'DocxImportJob',
+    metadata: { name: 'parse', namespace: 'ns1', uid: 'uid-1', generation: overrides.generation ?? 1 },
+    spec: {
+      queue: { topic: 'docx-import.jobs.v1', consumerGroup: 'parsers' },
+      worker: {
+        concurrency: overrides.concurrency ?? 1,
+        template: { spec: { containers: [{ name: 'worker', image: 'edu/worker:1' }] } },
+      },
+      scaling: { minWorkers: 1, maxWorkers: 10, jobsPerWorker: 5, scaleDownDelaySeconds: 60, scaleDownStep: 1, ...overrides.scaling },
+    },
+    ...(overrides.status ? { status: overrides.status } : {}),
+  };
+}
+
+/** A Deployment as the API server would return it after the operator applied it. */
+export function anOwnedDeployment(job: DocxImportJob, replicas: number, readyReplicas?: number): V1Deployment {
+  const d = desiredDeployment(job, replicas);
+  return { ...d, status: readyReplicas === undefined ? {} : { readyReplicas } };
+}
+
+export function depth(totalPending: number, oldestWaitingSeconds = 0): QueueReading {
+  return { ok: true, totalPending, oldestWaitingSeconds };
+}
+
+export const failedReading: QueueReading = { ok: false, reason: 'KafkaUnavailable', message: 'Connection refused 127.0.0.1:1' };
+
+export const at = (iso: string): Date => new Date(iso);
