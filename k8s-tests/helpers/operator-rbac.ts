@@ -16,7 +16,8 @@ export const OPERATOR_RULES = [
   { apiGroups: ['imports.edu-platform.io'], resources: ['docximportjobs/status'], verbs: ['patch'] },
   // blockOwnerDeletion on the worker Deployment needs this where OwnerReferencesPermissionEnforcement runs.
   { apiGroups: ['imports.edu-platform.io'], resources: ['docximportjobs/finalizers'], verbs: ['update'] },
-  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'update'] },
+  // Server-side apply is a patch; owner references make the garbage collector delete, so no update or delete.
+  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch', 'create', 'patch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create'] },
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['docx-import-operator'], verbs: ['get', 'update'] },
