@@ -15,7 +15,10 @@ export default tseslint.config(
       'max-params': ['error', 4],
       'max-lines': ['warn', { max: 250, skipBlankLines: true, skipComments: true }],
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       'no-restricted-imports': [
         'error',
         { patterns: [{ group: ['**/k8s-tests/**'], message: 'nothing imports k8s-tests' }] },
@@ -32,7 +35,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: ['express', 'kafkajs'], patterns: [{ group: ['**/routes*'], message: 'domain never imports routes' }] },
+        {
+          paths: ['express', 'kafkajs'],
+          patterns: [{ group: ['**/routes*'], message: 'domain never imports routes' }],
+        },
       ],
     },
   },

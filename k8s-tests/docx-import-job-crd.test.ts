@@ -5,7 +5,12 @@ import { TOPICS } from '../kafka/topics.js';
 import { kubectl } from './helpers/cluster.js';
 import { createNamespace, deleteNamespace, getJob, installCrd, kube, type Kube } from './helpers/kube.js';
 
-function manifest(name: string, namespace: string, scaling: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): string {
+function manifest(
+  name: string,
+  namespace: string,
+  scaling: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): string {
   return JSON.stringify({
     apiVersion: 'imports.edu-platform.io/v1alpha1',
     kind: 'DocxImportJob',
@@ -44,14 +49,40 @@ describe('DocxImportJob CRD (crds/docximportjobs.imports.edu-platform.io.yaml)',
 
   it('is listed by `kubectl get dij` with Waiting, Active, Desired, Ready and Age columns filled from status', async () => {
     await kubectl(['apply', '-f', '-'], { input: manifest('columns', ns) });
-    const status = { queue: { totalPending: 17, active: 4, waiting: 13, oldestWaitingSeconds: 42 }, desiredWorkers: 4, readyWorkers: 2 };
-    await kubectl(['patch', 'dij', 'columns', '-n', ns, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status })]);
+    const status = {
+      queue: { totalPending: 17, active: 4, waiting: 13, oldestWaitingSeconds: 42 },
+      desiredWorkers: 4,
+      readyWorkers: 2,
+    };
+    await kubectl([
+      'patch',
+      'dij',
+      'columns',
+      '-n',
+      ns,
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status }),
+    ]);
     const out = await kubectl(['get', 'dij', 'columns', '-n', ns]);
-    const [header, row] = out.trim().split('\n').map((l) => l.trim().split(/\s+/));
+    const [header, row] = out
+      .trim()
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/));
     expect(header).to.deep.equal(['NAME', 'WAITING', 'ACTIVE', 'DESIRED', 'READY', 'AGE']);
     expect(row?.slice(0, 5)).to.deep.equal(['columns', '13', '4', '4', '2']);
     const wide = await kubectl(['get', 'docximportjobs.imports.edu-platform.io', 'columns', '-n', ns, '-o', 'wide']);
-    expect(wide.split('\n')[0]?.trim().split(/\s+/)).to.deep.equal(['NAME', 'WAITING', 'ACTIVE', 'DESIRED', 'READY', 'OLDEST', 'TOPIC', 'AGE']);
+    expect(wide.split('\n')[0]?.trim().split(/\s+/)).to.deep.equal([
+      'NAME',
+      'WAITING',
+      'ACTIVE',
+      'DESIRED',
+      'READY',
+      'OLDEST',
+      'TOPIC',
+      'AGE',
+    ]);
     expect(wide).to.include(TOPICS.docxImportJobs);
   });
 
@@ -60,12 +91,20 @@ describe('DocxImportJob CRD (crds/docximportjobs.imports.edu-platform.io.yaml)',
     const job = await getJob(k, ns, 'defaults');
     expect(job.spec.queue.topic).to.equal(TOPICS.docxImportJobs);
     expect(job.spec.worker.concurrency).to.equal(1);
-    expect(job.spec.scaling).to.deep.equal({ minWorkers: 0, maxWorkers: 10, jobsPerWorker: 5, scaleDownDelaySeconds: 300, scaleDownStep: 1 });
+    expect(job.spec.scaling).to.deep.equal({
+      minWorkers: 0,
+      maxWorkers: 10,
+      jobsPerWorker: 5,
+      scaleDownDelaySeconds: 300,
+      scaleDownStep: 1,
+    });
   });
 
   it('rejects minWorkers greater than maxWorkers, on create and on update, with the rule message', async () => {
     const onCreate = await rejection(manifest('minmax', ns, { minWorkers: 5, maxWorkers: 2 }));
-    expect(onCreate).to.include('spec.scaling.minWorkers').and.include('minWorkers must be less than or equal to maxWorkers');
+    expect(onCreate)
+      .to.include('spec.scaling.minWorkers')
+      .and.include('minWorkers must be less than or equal to maxWorkers');
     await kubectl(['apply', '-f', '-'], { input: manifest('minmax-update', ns, { minWorkers: 1, maxWorkers: 3 }) });
     const onUpdate = await rejection(manifest('minmax-update', ns, { minWorkers: 4, maxWorkers: 3 }));
     expect(onUpdate).to.include('minWorkers must be less than or equal to maxWorkers');
@@ -80,8 +119,12 @@ describe('DocxImportJob CRD (crds/docximportjobs.imports.edu-platform.io.yaml)',
   ];
   for (const [field, scaling, extra] of negatives) {
     it(`rejects ${field} below its minimum (${JSON.stringify(scaling)})`, async () => {
-      const message = await rejection(manifest(`neg-${Object.keys(scaling).join('-').toLowerCase()}`, ns, scaling, extra));
-      expect(message).to.include(field).and.match(/should be greater than or equal to/);
+      const message = await rejection(
+        manifest(`neg-${Object.keys(scaling).join('-').toLowerCase()}`, ns, scaling, extra),
+      );
+      expect(message)
+        .to.include(field)
+        .and.match(/should be greater than or equal to/);
     });
   }
 
@@ -103,7 +146,16 @@ describe('DocxImportJob CRD (crds/docximportjobs.imports.edu-platform.io.yaml)',
 
   it('keeps status behind the status subresource: a write to the main resource cannot set it', async () => {
     await kubectl(['apply', '-f', '-'], { input: manifest('subresource', ns) });
-    await kubectl(['patch', 'dij', 'subresource', '-n', ns, '--type=merge', '-p', JSON.stringify({ status: { desiredWorkers: 9 } })]);
+    await kubectl([
+      'patch',
+      'dij',
+      'subresource',
+      '-n',
+      ns,
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status: { desiredWorkers: 9 } }),
+    ]);
     expect((await getJob(k, ns, 'subresource')).status?.desiredWorkers).to.equal(undefined);
   });
 

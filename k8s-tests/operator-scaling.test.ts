@@ -2,11 +2,29 @@
 // a ServiceAccount with only the operator's RBAC, against the API server and a real Kafka topic.
 // There is no kubelet: scaling is judged by the Deployment's spec.replicas, readiness by its status.
 import { expect } from 'chai';
-import { GROUP, PLURAL, VERSION, type Condition, type DocxImportJob, type DocxImportJobStatus, type ScalingSpec } from '../operator/src/api/docx-import-job.js';
+import {
+  GROUP,
+  PLURAL,
+  VERSION,
+  type Condition,
+  type DocxImportJob,
+  type DocxImportJobStatus,
+  type ScalingSpec,
+} from '../operator/src/api/docx-import-job.js';
 import { restartApiServer } from './helpers/cluster.js';
 import { dumpOnFailure } from './helpers/dump-on-failure.js';
 import { TestQueue, kafkaBrokers } from './helpers/kafka-queue.js';
-import { createJob, createNamespace, deleteNamespace, getJob, installCrd, kube, namespaceEvents, readDeployment, type Kube } from './helpers/kube.js';
+import {
+  createJob,
+  createNamespace,
+  deleteNamespace,
+  getJob,
+  installCrd,
+  kube,
+  namespaceEvents,
+  readDeployment,
+  type Kube,
+} from './helpers/kube.js';
 import { OperatorProcess, counterValue } from './helpers/operator-process.js';
 import { operatorKubeconfig, removeKubeconfigs, withServer } from './helpers/operator-rbac.js';
 import { SilencingProxy } from './helpers/tcp-proxy.js';
@@ -40,7 +58,10 @@ describe('docx-import-operator on a real API server and Kafka', function () {
   afterEach(async function () {
     // K8S_TESTS_DUMP=1 prints the same dump for passing tests, to see what the operator did.
     if (this.currentTest?.state === 'failed' || process.env.K8S_TESTS_DUMP === '1') {
-      await dumpOnFailure(ns, operators.map((op, i) => ({ name: `operator #${i + 1} (pid ${op.pid})`, log: op.log() })));
+      await dumpOnFailure(
+        ns,
+        operators.map((op, i) => ({ name: `operator #${i + 1} (pid ${op.pid})`, log: op.log() })),
+      );
     }
     await Promise.all(operators.map((op) => op.stop('SIGKILL')));
     removeKubeconfigs(ns);
@@ -49,7 +70,12 @@ describe('docx-import-operator on a real API server and Kafka', function () {
   });
 
   const startOperator = (opts: { kubeconfig?: string; env?: Record<string, string> } = {}): OperatorProcess => {
-    const op = new OperatorProcess({ kubeconfig: opts.kubeconfig ?? kubeconfig, namespace: ns, brokers, env: opts.env });
+    const op = new OperatorProcess({
+      kubeconfig: opts.kubeconfig ?? kubeconfig,
+      namespace: ns,
+      brokers,
+      env: opts.env,
+    });
     operators.push(op);
     return op;
   };
@@ -60,22 +86,40 @@ describe('docx-import-operator on a real API server and Kafka', function () {
     metadata: { name: JOB, namespace: ns },
     spec: {
       queue: { topic: queue.topic, consumerGroup: queue.group },
-      worker: { concurrency: 2, template: { spec: { containers: [{ name: 'parser', image: 'registry.invalid/docx-parser:test' }] } } },
-      scaling: { minWorkers: 1, maxWorkers: 10, jobsPerWorker: 5, scaleDownDelaySeconds: 300, scaleDownStep: 1, ...scaling },
+      worker: {
+        concurrency: 2,
+        template: { spec: { containers: [{ name: 'parser', image: 'registry.invalid/docx-parser:test' }] } },
+      },
+      scaling: {
+        minWorkers: 1,
+        maxWorkers: 10,
+        jobsPerWorker: 5,
+        scaleDownDelaySeconds: 300,
+        scaleDownStep: 1,
+        ...scaling,
+      },
     },
   });
 
   const patchScaling = (scaling: Partial<ScalingSpec>): Promise<unknown> =>
-    k.custom.patchNamespacedCustomObject(
-      { group: GROUP, version: VERSION, plural: PLURAL, namespace: ns, name: JOB, body: [{ op: 'add', path: '/spec/scaling', value: scaling }] },
-    );
+    k.custom.patchNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: PLURAL,
+      namespace: ns,
+      name: JOB,
+      body: [{ op: 'add', path: '/spec/scaling', value: scaling }],
+    });
 
   const replicas = async (): Promise<number | undefined> => (await readDeployment(k, ns, WORKERS))?.spec?.replicas;
 
   const waitReplicas = (n: number): Promise<true> =>
     waitFor(`${WORKERS} to have ${n} replicas`, async () => (await replicas()) === n || undefined);
 
-  const waitStatus = (what: string, ok: (s: DocxImportJobStatus, job: DocxImportJob) => boolean): Promise<DocxImportJobStatus> =>
+  const waitStatus = (
+    what: string,
+    ok: (s: DocxImportJobStatus, job: DocxImportJob) => boolean,
+  ): Promise<DocxImportJobStatus> =>
     waitFor(`status: ${what}`, async () => {
       const job = await getJob(k, ns, JOB);
       return job.status && ok(job.status, job) ? job.status : undefined;
@@ -89,13 +133,19 @@ describe('docx-import-operator on a real API server and Kafka', function () {
   /** Waits until the operator has finished `n` more reconciles than now (a count, not a clock). */
   const moreReconciles = async (op: OperatorProcess, n: number): Promise<void> => {
     const start = counterValue(await op.metrics(), 'docx_import_operator_reconcile_total');
-    await waitFor(`${n} more reconciles`, async () => counterValue(await op.metrics(), 'docx_import_operator_reconcile_total') >= start + n);
+    await waitFor(
+      `${n} more reconciles`,
+      async () => counterValue(await op.metrics(), 'docx_import_operator_reconcile_total') >= start + n,
+    );
   };
 
   it('scales the workers up at once as jobs pile up, reports the queue in status, and steps down after the delay as a consumer drains it', async () => {
     const op = startOperator();
     await op.leading();
-    const created = await createJob(k, jobWith({ minWorkers: 1, maxWorkers: 4, jobsPerWorker: 5, scaleDownDelaySeconds: 4, scaleDownStep: 1 }));
+    const created = await createJob(
+      k,
+      jobWith({ minWorkers: 1, maxWorkers: 4, jobsPerWorker: 5, scaleDownDelaySeconds: 4, scaleDownStep: 1 }),
+    );
     await waitReplicas(1);
     const owner = (await readDeployment(k, ns, WORKERS))?.metadata?.ownerReferences?.[0];
     expect(owner).to.include({ kind: 'DocxImportJob', name: JOB, uid: created.metadata?.uid, controller: true });
@@ -103,7 +153,12 @@ describe('docx-import-operator on a real API server and Kafka', function () {
     await queue.push(12);
     await waitReplicas(3);
     const at12 = await waitStatus('12 pending', (s) => s.queue?.totalPending === 12);
-    expect(at12).to.deep.include({ desiredWorkers: 3, readyWorkers: 0, observedGeneration: created.metadata?.generation, workerDeployment: WORKERS });
+    expect(at12).to.deep.include({
+      desiredWorkers: 3,
+      readyWorkers: 0,
+      observedGeneration: created.metadata?.generation,
+      workerDeployment: WORKERS,
+    });
     expect(at12.queue).to.include({ totalPending: 12, active: 0, waiting: 12 });
     expect(condition(at12, 'Ready')).to.equal('True/Reconciled');
     expect(condition(at12, 'QueueDepthAvailable')).to.equal('True/LagRead');
@@ -134,11 +189,16 @@ describe('docx-import-operator on a real API server and Kafka', function () {
     expect(consumed.size).to.equal(30);
     expect(seen.map((s) => s.replicas)).to.deep.equal([4, 3, 2, 1]);
     // Each step waits out the delay after the previous one (status times have one-second resolution).
-    for (let i = 2; i < seen.length; i++) expect((seen[i]?.at ?? 0) - (seen[i - 1]?.at ?? 0)).to.be.at.least(4000 - 1500);
+    for (let i = 2; i < seen.length; i++)
+      expect((seen[i]?.at ?? 0) - (seen[i - 1]?.at ?? 0)).to.be.at.least(4000 - 1500);
     const events = (await namespaceEvents(k, ns)).filter((e) => e.object === `DocxImportJob/${JOB}`);
-    const messages = (reason: string): string[] => events.filter((e) => e.reason === reason).map((e) => e.message.replace(/:.*/, ''));
+    const messages = (reason: string): string[] =>
+      events.filter((e) => e.reason === reason).map((e) => e.message.replace(/:.*/, ''));
     expect(messages('WorkersCreated')).to.deep.equal(['Created worker Deployment parse-workers with 1 replicas']);
-    expect(messages('ScaledUp').filter((m) => m.endsWith(' to 4 replicas')), 'one scale-up reached maxWorkers').to.have.length(1);
+    expect(
+      messages('ScaledUp').filter((m) => m.endsWith(' to 4 replicas')),
+      'one scale-up reached maxWorkers',
+    ).to.have.length(1);
     expect(messages('ScaledDown')).to.have.members([
       'Scaled parse-workers from 4 to 3 replicas',
       'Scaled parse-workers from 3 to 2 replicas',
@@ -155,18 +215,25 @@ describe('docx-import-operator on a real API server and Kafka', function () {
     await waitReplicas(2);
 
     await queue.deleteTopic();
-    const broken = await waitStatus('QueueDepthAvailable False', (s) => condition(s, 'QueueDepthAvailable').startsWith('False/'));
+    const broken = await waitStatus('QueueDepthAvailable False', (s) =>
+      condition(s, 'QueueDepthAvailable').startsWith('False/'),
+    );
     expect(condition(broken, 'Ready')).to.equal('False/QueueDepthUnavailable');
     expect(broken.queue?.totalPending).to.equal(10);
     await moreReconciles(op, 5);
     expect(await replicas()).to.equal(2);
     expect((await getJob(k, ns, JOB)).status?.desiredWorkers).to.equal(2);
-    const warnings = (await namespaceEvents(k, ns)).filter((e) => e.type === 'Warning' && e.reason === 'QueueDepthUnavailable');
+    const warnings = (await namespaceEvents(k, ns)).filter(
+      (e) => e.type === 'Warning' && e.reason === 'QueueDepthUnavailable',
+    );
     expect(warnings).to.have.length(1);
 
     // Kafka finishes a topic deletion asynchronously; creating the name again succeeds once it has.
     await waitFor('the topic to be created again', async () => queue.createTopic(3));
-    const healed = await waitStatus('QueueDepthAvailable True again', (s) => condition(s, 'QueueDepthAvailable') === 'True/LagRead');
+    const healed = await waitStatus(
+      'QueueDepthAvailable True again',
+      (s) => condition(s, 'QueueDepthAvailable') === 'True/LagRead',
+    );
     expect(healed.queue?.totalPending).to.equal(0);
     await waitReplicas(0);
   });
@@ -186,7 +253,7 @@ describe('docx-import-operator on a real API server and Kafka', function () {
     expect(writes(await op.metrics())).to.equal(before);
   });
 
-  it('loses no change made while the operator was down: a crashed operator\'s successor converges on queue and spec', async () => {
+  it("loses no change made while the operator was down: a crashed operator's successor converges on queue and spec", async () => {
     const first = startOperator();
     await first.leading();
     await createJob(k, jobWith({ minWorkers: 1, jobsPerWorker: 5 }));
@@ -194,14 +261,23 @@ describe('docx-import-operator on a real API server and Kafka', function () {
     await first.stop('SIGKILL');
 
     await queue.push(20);
-    await patchScaling({ minWorkers: 1, maxWorkers: 10, jobsPerWorker: 10, scaleDownDelaySeconds: 300, scaleDownStep: 1 });
+    await patchScaling({
+      minWorkers: 1,
+      maxWorkers: 10,
+      jobsPerWorker: 10,
+      scaleDownDelaySeconds: 300,
+      scaleDownStep: 1,
+    });
     const generation = (await getJob(k, ns, JOB)).metadata?.generation;
     expect(generation).to.equal(2);
 
     const second = startOperator();
     await second.leading();
     await waitReplicas(2);
-    const status = await waitStatus('generation 2 observed with 20 pending', (s) => s.observedGeneration === 2 && s.queue?.totalPending === 20);
+    const status = await waitStatus(
+      'generation 2 observed with 20 pending',
+      (s) => s.observedGeneration === 2 && s.queue?.totalPending === 20,
+    );
     expect(status.desiredWorkers).to.equal(2);
     expect(status.conditions?.every((c) => c.observedGeneration === 2)).to.equal(true);
   });
@@ -216,12 +292,20 @@ describe('docx-import-operator on a real API server and Kafka', function () {
     expect(op.running, 'the operator survives the API server restart').to.equal(true);
     await waitReplicas(3);
 
-    await patchScaling({ minWorkers: 1, maxWorkers: 10, jobsPerWorker: 1, scaleDownDelaySeconds: 300, scaleDownStep: 1 });
+    await patchScaling({
+      minWorkers: 1,
+      maxWorkers: 10,
+      jobsPerWorker: 1,
+      scaleDownDelaySeconds: 300,
+      scaleDownStep: 1,
+    });
     await waitReplicas(6);
     await waitStatus('generation 2 observed', (s) => s.observedGeneration === 2);
     // The restarted server's watch cache starts after the operator's resourceVersion: its watches
     // resume, are told 410 Gone (expired), and re-list.
-    const expired = counterValue(await op.metrics(), 'docx_import_operator_watch_restarts_total', { reason: 'expired' });
+    const expired = counterValue(await op.metrics(), 'docx_import_operator_watch_restarts_total', {
+      reason: 'expired',
+    });
     expect(expired, 'watches that recovered from 410 Gone').to.be.greaterThan(0);
   });
 
@@ -240,10 +324,18 @@ describe('docx-import-operator on a real API server and Kafka', function () {
       await moreReconciles(op, 2);
       expect(proxy.silenceOpenConnections(), 'connections silenced').to.be.greaterThan(0);
 
-      await patchScaling({ minWorkers: 3, maxWorkers: 10, jobsPerWorker: 5, scaleDownDelaySeconds: 300, scaleDownStep: 1 });
+      await patchScaling({
+        minWorkers: 3,
+        maxWorkers: 10,
+        jobsPerWorker: 5,
+        scaleDownDelaySeconds: 300,
+        scaleDownStep: 1,
+      });
       await waitReplicas(3);
       await waitStatus('generation 2 observed', (s) => s.observedGeneration === 2);
-      expect(counterValue(await op.metrics(), 'docx_import_operator_watch_restarts_total', { reason: 'stalled' })).to.be.greaterThan(0);
+      expect(
+        counterValue(await op.metrics(), 'docx_import_operator_watch_restarts_total', { reason: 'stalled' }),
+      ).to.be.greaterThan(0);
     } finally {
       await proxy.stop();
     }

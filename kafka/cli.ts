@@ -16,14 +16,20 @@ interface ConsumeArgs {
 
 export function parseConsumeArgs(argv: string[]): ConsumeArgs {
   const [topic, ...rest] = argv;
-  if (!topic || topic.startsWith('--')) throw new Error('usage: consume <topic> [--from-beginning] [--group <id>] [--max <n>]');
+  if (!topic || topic.startsWith('--'))
+    throw new Error('usage: consume <topic> [--from-beginning] [--group <id>] [--max <n>]');
   const value = (flag: string) => {
     const i = rest.indexOf(flag);
     return i >= 0 ? rest[i + 1] : undefined;
   };
   const max = Number(value('--max') ?? Infinity);
   if (!(max > 0)) throw new Error('--max must be a positive number');
-  return { topic, fromBeginning: rest.includes('--from-beginning'), group: value('--group') ?? `edu-cli-${randomUUID()}`, max };
+  return {
+    topic,
+    fromBeginning: rest.includes('--from-beginning'),
+    group: value('--group') ?? `edu-cli-${randomUUID()}`,
+    max,
+  };
 }
 
 export function formatRecord(m: ReceivedMessage): string {
@@ -33,15 +39,27 @@ export function formatRecord(m: ReceivedMessage): string {
   } catch {
     // Not JSON: print the raw string.
   }
-  return JSON.stringify({ topic: m.topic, partition: m.partition, offset: m.offset, key: m.key, headers: m.headers, value });
+  return JSON.stringify({
+    topic: m.topic,
+    partition: m.partition,
+    offset: m.offset,
+    key: m.key,
+    headers: m.headers,
+    value,
+  });
 }
 
 async function main(argv: string[]): Promise<void> {
   const brokers = parseBrokers(process.env.KAFKA_BROKERS ?? '127.0.0.1:19092');
-  const bus = createKafkaBus({ brokers, clientId: 'edu-kafka-cli', logger: createLogger({ name: 'kafka-cli', level: 'warn', destination: process.stderr }) });
+  const bus = createKafkaBus({
+    brokers,
+    clientId: 'edu-kafka-cli',
+    logger: createLogger({ name: 'kafka-cli', level: 'warn', destination: process.stderr }),
+  });
   const [command, ...rest] = argv;
   if (command === 'topics') {
-    for (const t of TOPIC_CATALOGUE) process.stdout.write(`${t.name}\t${t.partitions} partitions\tkey=${t.key}\t${t.description}\n`);
+    for (const t of TOPIC_CATALOGUE)
+      process.stdout.write(`${t.name}\t${t.partitions} partitions\tkey=${t.key}\t${t.description}\n`);
     return bus.close();
   }
   if (command !== 'consume') throw new Error('usage: kafka/cli.ts topics | consume <topic> [...]');

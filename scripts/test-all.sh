@@ -40,6 +40,7 @@ suite() {
 
 check typecheck npx tsc -p tsconfig.json --noEmit
 check lint npx eslint .
+check format npx prettier --check --log-level warn .
 suite unit npx mocha
 if [[ ${EDU_SKIP_K8S_TESTS:-0} != 1 ]]; then
   suite k8s npx mocha --config k8s-tests/.mocharc.json

@@ -37,7 +37,11 @@ export async function closedLoop(op: (worker: number) => Promise<boolean>, concu
 }
 
 /** Starts `op` every 1/rate seconds regardless of completions, for `seconds`; latency per op. */
-export async function openLoop(op: () => Promise<boolean>, ratePerSecond: number, seconds: number): Promise<LatencySummary> {
+export async function openLoop(
+  op: () => Promise<boolean>,
+  ratePerSecond: number,
+  seconds: number,
+): Promise<LatencySummary> {
   const total = Math.round(ratePerSecond * seconds);
   const interval = 1000 / ratePerSecond;
   const start = performance.now();

@@ -11,7 +11,14 @@ export interface OperatorChild {
 export function startOperator(root: string, env: Record<string, string>): OperatorChild {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join('operator', 'src', 'main.ts')], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', LEADER_ELECTION: 'true', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: '0',
+      LEADER_ELECTION: 'true',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
@@ -32,7 +39,8 @@ export function startOperator(root: string, env: Record<string, string>): Operat
   const until = async (cond: () => boolean, what: string): Promise<void> => {
     const deadline = Date.now() + 90_000;
     while (!cond()) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`operator never ${what}:\n${lines.slice(-50).join('\n')}`);
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`operator never ${what}:\n${lines.slice(-50).join('\n')}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };

@@ -23,8 +23,16 @@ const RESYNC_SECONDS = 1;
 const BASELINE_GETS = 30;
 
 function scriptEnv(script: string, args: string[]): Record<string, string> {
-  const out = execFileSync('bash', [path.join(root, 'scripts', script), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  return Object.fromEntries(out.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  const out = execFileSync('bash', [path.join(root, 'scripts', script), ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return Object.fromEntries(
+    out
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 }
 
 const median = (xs: number[]): number => {
@@ -73,9 +81,22 @@ class ReplicaWatch {
 async function main(): Promise<void> {
   const kubeconfig = process.env.KUBECONFIG ?? scriptEnv('cluster.sh', ['up']).KUBECONFIG;
   const brokers = process.env.KAFKA_BROKERS ?? scriptEnv('infra.sh', ['up', '--profile', 'test']).KAFKA_BROKERS;
-  if (!kubeconfig || !brokers) throw new Error('need KUBECONFIG and KAFKA_BROKERS (or scripts/cluster.sh and scripts/infra.sh)');
+  if (!kubeconfig || !brokers)
+    throw new Error('need KUBECONFIG and KAFKA_BROKERS (or scripts/cluster.sh and scripts/infra.sh)');
   const kubectl = process.env.KUBECTL ?? scriptEnv('cluster.sh', ['env']).KUBECTL ?? 'kubectl';
-  execFileSync(kubectl, ['--kubeconfig', kubeconfig, 'apply', '--server-side', '--force-conflicts', '-f', path.join(root, 'crds', 'docximportjobs.imports.edu-platform.io.yaml')], { stdio: 'ignore' });
+  execFileSync(
+    kubectl,
+    [
+      '--kubeconfig',
+      kubeconfig,
+      'apply',
+      '--server-side',
+      '--force-conflicts',
+      '-f',
+      path.join(root, 'crds', 'docximportjobs.imports.edu-platform.io.yaml'),
+    ],
+    { stdio: 'ignore' },
+  );
 
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfig);
@@ -100,22 +121,38 @@ async function main(): Promise<void> {
     await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
     await worker.start();
 
-    op = startOperator(root, { KUBECONFIG: kubeconfig, KAFKA_BROKERS: brokers, OPERATOR_NAMESPACE: ns, RESYNC_SECONDS: String(RESYNC_SECONDS) });
+    op = startOperator(root, {
+      KUBECONFIG: kubeconfig,
+      KAFKA_BROKERS: brokers,
+      OPERATOR_NAMESPACE: ns,
+      RESYNC_SECONDS: String(RESYNC_SECONDS),
+    });
     await op.leading();
     await custom.createNamespacedCustomObject({
-      group: GROUP, version: VERSION, plural: PLURAL, namespace: ns,
+      group: GROUP,
+      version: VERSION,
+      plural: PLURAL,
+      namespace: ns,
       body: {
-        apiVersion: `${GROUP}/${VERSION}`, kind: 'DocxImportJob', metadata: { name: 'bench', namespace: ns },
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'DocxImportJob',
+        metadata: { name: 'bench', namespace: ns },
         spec: {
           queue: { topic, consumerGroup },
-          worker: { template: { spec: { containers: [{ name: 'parser', image: 'registry.invalid/docx-parser:bench' }] } } },
+          worker: {
+            template: { spec: { containers: [{ name: 'parser', image: 'registry.invalid/docx-parser:bench' }] } },
+          },
           // Every change moves the target at once in either direction: one job per worker, no delay.
           scaling: { minWorkers: 1, maxWorkers: 50, jobsPerWorker: 1, scaleDownDelaySeconds: 0, scaleDownStep: 1000 },
         },
       },
     });
     await watch.start(kc, ns, 'bench-workers');
-    await waitFor(async () => (await apps.readNamespacedDeployment({ name: 'bench-workers', namespace: ns }).catch(() => undefined))?.spec?.replicas === 1);
+    await waitFor(
+      async () =>
+        (await apps.readNamespacedDeployment({ name: 'bench-workers', namespace: ns }).catch(() => undefined))?.spec
+          ?.replicas === 1,
+    );
     await sleep(2 * RESYNC_SECONDS * 1000);
 
     const before = await op.metrics();
@@ -167,7 +204,10 @@ class HeldConsumer {
   private readonly next = new Map<number, number>();
   private fetched = 0;
 
-  constructor(private readonly consumer: ReturnType<Kafka['consumer']>, private readonly topic: string) {}
+  constructor(
+    private readonly consumer: ReturnType<Kafka['consumer']>,
+    private readonly topic: string,
+  ) {}
 
   async start(): Promise<void> {
     await this.consumer.connect();
@@ -184,7 +224,9 @@ class HeldConsumer {
   /** Waits until every produced job was fetched, then commits them all; returns the ack time. */
   async commitAll(produced: number): Promise<number> {
     await waitFor(async () => this.fetched >= produced);
-    await this.consumer.commitOffsets([...this.next].map(([partition, offset]) => ({ topic: this.topic, partition, offset: String(offset) })));
+    await this.consumer.commitOffsets(
+      [...this.next].map(([partition, offset]) => ({ topic: this.topic, partition, offset: String(offset) })),
+    );
     return performance.now();
   }
 
@@ -194,9 +236,14 @@ class HeldConsumer {
 }
 
 function report(reactions: number[], gets: number[], before: string, after: string): void {
-  const delta = (name: string, match?: (labels: string) => boolean): number => counter(after, name, match) - counter(before, name, match);
+  const delta = (name: string, match?: (labels: string) => boolean): number =>
+    counter(after, name, match) - counter(before, name, match);
   const reconciles = delta('docx_import_operator_reconcile_total');
-  const req = (verb: string, resource: string): number => delta('docx_import_operator_kube_requests_total', (l) => l.includes(`verb="${verb}"`) && l.includes(`resource="${resource}"`));
+  const req = (verb: string, resource: string): number =>
+    delta(
+      'docx_import_operator_kube_requests_total',
+      (l) => l.includes(`verb="${verb}"`) && l.includes(`resource="${resource}"`),
+    );
   const parts = {
     'apply deployments': req('patch', 'deployments'),
     'patch docximportjobs/status': req('patch', 'docximportjobs/status'),
@@ -213,7 +260,9 @@ function report(reactions: number[], gets: number[], before: string, after: stri
     `  reaction / baseline: median ${(median(reactions) / baseline).toFixed(1)}x, max ${(Math.max(...reactions) / baseline).toFixed(1)}x`,
     `    (the queue is polled once per resync: expected reaction ~ RESYNC_SECONDS/2 = ${RESYNC_SECONDS * 500} ms plus one reconcile)`,
     `  reconciles in the window: ${reconciles}; API requests they made: ${reconcileRequests} = ${(reconcileRequests / Math.max(1, reconciles)).toFixed(2)} per reconcile`,
-    `    per scaling change: ${(reconcileRequests / CHANGES).toFixed(2)} (${Object.entries(parts).map(([k, v]) => `${k} ${v}`).join(', ')})`,
+    `    per scaling change: ${(reconcileRequests / CHANGES).toFixed(2)} (${Object.entries(parts)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')})`,
     `    idle reconciles (no change) make none; lease renewals in the window: ${lease}; all requests incl. lease and watches: ${all}`,
     `  raw reactions (ms): ${reactions.map((r) => r.toFixed(0)).join(' ')}`,
   ];
@@ -231,6 +280,6 @@ async function waitFor(probe: () => Promise<boolean>, timeoutMs = 120_000): Prom
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

@@ -29,7 +29,10 @@ function upCluster(): void {
 
 function upKafka(): void {
   const wasUp = succeeds(infra, ['env', '--profile', 'test']);
-  const out = execFileSync('bash', [infra, 'up', '--profile', 'test'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync('bash', [infra, 'up', '--profile', 'test'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const brokers = /^KAFKA_BROKERS=(.+)$/m.exec(out)?.[1];
   if (!brokers) throw new Error(`scripts/infra.sh printed no KAFKA_BROKERS line:\n${out}`);
   process.env.KAFKA_BROKERS = brokers;

@@ -10,7 +10,10 @@ let brokersCache: string | undefined;
 export function kafkaBrokers(): string {
   if (process.env.KAFKA_BROKERS) return process.env.KAFKA_BROKERS;
   if (!brokersCache) {
-    const out = execFileSync('bash', [path.join(repoRoot, 'scripts', 'infra.sh'), 'up', '--profile', 'test'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const out = execFileSync('bash', [path.join(repoRoot, 'scripts', 'infra.sh'), 'up', '--profile', 'test'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     brokersCache = /^KAFKA_BROKERS=(.+)$/m.exec(out)?.[1];
     if (!brokersCache) throw new Error(`scripts/infra.sh printed no KAFKA_BROKERS line:\n${out}`);
   }
@@ -24,7 +27,11 @@ export function kafkaBrokers(): string {
 export class TestQueue {
   readonly topic = `${TOPICS.docxImportJobs}.test-${uniqueSuffix()}`;
   readonly group = `docx-parsers-test-${uniqueSuffix()}`;
-  private readonly kafka = new Kafka({ clientId: 'k8s-tests', brokers: kafkaBrokers().split(','), logLevel: logLevel.NOTHING });
+  private readonly kafka = new Kafka({
+    clientId: 'k8s-tests',
+    brokers: kafkaBrokers().split(','),
+    logLevel: logLevel.NOTHING,
+  });
   private admin: Admin | undefined;
   private producer: Producer | undefined;
   private consumer: Consumer | undefined;
@@ -40,7 +47,10 @@ export class TestQueue {
 
   /** Resolves true once the topic exists with its leaders elected. */
   async createTopic(partitions = 3): Promise<boolean> {
-    await this.requireAdmin().createTopics({ topics: [{ topic: this.topic, numPartitions: partitions }], waitForLeaders: true });
+    await this.requireAdmin().createTopics({
+      topics: [{ topic: this.topic, numPartitions: partitions }],
+      waitForLeaders: true,
+    });
     return (await this.requireAdmin().listTopics()).includes(this.topic);
   }
 
@@ -56,7 +66,10 @@ export class TestQueue {
   /** Pending jobs as Kafka itself counts them (for cross-checking the operator's status). */
   async lag(): Promise<number> {
     const admin = this.requireAdmin();
-    const [high, committed] = await Promise.all([admin.fetchTopicOffsets(this.topic), admin.fetchOffsets({ groupId: this.group, topics: [this.topic] })]);
+    const [high, committed] = await Promise.all([
+      admin.fetchTopicOffsets(this.topic),
+      admin.fetchOffsets({ groupId: this.group, topics: [this.topic] }),
+    ]);
     const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
     return high.reduce((sum, p) => sum + Number(p.high) - Math.max(done.get(p.partition) ?? -1, Number(p.low)), 0);
   }

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppsV1Api, CoordinationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, type V1Deployment } from '@kubernetes/client-node';
+import {
+  AppsV1Api,
+  CoordinationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  type V1Deployment,
+} from '@kubernetes/client-node';
 import { GROUP, PLURAL, VERSION, type DocxImportJob } from '../../operator/src/api/docx-import-job.js';
 import { kubeconfigPath, kubectl } from './cluster.js';
 
@@ -49,12 +56,22 @@ export async function deleteNamespace(k: Kube, name: string): Promise<void> {
 }
 
 export function getJob(k: Kube, namespace: string, name: string): Promise<DocxImportJob> {
-  return k.custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, namespace, name }) as Promise<DocxImportJob>;
+  return k.custom.getNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: PLURAL,
+    namespace,
+    name,
+  }) as Promise<DocxImportJob>;
 }
 
 export async function createJob(k: Kube, job: DocxImportJob): Promise<DocxImportJob> {
   return (await k.custom.createNamespacedCustomObject({
-    group: GROUP, version: VERSION, plural: PLURAL, namespace: job.metadata?.namespace ?? '', body: job,
+    group: GROUP,
+    version: VERSION,
+    plural: PLURAL,
+    namespace: job.metadata?.namespace ?? '',
+    body: job,
   })) as DocxImportJob;
 }
 

@@ -65,21 +65,32 @@ export class OperatorProcess {
           return undefined;
         }
       })
-      .filter((r): r is Record<string, unknown> => r !== undefined && (typeof msg === 'string' ? r.msg === msg : msg.test(String(r.msg))));
+      .filter(
+        (r): r is Record<string, unknown> =>
+          r !== undefined && (typeof msg === 'string' ? r.msg === msg : msg.test(String(r.msg))),
+      );
   }
 
   async ready(): Promise<number> {
-    return waitFor('the operator to listen', async () => {
-      if (!this.running) throw new Error(`operator exited:\n${this.log()}`);
-      return this.port;
-    }, { timeoutMs: 60_000 });
+    return waitFor(
+      'the operator to listen',
+      async () => {
+        if (!this.running) throw new Error(`operator exited:\n${this.log()}`);
+        return this.port;
+      },
+      { timeoutMs: 60_000 },
+    );
   }
 
   async leading(): Promise<true> {
-    return waitFor('the operator to lead', async () => {
-      if (!this.running) throw new Error(`operator exited:\n${this.log()}`);
-      return this.records('started leading').length > this.records('stopped leading').length || undefined;
-    }, { timeoutMs: 90_000 });
+    return waitFor(
+      'the operator to lead',
+      async () => {
+        if (!this.running) throw new Error(`operator exited:\n${this.log()}`);
+        return this.records('started leading').length > this.records('stopped leading').length || undefined;
+      },
+      { timeoutMs: 90_000 },
+    );
   }
 
   async metrics(): Promise<string> {

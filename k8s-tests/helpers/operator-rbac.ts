@@ -20,7 +20,12 @@ export const OPERATOR_RULES = [
   { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch', 'create', 'patch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create'] },
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['docx-import-operator'], verbs: ['get', 'update'] },
+  {
+    apiGroups: ['coordination.k8s.io'],
+    resources: ['leases'],
+    resourceNames: ['docx-import-operator'],
+    verbs: ['get', 'update'],
+  },
 ];
 
 /** Creates the operator's ServiceAccount, Role and RoleBinding in `namespace`; returns a kubeconfig path for it. */
@@ -76,6 +81,7 @@ export function withServer(kubeconfigFile: string, server: string): string {
 /** The token files hold live credentials: gone with the test's namespace. */
 export function removeKubeconfigs(namespace: string): void {
   for (const name of readdirSync(os.tmpdir())) {
-    if (name.startsWith(`operator-${namespace}.`) && name.endsWith('.kubeconfig')) rmSync(path.join(os.tmpdir(), name), { force: true });
+    if (name.startsWith(`operator-${namespace}.`) && name.endsWith('.kubeconfig'))
+      rmSync(path.join(os.tmpdir(), name), { force: true });
   }
 }

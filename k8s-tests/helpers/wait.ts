@@ -6,7 +6,11 @@ export interface WaitOptions {
 }
 
 /** Resolves with the first truthy value `probe` returns; errors from the probe count as "not yet". */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, opts: WaitOptions = {}): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  opts: WaitOptions = {},
+): Promise<T> {
   const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
   let last: unknown;
   for (;;) {

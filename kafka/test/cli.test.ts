@@ -23,19 +23,36 @@ describe('kafka/cli.ts', () => {
   it('consume: prints what was published to a real topic, one JSON line per record', async function () {
     this.timeout(60000);
     const topic = `cli-test.${randomUUID()}`;
-    const bus = createKafkaBus({ brokers: testKafkaBrokers(), clientId: 'cli-test', logger: createLogger({ name: 't', level: 'silent' }) });
+    const bus = createKafkaBus({
+      brokers: testKafkaBrokers(),
+      clientId: 'cli-test',
+      logger: createLogger({ name: 't', level: 'silent' }),
+    });
     await bus.ensureTopics([{ name: topic, partitions: 1 }]);
-    await bus.publish(topic, [{ key: 'job-1', value: JSON.stringify({ type: 'job.queued' }) }, { key: 'job-1', value: JSON.stringify({ type: 'job.started' }) }]);
+    await bus.publish(topic, [
+      { key: 'job-1', value: JSON.stringify({ type: 'job.queued' }) },
+      { key: 'job-1', value: JSON.stringify({ type: 'job.started' }) },
+    ]);
     await bus.close();
     const cli = fileURLToPath(new URL('../cli.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'consume', topic, '--from-beginning', '--max', '2'], {
-      env: { ...process.env, KAFKA_BROKERS: testKafkaBrokers().join(',') },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', cli, 'consume', topic, '--from-beginning', '--max', '2'],
+      {
+        env: { ...process.env, KAFKA_BROKERS: testKafkaBrokers().join(',') },
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((r) => child.on('exit', r));
     expect(code).to.equal(0);
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { key: string; value: { type: string } });
-    expect(lines.map((l) => [l.key, l.value.type])).to.deep.equal([['job-1', 'job.queued'], ['job-1', 'job.started']]);
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { key: string; value: { type: string } });
+    expect(lines.map((l) => [l.key, l.value.type])).to.deep.equal([
+      ['job-1', 'job.queued'],
+      ['job-1', 'job.started'],
+    ]);
   });
 });

@@ -20,7 +20,9 @@ const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export const operatorConfigSchema = Joi.object<OperatorConfig>({
   KUBECONFIG: Joi.string().optional(),
-  KAFKA_BROKERS: Joi.string().pattern(/^[^,\s]+(,[^,\s]+)*$/).required(),
+  KAFKA_BROKERS: Joi.string()
+    .pattern(/^[^,\s]+(,[^,\s]+)*$/)
+    .required(),
   OPERATOR_NAMESPACE: Joi.string().max(63).pattern(dnsLabel).optional(),
   RESYNC_SECONDS: Joi.number().integer().min(1).max(3600).default(5),
   // Each watch asks the server to end it after this long; the watchdog's silence bound is this plus 30 s.
@@ -40,5 +42,8 @@ export function brokerList(config: Pick<OperatorConfig, 'KAFKA_BROKERS'>): strin
 
 /** Leader timings derived from the lease duration, in client-go's proportions (15 / 10 / 2). */
 export function leaderTimings(durationSec: number): { renewDeadlineSec: number; retrySec: number } {
-  return { renewDeadlineSec: Math.max(1, Math.floor((durationSec * 2) / 3)), retrySec: Math.max(1, Math.floor(durationSec / 7.5)) };
+  return {
+    renewDeadlineSec: Math.max(1, Math.floor((durationSec * 2) / 3)),
+    retrySec: Math.max(1, Math.floor(durationSec / 7.5)),
+  };
 }

@@ -21,13 +21,21 @@ export function startHttpServer(port: number, registry: Registry, state: ProbeSt
   });
 }
 
-async function route(url: string, registry: Registry, state: ProbeState): Promise<{ status: number; type: string; body: string }> {
+async function route(
+  url: string,
+  registry: Registry,
+  state: ProbeState,
+): Promise<{ status: number; type: string; body: string }> {
   const path = url.split('?')[0];
   const json = (status: number, body: unknown) => ({ status, type: 'application/json', body: JSON.stringify(body) });
   if (path === '/healthz') return json(200, { status: 'ok', leader: state.leader() });
   if (path === '/readyz') {
     const ready = !state.leader() || state.synced();
-    return json(ready ? 200 : 503, { status: ready ? 'ok' : 'syncing', leader: state.leader(), synced: state.synced() });
+    return json(ready ? 200 : 503, {
+      status: ready ? 'ok' : 'syncing',
+      leader: state.leader(),
+      synced: state.synced(),
+    });
   }
   if (path === '/metrics') return { status: 200, type: registry.contentType, body: await registry.metrics() };
   return json(404, { status: 'not found' });

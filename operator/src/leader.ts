@@ -52,7 +52,11 @@ export class LeaderElector {
     await this.inFlight;
     if (this.leading && this.mine) {
       await this.api
-        .replaceNamespacedLease({ name: this.opts.name, namespace: this.opts.namespace, body: releasedLease(this.mine, new Date()) })
+        .replaceNamespacedLease({
+          name: this.opts.name,
+          namespace: this.opts.namespace,
+          body: releasedLease(this.mine, new Date()),
+        })
         .catch((err: unknown) => this.opts.logger.warn({ err }, 'could not release the leader lease'));
     }
     this.setLeading(false);

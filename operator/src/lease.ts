@@ -12,10 +12,7 @@ export interface Observation {
 }
 
 export type LeaseAction =
-  | { kind: 'create' }
-  | { kind: 'renew' }
-  | { kind: 'takeover' }
-  | { kind: 'wait'; holder: string };
+  { kind: 'create' } | { kind: 'renew' } | { kind: 'takeover' } | { kind: 'wait'; holder: string };
 
 export function observe(previous: Observation | undefined, lease: V1Lease | undefined, now: number): Observation {
   const record = recordOf(lease);
@@ -39,7 +36,12 @@ export function leaseAction(lease: V1Lease | undefined, identity: string, seen: 
 }
 
 /** The lease record to write for `action`; keeps the resourceVersion so the write is a compare-and-swap. */
-export function leaseFor(action: 'create' | 'renew' | 'takeover', current: V1Lease | undefined, who: { identity: string; durationSec: number }, now: Date): V1Lease {
+export function leaseFor(
+  action: 'create' | 'renew' | 'takeover',
+  current: V1Lease | undefined,
+  who: { identity: string; durationSec: number },
+  now: Date,
+): V1Lease {
   const micro = new V1MicroTime(now.getTime());
   const spec = current?.spec ?? {};
   const transitions = spec.leaseTransitions ?? 0;

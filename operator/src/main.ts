@@ -68,8 +68,14 @@ async function main(): Promise<void> {
       })
     : undefined;
 
-  const server = await startHttpServer(config.PORT, registry, { leader: () => leading, synced: () => controller.synced });
-  logger.info({ port: boundPort(server), identity, leaderElection: config.LEADER_ELECTION }, 'docx-import-operator listening');
+  const server = await startHttpServer(config.PORT, registry, {
+    leader: () => leading,
+    synced: () => controller.synced,
+  });
+  logger.info(
+    { port: boundPort(server), identity, leaderElection: config.LEADER_ELECTION },
+    'docx-import-operator listening',
+  );
   if (elector) elector.start();
   else {
     logger.info('leader election disabled: reconciling as the only instance');

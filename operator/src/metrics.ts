@@ -6,7 +6,12 @@ export function createOperatorMetrics(registry: Registry) {
   const registers = [registry];
   const jobLabels = ['namespace', 'name'] as const;
   return {
-    reconciles: new Counter({ name: 'docx_import_operator_reconcile_total', help: 'Reconciles by result', labelNames: ['result'] as const, registers }),
+    reconciles: new Counter({
+      name: 'docx_import_operator_reconcile_total',
+      help: 'Reconciles by result',
+      labelNames: ['result'] as const,
+      registers,
+    }),
     reconcileSeconds: new Histogram({
       name: 'docx_import_operator_reconcile_duration_seconds',
       help: 'Reconcile duration, Kafka reading included',
@@ -25,11 +30,35 @@ export function createOperatorMetrics(registry: Registry) {
       labelNames: ['resource', 'reason'] as const,
       registers,
     }),
-    scaleEvents: new Counter({ name: 'docx_import_operator_scale_total', help: 'Worker scaling decisions applied, by direction', labelNames: ['direction'] as const, registers }),
-    leader: new Gauge({ name: 'docx_import_operator_is_leader', help: '1 while this instance holds the leader lease', registers }),
-    pending: new Gauge({ name: 'docx_import_queue_pending_jobs', help: 'Jobs pending in the queue (consumer-group lag)', labelNames: jobLabels, registers }),
-    oldest: new Gauge({ name: 'docx_import_queue_oldest_waiting_seconds', help: 'Age of the oldest pending job (lower bound)', labelNames: jobLabels, registers }),
-    desired: new Gauge({ name: 'docx_import_workers_desired', help: 'Worker replicas the operator set', labelNames: jobLabels, registers }),
+    scaleEvents: new Counter({
+      name: 'docx_import_operator_scale_total',
+      help: 'Worker scaling decisions applied, by direction',
+      labelNames: ['direction'] as const,
+      registers,
+    }),
+    leader: new Gauge({
+      name: 'docx_import_operator_is_leader',
+      help: '1 while this instance holds the leader lease',
+      registers,
+    }),
+    pending: new Gauge({
+      name: 'docx_import_queue_pending_jobs',
+      help: 'Jobs pending in the queue (consumer-group lag)',
+      labelNames: jobLabels,
+      registers,
+    }),
+    oldest: new Gauge({
+      name: 'docx_import_queue_oldest_waiting_seconds',
+      help: 'Age of the oldest pending job (lower bound)',
+      labelNames: jobLabels,
+      registers,
+    }),
+    desired: new Gauge({
+      name: 'docx_import_workers_desired',
+      help: 'Worker replicas the operator set',
+      labelNames: jobLabels,
+      registers,
+    }),
   };
 }
 

@@ -81,7 +81,11 @@ function failure(err: unknown, queue: QueueSpec): QueueReading {
   if (e?.type === 'UNKNOWN_TOPIC_OR_PARTITION' || /does not host this topic-partition|unknown topic/i.test(message)) {
     return { ok: false, reason: 'TopicNotFound', message: `Topic ${queue.topic} does not exist: ${message}` };
   }
-  return { ok: false, reason: 'KafkaUnavailable', message: `Could not read the lag of group ${queue.consumerGroup} on ${queue.topic}: ${message}` };
+  return {
+    ok: false,
+    reason: 'KafkaUnavailable',
+    message: `Could not read the lag of group ${queue.consumerGroup} on ${queue.topic}: ${message}`,
+  };
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

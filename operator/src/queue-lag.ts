@@ -1,8 +1,7 @@
 // Pure arithmetic over Kafka offsets: what the consumer group has not committed is the queue.
 
 export type QueueReading =
-  | { ok: true; totalPending: number; oldestWaitingSeconds: number }
-  | { ok: false; reason: string; message: string };
+  { ok: true; totalPending: number; oldestWaitingSeconds: number } | { ok: false; reason: string; message: string };
 
 export interface TopicPartitionOffsets {
   partition: number;
@@ -29,7 +28,10 @@ export interface PartitionLag {
  * A group that never committed (a fresh worker fleet) has everything from the low watermark still
  * to do, and retention may have deleted offsets a slow group still points at: both start at `low`.
  */
-export function partitionLags(topic: readonly TopicPartitionOffsets[], committed: readonly CommittedOffset[]): PartitionLag[] {
+export function partitionLags(
+  topic: readonly TopicPartitionOffsets[],
+  committed: readonly CommittedOffset[],
+): PartitionLag[] {
   const byPartition = new Map(committed.map((c) => [c.partition, Number(c.offset)]));
   return topic.map((p) => {
     const high = Number(p.high);

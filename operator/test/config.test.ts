@@ -5,13 +5,23 @@ import { brokerList, leaderTimings, operatorConfigSchema } from '../src/config.j
 describe('operator config', () => {
   it('applies the defaults: port 4010, resync 5 s, leader election on, all namespaces', () => {
     const config = loadConfig(operatorConfigSchema, { KAFKA_BROKERS: '127.0.0.1:19192' });
-    expect(config).to.include({ PORT: 4010, RESYNC_SECONDS: 5, LEADER_ELECTION: true, LOG_LEVEL: 'info', LEASE_NAME: 'docx-import-operator' });
+    expect(config).to.include({
+      PORT: 4010,
+      RESYNC_SECONDS: 5,
+      LEADER_ELECTION: true,
+      LOG_LEVEL: 'info',
+      LEASE_NAME: 'docx-import-operator',
+    });
     expect(config.OPERATOR_NAMESPACE).to.equal(undefined);
     expect(Object.isFrozen(config)).to.equal(true);
   });
 
   it('reads LEADER_ELECTION=false and a broker list', () => {
-    const config = loadConfig(operatorConfigSchema, { KAFKA_BROKERS: 'a:9092,b:9092', LEADER_ELECTION: 'false', OPERATOR_NAMESPACE: 'imports' });
+    const config = loadConfig(operatorConfigSchema, {
+      KAFKA_BROKERS: 'a:9092,b:9092',
+      LEADER_ELECTION: 'false',
+      OPERATOR_NAMESPACE: 'imports',
+    });
     expect(config.LEADER_ELECTION).to.equal(false);
     expect(brokerList(config)).to.deep.equal(['a:9092', 'b:9092']);
   });
@@ -26,11 +36,13 @@ describe('operator config', () => {
   ];
   for (const [variable, env] of rejects) {
     it(`fails with one line naming ${variable} when it is missing or invalid`, () => {
-      expect(() => loadConfig(operatorConfigSchema, env)).to.throw().that.satisfies((err: Error) => {
-        expect(err.message).to.include(`"${variable}"`);
-        expect(err.message).not.to.include('\n');
-        return true;
-      });
+      expect(() => loadConfig(operatorConfigSchema, env))
+        .to.throw()
+        .that.satisfies((err: Error) => {
+          expect(err.message).to.include(`"${variable}"`);
+          expect(err.message).not.to.include('\n');
+          return true;
+        });
     });
   }
 });

@@ -9,13 +9,20 @@ import { aJob, anOwnedDeployment, at, depth, failedReading } from './support/fac
 const T0 = at('2025-03-01T10:00:00.000Z');
 const plus = (s: number): Date => new Date(T0.getTime() + s * 1000);
 
-function conditionOf(status: { conditions?: Array<{ type: string; status: string; reason: string }> }, type: string): string {
+function conditionOf(
+  status: { conditions?: Array<{ type: string; status: string; reason: string }> },
+  type: string,
+): string {
   const c = findCondition(status.conditions as never, type);
   return c ? `${c.status}/${c.reason}` : 'absent';
 }
 
 /** Feeds a decision back as the world would look after the controller applied it. */
-function applied(job: DocxImportJob, observed: V1Deployment | undefined, decision: ReturnType<typeof decide>): { job: DocxImportJob; observed: V1Deployment | undefined } {
+function applied(
+  job: DocxImportJob,
+  observed: V1Deployment | undefined,
+  decision: ReturnType<typeof decide>,
+): { job: DocxImportJob; observed: V1Deployment | undefined } {
   return { job: { ...job, status: decision.status }, observed: decision.deployment ?? observed };
 }
 
@@ -26,16 +33,33 @@ describe('decide', () => {
       const d = decide(job, undefined, depth(12, 7), T0);
       expect(d.deployment?.spec?.replicas).to.equal(3);
       expect(d.deployment?.metadata?.ownerReferences).to.deep.equal([
-        { apiVersion: 'imports.edu-platform.io/v1alpha1', kind: 'DocxImportJob', name: 'parse', uid: 'uid-1', controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: 'imports.edu-platform.io/v1alpha1',
+          kind: 'DocxImportJob',
+          name: 'parse',
+          uid: 'uid-1',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ]);
-      expect(d.status).to.include({ observedGeneration: 3, desiredWorkers: 3, readyWorkers: 0, workerDeployment: 'parse-workers', lastScaleTime: '2025-03-01T10:00:00Z' });
+      expect(d.status).to.include({
+        observedGeneration: 3,
+        desiredWorkers: 3,
+        readyWorkers: 0,
+        workerDeployment: 'parse-workers',
+        lastScaleTime: '2025-03-01T10:00:00Z',
+      });
       expect(d.status.queue).to.deep.equal({ totalPending: 12, active: 0, waiting: 12, oldestWaitingSeconds: 7 });
       expect(conditionOf(d.status, 'Ready')).to.equal('True/Reconciled');
       expect(conditionOf(d.status, 'QueueDepthAvailable')).to.equal('True/LagRead');
       expect(conditionOf(d.status, 'WorkersAvailable')).to.equal('False/WorkersNotReady');
       expect(d.status.conditions?.every((c) => c.observedGeneration === 3)).to.equal(true);
       expect(d.events).to.deep.equal([
-        { type: 'Normal', reason: 'WorkersCreated', message: 'Created worker Deployment parse-workers with 3 replicas: 12 jobs pending, 5 per worker' },
+        {
+          type: 'Normal',
+          reason: 'WorkersCreated',
+          message: 'Created worker Deployment parse-workers with 3 replicas: 12 jobs pending, 5 per worker',
+        },
       ]);
     });
 
@@ -48,13 +72,19 @@ describe('decide', () => {
 
   describe('scaling up', () => {
     it('goes straight to the target in one step and clears a pending scale-down', () => {
-      const job = aJob({ status: { scaleDownPendingSince: '2025-03-01T09:59:00Z', lastScaleTime: '2025-03-01T09:00:00Z' } });
+      const job = aJob({
+        status: { scaleDownPendingSince: '2025-03-01T09:59:00Z', lastScaleTime: '2025-03-01T09:00:00Z' },
+      });
       const d = decide(job, anOwnedDeployment(job, 2), depth(40), T0);
       expect(d.deployment?.spec?.replicas).to.equal(8);
       expect(d.status.lastScaleTime).to.equal('2025-03-01T10:00:00Z');
       expect(d.status).not.to.have.property('scaleDownPendingSince');
       expect(d.events).to.deep.equal([
-        { type: 'Normal', reason: 'ScaledUp', message: 'Scaled parse-workers from 2 to 8 replicas: 40 jobs pending, 5 per worker' },
+        {
+          type: 'Normal',
+          reason: 'ScaledUp',
+          message: 'Scaled parse-workers from 2 to 8 replicas: 40 jobs pending, 5 per worker',
+        },
       ]);
     });
 
@@ -76,7 +106,11 @@ describe('decide', () => {
       const job = aJob({ status: { lastScaleTime: '2025-03-01T09:00:00Z' } });
       const d = decide(job, anOwnedDeployment(job, 5), depth(0), T0);
       expect(d.deployment).to.equal(null);
-      expect(d.status).to.include({ desiredWorkers: 5, scaleDownPendingSince: '2025-03-01T10:00:00Z', lastScaleTime: '2025-03-01T09:00:00Z' });
+      expect(d.status).to.include({
+        desiredWorkers: 5,
+        scaleDownPendingSince: '2025-03-01T10:00:00Z',
+        lastScaleTime: '2025-03-01T09:00:00Z',
+      });
       expect(d.events).to.deep.equal([]);
     });
 
@@ -88,7 +122,9 @@ describe('decide', () => {
         ({ job, observed } = applied(job, observed, d));
         return observed?.spec?.replicas ?? -1;
       };
-      expect([0, 30, 60, 61, 119, 120, 180, 240, 300, 360].map(replicasAt)).to.deep.equal([5, 5, 4, 4, 4, 3, 2, 1, 1, 1]);
+      expect([0, 30, 60, 61, 119, 120, 180, 240, 300, 360].map(replicasAt)).to.deep.equal([
+        5, 5, 4, 4, 4, 3, 2, 1, 1, 1,
+      ]);
       expect(job.status?.lastScaleTime).to.equal('2025-03-01T10:04:00Z');
       expect(job.status).not.to.have.property('scaleDownPendingSince');
     });
@@ -124,7 +160,9 @@ describe('decide', () => {
       expect(d.status.queue).to.deep.equal(queue);
       expect(conditionOf(d.status, 'QueueDepthAvailable')).to.equal('False/KafkaUnavailable');
       expect(conditionOf(d.status, 'Ready')).to.equal('False/QueueDepthUnavailable');
-      expect(findCondition(d.status.conditions, 'QueueDepthAvailable')?.message).to.equal('Connection refused 127.0.0.1:1');
+      expect(findCondition(d.status.conditions, 'QueueDepthAvailable')?.message).to.equal(
+        'Connection refused 127.0.0.1:1',
+      );
     });
 
     it('warns once when the outage starts, not on every reconcile while it lasts', () => {
@@ -142,7 +180,9 @@ describe('decide', () => {
       const down = decide(job, observed, failedReading, T0);
       const up = decide({ ...job, status: down.status }, observed, depth(10), plus(10));
       expect(conditionOf(up.status, 'QueueDepthAvailable')).to.equal('True/LagRead');
-      expect(findCondition(up.status.conditions, 'QueueDepthAvailable')?.lastTransitionTime).to.equal('2025-03-01T10:00:10Z');
+      expect(findCondition(up.status.conditions, 'QueueDepthAvailable')?.lastTransitionTime).to.equal(
+        '2025-03-01T10:00:10Z',
+      );
     });
   });
 
@@ -156,7 +196,9 @@ describe('decide', () => {
 
     it('marks WorkersAvailable True once the ready workers reach the desired count', () => {
       const job = aJob();
-      expect(conditionOf(decide(job, anOwnedDeployment(job, 2, 2), depth(10), T0).status, 'WorkersAvailable')).to.equal('True/WorkersReady');
+      expect(conditionOf(decide(job, anOwnedDeployment(job, 2, 2), depth(10), T0).status, 'WorkersAvailable')).to.equal(
+        'True/WorkersReady',
+      );
     });
 
     it('is a fixed point: a second decision over an unchanged world writes nothing and says nothing', () => {
@@ -171,7 +213,12 @@ describe('decide', () => {
     it('records the new generation after a spec change', () => {
       const job = aJob({ generation: 1 });
       const first = decide(job, undefined, depth(0), T0);
-      const second = decide({ ...aJob({ generation: 2 }), status: first.status }, first.deployment ?? undefined, depth(0), plus(1));
+      const second = decide(
+        { ...aJob({ generation: 2 }), status: first.status },
+        first.deployment ?? undefined,
+        depth(0),
+        plus(1),
+      );
       expect(second.status.observedGeneration).to.equal(2);
       expect(second.status.conditions?.map((c) => c.observedGeneration)).to.deep.equal([2, 2, 2, 2]);
     });
@@ -182,7 +229,9 @@ describe('decide', () => {
       const job = aJob();
       const stale = anOwnedDeployment(job, 2);
       stale.metadata = { ...stale.metadata, annotations: { [ANNOTATION_TEMPLATE_HASH]: 'old' } };
-      expect(decide(job, stale, depth(10), T0).deployment?.metadata?.annotations?.[ANNOTATION_TEMPLATE_HASH]).to.not.equal('old');
+      expect(
+        decide(job, stale, depth(10), T0).deployment?.metadata?.annotations?.[ANNOTATION_TEMPLATE_HASH],
+      ).to.not.equal('old');
     });
 
     it('scales a Deployment that someone shrank back up to what the queue needs', () => {
@@ -192,7 +241,10 @@ describe('decide', () => {
 
     it('leaves a same-named Deployment it does not control alone and warns once', () => {
       const job = aJob();
-      const foreign: V1Deployment = { metadata: { name: 'parse-workers', namespace: 'ns1' }, spec: { replicas: 1, selector: {}, template: {} } };
+      const foreign: V1Deployment = {
+        metadata: { name: 'parse-workers', namespace: 'ns1' },
+        spec: { replicas: 1, selector: {}, template: {} },
+      };
       const first = decide(job, foreign, depth(10), T0);
       const second = decide({ ...job, status: first.status }, foreign, depth(10), plus(1));
       expect(first.deployment).to.equal(null);

@@ -22,7 +22,11 @@ function manualClock(): { schedule: Schedule; delays: number[]; fireAll(): void 
       const entry = { fn, live: true };
       pending.push(entry);
       delays.push(ms);
-      return { cancel: () => { entry.live = false; } };
+      return {
+        cancel: () => {
+          entry.live = false;
+        },
+      };
     },
     fireAll: () => {
       for (const e of pending.splice(0)) if (e.live) e.fn();
@@ -104,10 +108,13 @@ describe('KeyedQueue', () => {
   it('lets a new event run a failed key at once instead of waiting out the backoff', async () => {
     const clock = manualClock();
     let runs = 0;
-    const q = new KeyedQueue(async () => {
-      runs += 1;
-      if (runs === 1) throw new Error('conflict');
-    }, { schedule: clock.schedule });
+    const q = new KeyedQueue(
+      async () => {
+        runs += 1;
+        if (runs === 1) throw new Error('conflict');
+      },
+      { schedule: clock.schedule },
+    );
     q.enqueue('ns/a');
     await q.whenIdle();
     q.enqueue('ns/a');

@@ -2,9 +2,20 @@ import { expect } from 'chai';
 import type { V1Lease } from '@kubernetes/client-node';
 import { leaseAction, leaseFor, observe, releasedLease } from '../src/lease.js';
 
-const lease = (holder: string, renewTime = '2025-01-01T00:00:00.000000Z', durationSec = 15, transitions = 2): V1Lease => ({
+const lease = (
+  holder: string,
+  renewTime = '2025-01-01T00:00:00.000000Z',
+  durationSec = 15,
+  transitions = 2,
+): V1Lease => ({
   metadata: { name: 'docx-import-operator', namespace: 'ops', resourceVersion: '41' },
-  spec: { holderIdentity: holder, renewTime: renewTime as never, acquireTime: '2024-12-31T23:00:00.000000Z' as never, leaseDurationSeconds: durationSec, leaseTransitions: transitions },
+  spec: {
+    holderIdentity: holder,
+    renewTime: renewTime as never,
+    acquireTime: '2024-12-31T23:00:00.000000Z' as never,
+    leaseDurationSeconds: durationSec,
+    leaseTransitions: transitions,
+  },
 });
 
 describe('leader election rules', () => {

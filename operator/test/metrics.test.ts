@@ -15,13 +15,25 @@ describe('describeRequest', () => {
   });
 
   it('names writes by their Kubernetes verb', () => {
-    expect(['POST', 'PUT', 'PATCH', 'DELETE'].map((m) => verb(m, '/api/v1/namespaces/ns/events'))).to.deep.equal(['create', 'update', 'patch', 'delete']);
+    expect(['POST', 'PUT', 'PATCH', 'DELETE'].map((m) => verb(m, '/api/v1/namespaces/ns/events'))).to.deep.equal([
+      'create',
+      'update',
+      'patch',
+      'delete',
+    ]);
   });
 
   it('names the resource, with the subresource when there is one', () => {
-    expect(describeRequest('PATCH', `${base}/apis/imports.edu-platform.io/v1alpha1/namespaces/ns/docximportjobs/j/status`).resource).to.equal('docximportjobs/status');
-    expect(describeRequest('PATCH', `${base}/apis/apps/v1/namespaces/ns/deployments/j-workers?fieldManager=x`).resource).to.equal('deployments');
+    expect(
+      describeRequest('PATCH', `${base}/apis/imports.edu-platform.io/v1alpha1/namespaces/ns/docximportjobs/j/status`)
+        .resource,
+    ).to.equal('docximportjobs/status');
+    expect(
+      describeRequest('PATCH', `${base}/apis/apps/v1/namespaces/ns/deployments/j-workers?fieldManager=x`).resource,
+    ).to.equal('deployments');
     expect(describeRequest('POST', `${base}/api/v1/namespaces/ns/events`).resource).to.equal('events');
-    expect(describeRequest('PUT', `${base}/apis/coordination.k8s.io/v1/namespaces/ns/leases/op`).resource).to.equal('leases');
+    expect(describeRequest('PUT', `${base}/apis/coordination.k8s.io/v1/namespaces/ns/leases/op`).resource).to.equal(
+      'leases',
+    );
   });
 });

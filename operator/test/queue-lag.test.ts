@@ -1,11 +1,15 @@
 import { expect } from 'chai';
 import { ArrivalLog, partitionLags, totalLag } from '../src/queue-lag.js';
 
-const offsets = (...highs: Array<[number, number]>) => highs.map(([high, low], partition) => ({ partition, high: String(high), low: String(low) }));
+const offsets = (...highs: Array<[number, number]>) =>
+  highs.map(([high, low], partition) => ({ partition, high: String(high), low: String(low) }));
 
 describe('partitionLags', () => {
   it('counts what the group has not committed on each partition', () => {
-    const lags = partitionLags(offsets([10, 0], [5, 0]), [{ partition: 0, offset: '7' }, { partition: 1, offset: '5' }]);
+    const lags = partitionLags(offsets([10, 0], [5, 0]), [
+      { partition: 0, offset: '7' },
+      { partition: 1, offset: '5' },
+    ]);
     expect(lags.map((p) => p.lag)).to.deep.equal([3, 0]);
     expect(totalLag(lags)).to.equal(3);
   });
@@ -17,7 +21,10 @@ describe('partitionLags', () => {
   });
 
   it('does not count messages retention already deleted, nor go negative', () => {
-    const lags = partitionLags(offsets([100, 90], [5, 0]), [{ partition: 0, offset: '20' }, { partition: 1, offset: '9' }]);
+    const lags = partitionLags(offsets([100, 90], [5, 0]), [
+      { partition: 0, offset: '20' },
+      { partition: 1, offset: '9' },
+    ]);
     expect(lags.map((p) => p.lag)).to.deep.equal([10, 0]);
   });
 });

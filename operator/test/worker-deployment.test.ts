@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { ANNOTATION_TEMPLATE_HASH, desiredDeployment, isControlledBy, ownerJobName, stableStringify } from '../src/controller/worker-deployment.js';
+import {
+  ANNOTATION_TEMPLATE_HASH,
+  desiredDeployment,
+  isControlledBy,
+  ownerJobName,
+  stableStringify,
+} from '../src/controller/worker-deployment.js';
 import { aJob } from './support/factories.js';
 
 describe('desiredDeployment', () => {
@@ -7,18 +13,34 @@ describe('desiredDeployment', () => {
     const job = aJob();
     job.spec.worker.template.metadata = { labels: { team: 'imports', 'app.kubernetes.io/component': 'spoofed' } };
     const d = desiredDeployment(job, 2);
-    expect(d.spec?.selector.matchLabels).to.deep.equal({ 'imports.edu-platform.io/job': 'parse', 'app.kubernetes.io/component': 'docx-parser-worker' });
-    expect(d.spec?.template.metadata?.labels).to.deep.equal({ team: 'imports', 'imports.edu-platform.io/job': 'parse', 'app.kubernetes.io/component': 'docx-parser-worker' });
+    expect(d.spec?.selector.matchLabels).to.deep.equal({
+      'imports.edu-platform.io/job': 'parse',
+      'app.kubernetes.io/component': 'docx-parser-worker',
+    });
+    expect(d.spec?.template.metadata?.labels).to.deep.equal({
+      team: 'imports',
+      'imports.edu-platform.io/job': 'parse',
+      'app.kubernetes.io/component': 'docx-parser-worker',
+    });
     expect(d.metadata?.labels?.['app.kubernetes.io/managed-by']).to.equal('docx-import-operator');
   });
 
   it('gives every container the queue coordinates and concurrency, overriding same-named user values', () => {
     const job = aJob({ concurrency: 4 });
     job.spec.worker.template.spec.containers = [
-      { name: 'a', image: 'x', env: [{ name: 'DOCX_IMPORT_TOPIC', value: 'elsewhere' }, { name: 'KEEP', value: '1' }] },
+      {
+        name: 'a',
+        image: 'x',
+        env: [
+          { name: 'DOCX_IMPORT_TOPIC', value: 'elsewhere' },
+          { name: 'KEEP', value: '1' },
+        ],
+      },
       { name: 'b', image: 'y' },
     ];
-    const env = desiredDeployment(job, 1).spec?.template.spec?.containers.map((c) => c.env?.map((e) => `${e.name}=${e.value}`));
+    const env = desiredDeployment(job, 1).spec?.template.spec?.containers.map((c) =>
+      c.env?.map((e) => `${e.name}=${e.value}`),
+    );
     expect(env).to.deep.equal([
       ['KEEP=1', 'DOCX_IMPORT_TOPIC=docx-import.jobs.v1', 'DOCX_IMPORT_CONSUMER_GROUP=parsers', 'WORKER_CONCURRENCY=4'],
       ['DOCX_IMPORT_TOPIC=docx-import.jobs.v1', 'DOCX_IMPORT_CONSUMER_GROUP=parsers', 'WORKER_CONCURRENCY=4'],
@@ -45,6 +67,8 @@ describe('desiredDeployment', () => {
 
 describe('stableStringify', () => {
   it('ignores key order and undefined members', () => {
-    expect(stableStringify({ b: 1, a: [{ y: 2, x: undefined, w: 'z' }] })).to.equal(stableStringify({ a: [{ w: 'z', y: 2 }], b: 1 }));
+    expect(stableStringify({ b: 1, a: [{ y: 2, x: undefined, w: 'z' }] })).to.equal(
+      stableStringify({ a: [{ w: 'z', y: 2 }], b: 1 }),
+    );
   });
 });

@@ -2,7 +2,10 @@ import { expect } from 'chai';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { WriteMemo } from '../src/controller/write-memo.js';
 
-const obj = (rv: string, note = ''): KubernetesObject & { note: string } => ({ metadata: { name: 'x', namespace: 'ns', resourceVersion: rv }, note });
+const obj = (rv: string, note = ''): KubernetesObject & { note: string } => ({
+  metadata: { name: 'x', namespace: 'ns', resourceVersion: rv },
+  note,
+});
 
 describe('WriteMemo', () => {
   it('stands in for a cached copy that is still the version our write replaced', () => {

@@ -19,7 +19,11 @@ export interface QueueSpec {
 /** A core/v1 PodTemplateSpec, kept loose: the API server validates it when the Deployment is written. */
 export interface WorkerPodTemplate {
   metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
-  spec: { containers: Array<{ name: string; image: string; env?: Array<{ name: string; value?: string }> } & Record<string, unknown>> } & Record<string, unknown>;
+  spec: {
+    containers: Array<
+      { name: string; image: string; env?: Array<{ name: string; value?: string }> } & Record<string, unknown>
+    >;
+  } & Record<string, unknown>;
 }
 
 export interface WorkerSpec {

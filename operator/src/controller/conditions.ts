@@ -23,7 +23,11 @@ export type ConditionInput = Omit<Condition, 'lastTransitionTime'>;
  * Returns a new list with `input` set. lastTransitionTime moves only when the status flips, as the
  * API conventions require; reason, message and observedGeneration always take the new values.
  */
-export function setCondition(conditions: readonly Condition[] | undefined, input: ConditionInput, now: Date): Condition[] {
+export function setCondition(
+  conditions: readonly Condition[] | undefined,
+  input: ConditionInput,
+  now: Date,
+): Condition[] {
   const list = conditions ?? [];
   const previous = list.find((c) => c.type === input.type);
   const lastTransitionTime =

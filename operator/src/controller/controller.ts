@@ -53,12 +53,16 @@ export class Controller {
   start(): void {
     if (this.queue) return;
     this.queue = new KeyedQueue((key) => this.reconcile(key), {
-      onError: (key, err, attempt) => this.deps.logger.warn({ key, attempt, err: describeError(err) }, 'reconcile failed; retrying'),
+      onError: (key, err, attempt) =>
+        this.deps.logger.warn({ key, attempt, err: describeError(err) }, 'reconcile failed; retrying'),
     });
     this.deployments.start();
     this.jobs.start();
     this.resync = setInterval(() => this.enqueueAll(), this.deps.resyncSeconds * 1000);
-    this.deps.logger.info({ namespace: this.deps.namespace ?? '(all)', resyncSeconds: this.deps.resyncSeconds }, 'controller started');
+    this.deps.logger.info(
+      { namespace: this.deps.namespace ?? '(all)', resyncSeconds: this.deps.resyncSeconds },
+      'controller started',
+    );
   }
 
   async stop(): Promise<void> {
@@ -96,7 +100,11 @@ export class Controller {
     const decision = decide(job, observed, await this.deps.depth.read(job.spec.queue), new Date());
     const applyError = decision.deployment ? await this.apply(dKey, observed, decision) : undefined;
     if (applyError) {
-      await this.writeStatus(key, job, withApplyFailure(decision.status, job.metadata?.generation, describeError(applyError), new Date()));
+      await this.writeStatus(
+        key,
+        job,
+        withApplyFailure(decision.status, job.metadata?.generation, describeError(applyError), new Date()),
+      );
       throw applyError;
     }
     await this.recordEvents(job, decision);
@@ -152,11 +160,16 @@ export class Controller {
 
   private jobReflector(): Reflector<DocxImportJob> {
     const { clients, namespace } = this.deps;
-    const path = namespace ? `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}` : `/apis/${GROUP}/${VERSION}/${PLURAL}`;
+    const path = namespace
+      ? `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}`
+      : `/apis/${GROUP}/${VERSION}/${PLURAL}`;
     const list = async () =>
       (namespace
         ? await clients.custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, namespace })
-        : await clients.custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL })) as { items: DocxImportJob[]; metadata?: { resourceVersion?: string } };
+        : await clients.custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL })) as {
+        items: DocxImportJob[];
+        metadata?: { resourceVersion?: string };
+      };
     return this.reflector<DocxImportJob>({
       resource: 'docximportjobs',
       path,
@@ -205,4 +218,3 @@ export class Controller {
     });
   }
 }
-

@@ -27,7 +27,12 @@ interface Step extends ScaleStep {
  * The whole reconcile decision, pure: no clock, no environment, no I/O. The controller reads the
  * world, calls this, and writes what it returns.
  */
-export function decide(job: DocxImportJob, observed: V1Deployment | undefined, depth: QueueReading, now: Date): Decision {
+export function decide(
+  job: DocxImportJob,
+  observed: V1Deployment | undefined,
+  depth: QueueReading,
+  now: Date,
+): Decision {
   if (observed && !isControlledBy(observed, job)) return conflict(job, now);
   const step = planStep(job, observed, depth, now);
   const desired = desiredDeployment(job, step.replicas);
@@ -61,7 +66,9 @@ interface Inputs {
 function buildStatus({ job, observed, depth, now }: Inputs, step: Step): DocxImportJobStatus {
   const generation = job.metadata?.generation;
   const readyWorkers = observed?.status?.readyReplicas ?? 0;
-  const queue = depth.ok ? queueStatus(depth.totalPending, depth.oldestWaitingSeconds, readyWorkers * job.spec.worker.concurrency) : job.status?.queue;
+  const queue = depth.ok
+    ? queueStatus(depth.totalPending, depth.oldestWaitingSeconds, readyWorkers * job.spec.worker.concurrency)
+    : job.status?.queue;
   let conditions = job.status?.conditions ?? [];
   for (const c of stepConditions(job, depth, step, readyWorkers)) conditions = C.setCondition(conditions, c, now);
   return compact({
@@ -84,20 +91,57 @@ function queueStatus(totalPending: number, oldestWaitingSeconds: number, capacit
 function stepConditions(job: DocxImportJob, depth: QueueReading, step: Step, ready: number): C.ConditionInput[] {
   const g = job.metadata?.generation;
   const name = deploymentName(job);
-  const workers: C.ConditionInput = ready >= step.replicas
-    ? { type: C.CONDITION_WORKERS, status: 'True', reason: C.REASON_WORKERS_READY, message: `${ready}/${step.replicas} workers ready`, observedGeneration: g }
-    : { type: C.CONDITION_WORKERS, status: 'False', reason: C.REASON_WORKERS_PENDING, message: `${ready}/${step.replicas} workers ready`, observedGeneration: g };
+  const workers: C.ConditionInput =
+    ready >= step.replicas
+      ? {
+          type: C.CONDITION_WORKERS,
+          status: 'True',
+          reason: C.REASON_WORKERS_READY,
+          message: `${ready}/${step.replicas} workers ready`,
+          observedGeneration: g,
+        }
+      : {
+          type: C.CONDITION_WORKERS,
+          status: 'False',
+          reason: C.REASON_WORKERS_PENDING,
+          message: `${ready}/${step.replicas} workers ready`,
+          observedGeneration: g,
+        };
   if (!depth.ok) {
     return [
-      { type: C.CONDITION_READY, status: 'False', reason: C.REASON_QUEUE_UNAVAILABLE, message: `Queue depth unknown; keeping ${name} at ${step.replicas} replicas`, observedGeneration: g },
-      { type: C.CONDITION_QUEUE_DEPTH, status: 'False', reason: depth.reason, message: depth.message, observedGeneration: g },
+      {
+        type: C.CONDITION_READY,
+        status: 'False',
+        reason: C.REASON_QUEUE_UNAVAILABLE,
+        message: `Queue depth unknown; keeping ${name} at ${step.replicas} replicas`,
+        observedGeneration: g,
+      },
+      {
+        type: C.CONDITION_QUEUE_DEPTH,
+        status: 'False',
+        reason: depth.reason,
+        message: depth.message,
+        observedGeneration: g,
+      },
       workers,
     ];
   }
   const { topic, consumerGroup } = job.spec.queue;
   return [
-    { type: C.CONDITION_READY, status: 'True', reason: C.REASON_RECONCILED, message: `${name} at ${step.replicas} replicas for ${depth.totalPending} pending jobs`, observedGeneration: g },
-    { type: C.CONDITION_QUEUE_DEPTH, status: 'True', reason: C.REASON_QUEUE_READ, message: `Lag of group ${consumerGroup} on ${topic}: ${depth.totalPending}`, observedGeneration: g },
+    {
+      type: C.CONDITION_READY,
+      status: 'True',
+      reason: C.REASON_RECONCILED,
+      message: `${name} at ${step.replicas} replicas for ${depth.totalPending} pending jobs`,
+      observedGeneration: g,
+    },
+    {
+      type: C.CONDITION_QUEUE_DEPTH,
+      status: 'True',
+      reason: C.REASON_QUEUE_READ,
+      message: `Lag of group ${consumerGroup} on ${topic}: ${depth.totalPending}`,
+      observedGeneration: g,
+    },
     workers,
     limitCondition(job, step.target),
   ];
@@ -107,19 +151,48 @@ function limitCondition(job: DocxImportJob, target: Target | undefined): C.Condi
   const g = job.metadata?.generation;
   const { minWorkers, maxWorkers } = job.spec.scaling;
   if (target?.limitedBy === 'max') {
-    return { type: C.CONDITION_SCALING_LIMITED, status: 'True', reason: C.REASON_AT_MAX, message: `The queue asks for ${target.wanted} workers; maxWorkers is ${maxWorkers}`, observedGeneration: g };
+    return {
+      type: C.CONDITION_SCALING_LIMITED,
+      status: 'True',
+      reason: C.REASON_AT_MAX,
+      message: `The queue asks for ${target.wanted} workers; maxWorkers is ${maxWorkers}`,
+      observedGeneration: g,
+    };
   }
   if (target?.limitedBy === 'min') {
-    return { type: C.CONDITION_SCALING_LIMITED, status: 'True', reason: C.REASON_AT_MIN, message: `The queue asks for ${target.wanted} workers; minWorkers is ${minWorkers}`, observedGeneration: g };
+    return {
+      type: C.CONDITION_SCALING_LIMITED,
+      status: 'True',
+      reason: C.REASON_AT_MIN,
+      message: `The queue asks for ${target.wanted} workers; minWorkers is ${minWorkers}`,
+      observedGeneration: g,
+    };
   }
-  return { type: C.CONDITION_SCALING_LIMITED, status: 'False', reason: C.REASON_WITHIN_BOUNDS, message: `Between ${minWorkers} and ${maxWorkers} workers`, observedGeneration: g };
+  return {
+    type: C.CONDITION_SCALING_LIMITED,
+    status: 'False',
+    reason: C.REASON_WITHIN_BOUNDS,
+    message: `Between ${minWorkers} and ${maxWorkers} workers`,
+    observedGeneration: g,
+  };
 }
 
-function scalingEvents(job: DocxImportJob, observed: V1Deployment | undefined, step: Step, depth: QueueReading): JobEvent[] {
+function scalingEvents(
+  job: DocxImportJob,
+  observed: V1Deployment | undefined,
+  step: Step,
+  depth: QueueReading,
+): JobEvent[] {
   const name = deploymentName(job);
   const why = depth.ok ? `: ${depth.totalPending} jobs pending, ${job.spec.scaling.jobsPerWorker} per worker` : '';
   if (step.created) {
-    return [{ type: 'Normal', reason: 'WorkersCreated', message: `Created worker Deployment ${name} with ${step.replicas} replicas${why}` }];
+    return [
+      {
+        type: 'Normal',
+        reason: 'WorkersCreated',
+        message: `Created worker Deployment ${name} with ${step.replicas} replicas${why}`,
+      },
+    ];
   }
   if (step.direction === 'none') return [];
   const from = observed?.spec?.replicas ?? 0;
@@ -132,26 +205,52 @@ function queueEvents(job: DocxImportJob, depth: QueueReading): JobEvent[] {
   if (depth.ok) return [];
   const before = C.findCondition(job.status?.conditions, C.CONDITION_QUEUE_DEPTH);
   if (before?.status === 'False') return [];
-  return [{ type: 'Warning', reason: C.REASON_QUEUE_UNAVAILABLE, message: `Keeping current workers: ${depth.message}` }];
+  return [
+    { type: 'Warning', reason: C.REASON_QUEUE_UNAVAILABLE, message: `Keeping current workers: ${depth.message}` },
+  ];
 }
 
 function conflict(job: DocxImportJob, now: Date): Decision {
   const name = deploymentName(job);
   const message = `Deployment ${name} exists and is not controlled by this DocxImportJob; leaving it alone`;
   const before = C.findCondition(job.status?.conditions, C.CONDITION_READY);
-  const conditions = C.setCondition(job.status?.conditions, {
-    type: C.CONDITION_READY, status: 'False', reason: C.REASON_DEPLOYMENT_CONFLICT, message, observedGeneration: job.metadata?.generation,
-  }, now);
+  const conditions = C.setCondition(
+    job.status?.conditions,
+    {
+      type: C.CONDITION_READY,
+      status: 'False',
+      reason: C.REASON_DEPLOYMENT_CONFLICT,
+      message,
+      observedGeneration: job.metadata?.generation,
+    },
+    now,
+  );
   const status = compact({ ...job.status, observedGeneration: job.metadata?.generation, conditions });
-  const events: JobEvent[] = before?.reason === C.REASON_DEPLOYMENT_CONFLICT ? [] : [{ type: 'Warning', reason: C.REASON_DEPLOYMENT_CONFLICT, message }];
+  const events: JobEvent[] =
+    before?.reason === C.REASON_DEPLOYMENT_CONFLICT
+      ? []
+      : [{ type: 'Warning', reason: C.REASON_DEPLOYMENT_CONFLICT, message }];
   return { deployment: null, status, events };
 }
 
 /** The status after a failed Deployment write: the decision stands, Ready says why it is not applied. */
-export function withApplyFailure(status: DocxImportJobStatus, generation: number | undefined, message: string, now: Date): DocxImportJobStatus {
-  const conditions: Condition[] = C.setCondition(status.conditions, {
-    type: C.CONDITION_READY, status: 'False', reason: C.REASON_APPLY_FAILED, message, observedGeneration: generation,
-  }, now);
+export function withApplyFailure(
+  status: DocxImportJobStatus,
+  generation: number | undefined,
+  message: string,
+  now: Date,
+): DocxImportJobStatus {
+  const conditions: Condition[] = C.setCondition(
+    status.conditions,
+    {
+      type: C.CONDITION_READY,
+      status: 'False',
+      reason: C.REASON_APPLY_FAILED,
+      message,
+      observedGeneration: generation,
+    },
+    now,
+  );
   return { ...status, conditions };
 }
 

@@ -32,7 +32,12 @@ export interface ScaleStep extends ScaleClock {
  * later of "first seen lower" and the last scale), and then by at most one step, so a queue that
  * drains and refills within the delay never costs a worker restart.
  */
-export function nextReplicas(scaling: ScalingSpec, replicas: { current: number; target: number }, clock: ScaleClock, now: Date): ScaleStep {
+export function nextReplicas(
+  scaling: ScalingSpec,
+  replicas: { current: number; target: number },
+  clock: ScaleClock,
+  now: Date,
+): ScaleStep {
   const { current, target } = replicas;
   if (target > current) {
     return { replicas: target, direction: 'up', lastScaleTime: formatTime(now) };
@@ -43,7 +48,12 @@ export function nextReplicas(scaling: ScalingSpec, replicas: { current: number; 
   const pendingSince = clock.scaleDownPendingSince ?? formatTime(now);
   const waitFrom = Math.max(Date.parse(pendingSince), clock.lastScaleTime ? Date.parse(clock.lastScaleTime) : 0);
   if (now.getTime() < waitFrom + scaling.scaleDownDelaySeconds * 1000) {
-    return { replicas: current, direction: 'none', lastScaleTime: clock.lastScaleTime, scaleDownPendingSince: pendingSince };
+    return {
+      replicas: current,
+      direction: 'none',
+      lastScaleTime: clock.lastScaleTime,
+      scaleDownPendingSince: pendingSince,
+    };
   }
   const next = Math.max(target, current - scaling.scaleDownStep);
   return {

@@ -22,7 +22,9 @@ export function isControlledBy(deployment: V1Deployment, job: DocxImportJob): bo
 
 /** The owning job's name, read from the controller owner reference (how Deployment events find their job). */
 export function ownerJobName(deployment: V1Deployment): string | undefined {
-  return deployment.metadata?.ownerReferences?.find((ref) => ref.controller === true && ref.kind === KIND && ref.apiVersion === API_VERSION)?.name;
+  return deployment.metadata?.ownerReferences?.find(
+    (ref) => ref.controller === true && ref.kind === KIND && ref.apiVersion === API_VERSION,
+  )?.name;
 }
 
 /** The worker Deployment as the operator wants it, complete, for server-side apply. */
@@ -39,7 +41,14 @@ export function desiredDeployment(job: DocxImportJob, replicas: number): V1Deplo
       labels: { ...selector, [LABEL_MANAGED_BY]: FIELD_MANAGER },
       annotations: { [ANNOTATION_TEMPLATE_HASH]: templateHash(template) },
       ownerReferences: [
-        { apiVersion: API_VERSION, kind: KIND, name, uid: job.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: API_VERSION,
+          kind: KIND,
+          name,
+          uid: job.metadata?.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ],
     },
     spec: { replicas, selector: { matchLabels: selector }, template: template as never },

@@ -31,7 +31,10 @@ export class WriteMemo<T extends KubernetesObject> {
   }
 }
 
-export function freshest<T extends KubernetesObject>(cached: T | undefined, written: Written<T> | undefined): T | undefined {
+export function freshest<T extends KubernetesObject>(
+  cached: T | undefined,
+  written: Written<T> | undefined,
+): T | undefined {
   if (!written) return cached;
   const cachedRv = cached?.metadata?.resourceVersion;
   return cachedRv === written.replaced ? written.obj : cached;

@@ -12,7 +12,13 @@ import { FIELD_MANAGER } from './worker-deployment.js';
  */
 export function applyDeployment(clients: KubeClients, desired: V1Deployment): Promise<V1Deployment> {
   return clients.apps.patchNamespacedDeployment(
-    { name: desired.metadata?.name ?? '', namespace: desired.metadata?.namespace ?? '', body: desired, fieldManager: FIELD_MANAGER, force: true },
+    {
+      name: desired.metadata?.name ?? '',
+      namespace: desired.metadata?.namespace ?? '',
+      body: desired,
+      fieldManager: FIELD_MANAGER,
+      force: true,
+    },
     setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
   );
 }
@@ -21,7 +27,11 @@ export function applyDeployment(clients: KubeClients, desired: V1Deployment): Pr
  * Replaces the whole status through the status subresource with a JSON patch `add`, which also
  * removes fields the new status no longer has (a merge patch would need explicit nulls).
  */
-export async function patchStatus(clients: KubeClients, job: DocxImportJob, status: DocxImportJobStatus): Promise<DocxImportJob> {
+export async function patchStatus(
+  clients: KubeClients,
+  job: DocxImportJob,
+  status: DocxImportJobStatus,
+): Promise<DocxImportJob> {
   const updated: unknown = await clients.custom.patchNamespacedCustomObjectStatus({
     group: GROUP,
     version: VERSION,

@@ -71,9 +71,12 @@ export class Reflector<T extends KubernetesObject> {
   start(): void {
     this.stopped = false;
     const stallAfter = this.stallAfterMs();
-    this.watchdog = setInterval(() => {
-      if (this.idleMs() > stallAfter) this.restart('stalled');
-    }, Math.max(1000, Math.floor(stallAfter / 4)));
+    this.watchdog = setInterval(
+      () => {
+        if (this.idleMs() > stallAfter) this.restart('stalled');
+      },
+      Math.max(1000, Math.floor(stallAfter / 4)),
+    );
     this.watchdog.unref();
     this.restart('start');
   }

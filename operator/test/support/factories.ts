@@ -3,7 +3,14 @@ import type { DocxImportJob, DocxImportJobStatus, ScalingSpec } from '../../src/
 import { desiredDeployment } from '../../src/controller/worker-deployment.js';
 import type { QueueReading } from '../../src/queue-lag.js';
 
-export function aJob(overrides: { scaling?: Partial<ScalingSpec>; status?: DocxImportJobStatus; generation?: number; concurrency?: number } = {}): DocxImportJob {
+export function aJob(
+  overrides: {
+    scaling?: Partial<ScalingSpec>;
+    status?: DocxImportJobStatus;
+    generation?: number;
+    concurrency?: number;
+  } = {},
+): DocxImportJob {
   return {
     apiVersion: 'imports.edu-platform.io/v1alpha1',
     kind: 'DocxImportJob',
@@ -14,7 +21,14 @@ export function aJob(overrides: { scaling?: Partial<ScalingSpec>; status?: DocxI
         concurrency: overrides.concurrency ?? 1,
         template: { spec: { containers: [{ name: 'worker', image: 'edu/worker:1' }] } },
       },
-      scaling: { minWorkers: 1, maxWorkers: 10, jobsPerWorker: 5, scaleDownDelaySeconds: 60, scaleDownStep: 1, ...overrides.scaling },
+      scaling: {
+        minWorkers: 1,
+        maxWorkers: 10,
+        jobsPerWorker: 5,
+        scaleDownDelaySeconds: 60,
+        scaleDownStep: 1,
+        ...overrides.scaling,
+      },
     },
     ...(overrides.status ? { status: overrides.status } : {}),
   };
@@ -30,6 +44,10 @@ export function depth(totalPending: number, oldestWaitingSeconds = 0): QueueRead
   return { ok: true, totalPending, oldestWaitingSeconds };
 }
 
-export const failedReading: QueueReading = { ok: false, reason: 'KafkaUnavailable', message: 'Connection refused 127.0.0.1:1' };
+export const failedReading: QueueReading = {
+  ok: false,
+  reason: 'KafkaUnavailable',
+  message: 'Connection refused 127.0.0.1:1',
+};
 
 export const at = (iso: string): Date => new Date(iso);

@@ -24,7 +24,9 @@ export interface AuthConfig extends CommonConfig {
 export const authConfigSchema = Joi.object<AuthConfig>({
   ...commonConfig,
   PORT: Joi.number().port().default(4001),
-  MONGODB_DB: Joi.string().pattern(/^[A-Za-z0-9_-]{1,63}$/).default('edu_auth'),
+  MONGODB_DB: Joi.string()
+    .pattern(/^[A-Za-z0-9_-]{1,63}$/)
+    .default('edu_auth'),
   AUTH_JWT_SECRET: Joi.string().min(16).default(DEV_JWT_SECRET),
   AUTH_ACCESS_TTL_SECONDS: Joi.number().integer().min(30).max(86400).default(900),
   AUTH_REFRESH_TTL_SECONDS: Joi.number().integer().min(300).max(31536000).default(2592000),
@@ -44,6 +46,8 @@ export const authConfigSchema = Joi.object<AuthConfig>({
 export function assertProductionSafe(config: AuthConfig): void {
   if (config.NODE_ENV !== 'production') return;
   if (config.AUTH_JWT_SECRET === DEV_JWT_SECRET || config.AUTH_JWT_SECRET.length < 32) {
-    throw new ConfigError('config: "AUTH_JWT_SECRET" must be set to a non-default secret of at least 32 characters in production');
+    throw new ConfigError(
+      'config: "AUTH_JWT_SECRET" must be set to a non-default secret of at least 32 characters in production',
+    );
   }
 }

@@ -20,7 +20,8 @@ export function authRoutes(deps: AuthDeps): Router {
   });
   router.post('/v1/auth/refresh', validate({ body: refreshBody }), async (req, res) => {
     const token = refreshTokenOf(req);
-    if (!token) throw new AppError('UNAUTHENTICATED', MSG.invalidRefresh, { headers: { 'WWW-Authenticate': 'Bearer' } });
+    if (!token)
+      throw new AppError('UNAUTHENTICATED', MSG.invalidRefresh, { headers: { 'WWW-Authenticate': 'Bearer' } });
     ok(res, await refresh(deps, token));
   });
   router.post('/v1/auth/logout', validate({ body: refreshBody }), async (req, res) => {

@@ -1,7 +1,11 @@
 import Joi from 'joi';
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS, fitsBcrypt } from './domain/passwords.js';
 
-const email = Joi.string().trim().lowercase().max(160).email({ tlds: { allow: false } });
+const email = Joi.string()
+  .trim()
+  .lowercase()
+  .max(160)
+  .email({ tlds: { allow: false } });
 
 const newPassword = Joi.string()
   .min(PASSWORD_MIN_CHARS)

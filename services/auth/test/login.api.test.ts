@@ -48,7 +48,11 @@ describe('POST /v1/auth/login', () => {
     expect(wrong.status).to.equal(401);
     expect(unknown.status).to.equal(401);
     expect(unknown.body).to.deep.equal(wrong.body);
-    expect(wrong.body).to.deep.equal({ success: false, message: 'Invalid email or password', error: { code: 'UNAUTHENTICATED' } });
+    expect(wrong.body).to.deep.equal({
+      success: false,
+      message: 'Invalid email or password',
+      error: { code: 'UNAUTHENTICATED' },
+    });
   });
 
   it('accepts the password typed with combining diacritics (NFD) for one registered precomposed (NFC)', async () => {
@@ -64,7 +68,8 @@ describe('POST /v1/auth/login', () => {
 
   it('throttles an account after 3 failures: 429 with Retry-After, even for the right password', async () => {
     const u = await registered();
-    for (let i = 0; i < 3; i += 1) await login({ email: u.email, password: 'wrong-password' }, `198.51.100.${i}`).expect(401);
+    for (let i = 0; i < 3; i += 1)
+      await login({ email: u.email, password: 'wrong-password' }, `198.51.100.${i}`).expect(401);
     const res = await login(u, '198.51.100.99');
     expect(res.status).to.equal(429);
     expect(res.body.error.code).to.equal('RATE_LIMITED');
@@ -76,19 +81,21 @@ describe('POST /v1/auth/login', () => {
   it('does not throttle other accounts when one account is throttled', async () => {
     const victim = await registered();
     const other = await registered();
-    for (let i = 0; i < 3; i += 1) await login({ email: victim.email, password: 'wrong' }, `198.51.100.${i}`).expect(401);
+    for (let i = 0; i < 3; i += 1)
+      await login({ email: victim.email, password: 'wrong' }, `198.51.100.${i}`).expect(401);
     await login(other, '198.51.100.50').expect(200);
   });
 
   it('throttles a client address after 5 failures across many accounts (password spraying)', async () => {
     const u = await registered();
-    for (let i = 0; i < 5; i += 1) await login({ email: `spray${i}@thpt.edu.vn`, password: 'Password1' }, '192.0.2.7').expect(401);
+    for (let i = 0; i < 5; i += 1)
+      await login({ email: `spray${i}@thpt.edu.vn`, password: 'Password1' }, '192.0.2.7').expect(401);
     const res = await login(u, '192.0.2.7');
     expect(res.status).to.equal(429);
     await login(u, '192.0.2.8').expect(200);
   });
 
-  it('clears the account\'s failures after a successful login', async () => {
+  it("clears the account's failures after a successful login", async () => {
     const u = await registered();
     await login({ email: u.email, password: 'wrong' }, '198.51.100.1').expect(401);
     await login({ email: u.email, password: 'wrong' }, '198.51.100.2').expect(401);
@@ -124,6 +131,9 @@ describe('POST /v1/auth/login', () => {
     await registered();
     const res = await login({ email: { $ne: null }, password: { $ne: null } });
     expect(res.status).to.equal(400);
-    expect((res.body.error.details as Array<{ path: string }>).map((d) => d.path).sort()).to.deep.equal(['email', 'password']);
+    expect((res.body.error.details as Array<{ path: string }>).map((d) => d.path).sort()).to.deep.equal([
+      'email',
+      'password',
+    ]);
   });
 });

@@ -35,7 +35,12 @@ function startAuthProcess(env: Record<string, string>) {
 
 describe('auth main (process)', function () {
   this.timeout(60000);
-  const base = () => ({ MONGODB_URI: testMongoUri(), MONGODB_DB: testDbName('auth', 'main_process'), PORT: '0', AUTH_BCRYPT_COST: '4' });
+  const base = () => ({
+    MONGODB_URI: testMongoUri(),
+    MONGODB_DB: testDbName('auth', 'main_process'),
+    PORT: '0',
+    AUTH_BCRYPT_COST: '4',
+  });
 
   it('exits 1 with one line naming MONGODB_URI when it is missing', async () => {
     const run = await startAuthProcess({ PORT: '0' }).exited;

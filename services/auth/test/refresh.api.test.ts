@@ -54,7 +54,9 @@ describe('POST /v1/auth/refresh', () => {
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((c) => c === 200)).to.have.length(1);
     expect(statuses.filter((c) => c === 401)).to.have.length(19);
-    expect(await t.deps.models.RefreshToken.countDocuments({ jti: jtiOf(s.refreshToken), revokedReason: 'rotated' })).to.equal(1);
+    expect(
+      await t.deps.models.RefreshToken.countDocuments({ jti: jtiOf(s.refreshToken), revokedReason: 'rotated' }),
+    ).to.equal(1);
   });
 
   it('rejects a token signed with another secret', async () => {
@@ -66,7 +68,9 @@ describe('POST /v1/auth/refresh', () => {
   it('rejects an expired token', async () => {
     const s = await session();
     const { sub, jti } = jwt.decode(s.refreshToken) as { sub: string; jti: string };
-    const expired = jwt.sign({ sub, type: 'refresh', jti, iat: 1_000_000 }, t.config.AUTH_JWT_SECRET, { expiresIn: 60 });
+    const expired = jwt.sign({ sub, type: 'refresh', jti, iat: 1_000_000 }, t.config.AUTH_JWT_SECRET, {
+      expiresIn: 60,
+    });
     await refresh(expired).expect(401);
   });
 
@@ -84,7 +88,10 @@ describe('POST /v1/auth/refresh', () => {
 
   it('rejects a token whose stored hash does not match', async () => {
     const s = await session();
-    await t.deps.models.RefreshToken.updateOne({ jti: jtiOf(s.refreshToken) }, { $set: { tokenHash: await bcrypt.hash('other', 4) } });
+    await t.deps.models.RefreshToken.updateOne(
+      { jti: jtiOf(s.refreshToken) },
+      { $set: { tokenHash: await bcrypt.hash('other', 4) } },
+    );
     await refresh(s.refreshToken).expect(401);
   });
 

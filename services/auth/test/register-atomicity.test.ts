@@ -11,7 +11,14 @@ describe('register atomicity (real MongoDB)', () => {
 
   it('leaves no user, membership or token behind when a later write of the registration fails', async () => {
     // The membership id collides with an existing row, so the second write fails after the first.
-    await t.deps.models.Membership.create({ _id: 'taken-id', userId: 'someone', organizationId: 'o', organizationName: 'O', role: 'STUDENT', status: 'ACTIVE' });
+    await t.deps.models.Membership.create({
+      _id: 'taken-id',
+      userId: 'someone',
+      organizationId: 'o',
+      organizationName: 'O',
+      role: 'STUDENT',
+      status: 'ACTIVE',
+    });
     const ids = ['new-user-id', 'taken-id'];
     const deps = { ...t.deps, newId: () => ids.shift() ?? 'spare-id' };
     const body = newUser() as { email: string; password: string; fullName: string };
@@ -25,7 +32,9 @@ describe('register atomicity (real MongoDB)', () => {
 
   it('lets exactly one of 10 concurrent registrations of one email succeed; the rest get 409 EMAIL_TAKEN', async () => {
     const body = newUser();
-    const results = await Promise.all(Array.from({ length: 10 }, () => request(t.app).post('/v1/auth/register').send(body)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => request(t.app).post('/v1/auth/register').send(body)),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).to.deep.equal([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
     expect(results.filter((r) => r.status === 409).every((r) => r.body.error.code === 'EMAIL_TAKEN')).to.equal(true);

@@ -20,11 +20,36 @@ describe('POST /v1/auth/register', () => {
     expect(res.body).to.include({ success: true, message: 'OK' });
     const { data } = res.body;
     expect(data).to.include({ tokenType: 'Bearer', expiresIn: 900 });
-    expect(data.user).to.include({ email: 'an.nguyen@thpt.edu.vn', fullName: 'Nguyễn Văn An', role: 'STUDENT', status: 'ACTIVE', defaultOrganizationId: 'local' });
+    expect(data.user).to.include({
+      email: 'an.nguyen@thpt.edu.vn',
+      fullName: 'Nguyễn Văn An',
+      role: 'STUDENT',
+      status: 'ACTIVE',
+      defaultOrganizationId: 'local',
+    });
     expect(data.user.accountCode).to.match(/^AC[0-9A-HJKMNP-TV-Z]{10}$/);
-    expect(data.user).to.have.keys(['id', 'accountCode', 'email', 'fullName', 'role', 'status', 'createdAt', 'updatedAt', 'memberships', 'defaultOrganizationId']);
+    expect(data.user).to.have.keys([
+      'id',
+      'accountCode',
+      'email',
+      'fullName',
+      'role',
+      'status',
+      'createdAt',
+      'updatedAt',
+      'memberships',
+      'defaultOrganizationId',
+    ]);
     const claims = jwt.verify(data.accessToken, t.config.AUTH_JWT_SECRET) as Record<string, unknown>;
-    expect(claims).to.include({ sub: data.user.id, type: 'access', role: 'STUDENT', accountCode: data.user.accountCode, fullName: 'Nguyễn Văn An', email: 'an.nguyen@thpt.edu.vn', defaultOrganizationId: 'local' });
+    expect(claims).to.include({
+      sub: data.user.id,
+      type: 'access',
+      role: 'STUDENT',
+      accountCode: data.user.accountCode,
+      fullName: 'Nguyễn Văn An',
+      email: 'an.nguyen@thpt.edu.vn',
+      defaultOrganizationId: 'local',
+    });
     expect(jwt.verify(data.refreshToken, t.config.AUTH_JWT_SECRET)).to.include({ sub: data.user.id, type: 'refresh' });
   });
 
@@ -87,7 +112,9 @@ describe('POST /v1/auth/register', () => {
   it('refuses a password longer than 72 UTF-8 bytes with 400, even when it is short in characters', async () => {
     const res = await register(newUser({ password: 'ậ'.repeat(25) }));
     expect(res.status).to.equal(400);
-    expect(res.body.error.details).to.deep.equal([{ path: 'password', message: 'password must be at most 72 bytes in UTF-8' }]);
+    expect(res.body.error.details).to.deep.equal([
+      { path: 'password', message: 'password must be at most 72 bytes in UTF-8' },
+    ]);
     await register(newUser({ password: 'ậ'.repeat(24) })).expect(201);
   });
 

@@ -1,5 +1,11 @@
 import type { Express } from 'express';
-import { connectMongo, createLogger, createMetricsRegistry, loadConfig, type MongoHandle } from '../../kit/src/index.js';
+import {
+  connectMongo,
+  createLogger,
+  createMetricsRegistry,
+  loadConfig,
+  type MongoHandle,
+} from '../../kit/src/index.js';
 import { LogCapture } from '../../kit/test/support/log-capture.js';
 import { testDbName, testMongoUri } from '../../kit/test/support/servers.js';
 import { buildApp } from '../src/app.js';
@@ -35,7 +41,11 @@ export async function startAuth(file: string, env: Record<string, string> = {}):
   const logger = createLogger({ name: 'auth', level: config.LOG_LEVEL, destination: logs });
   const db = await connectMongo({ uri: config.MONGODB_URI, dbName: config.MONGODB_DB, logger });
   const deps = await createAuthDeps(db, config, logger);
-  const app = buildApp(deps, { metrics: createMetricsRegistry(), internalToken: config.INTERNAL_API_TOKEN, trustProxy: config.TRUST_PROXY });
+  const app = buildApp(deps, {
+    metrics: createMetricsRegistry(),
+    internalToken: config.INTERNAL_API_TOKEN,
+    trustProxy: config.TRUST_PROXY,
+  });
   return {
     app,
     deps,
@@ -44,7 +54,11 @@ export async function startAuth(file: string, env: Record<string, string> = {}):
     logs,
     async clear() {
       // deleteMany, not drop: the unique indexes the rules rely on must survive between tests.
-      await Promise.all(Object.values(deps.models).map((m: { deleteMany: (f: object) => { exec(): Promise<unknown> } }) => m.deleteMany({}).exec()));
+      await Promise.all(
+        Object.values(deps.models).map((m: { deleteMany: (f: object) => { exec(): Promise<unknown> } }) =>
+          m.deleteMany({}).exec(),
+        ),
+      );
       logs.lines.length = 0;
     },
     async close() {

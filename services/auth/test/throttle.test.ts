@@ -12,8 +12,14 @@ describe('throttleVerdict (pure)', () => {
   });
 
   it('blocks at the limit until the window ends, with Retry-After rounded up', () => {
-    expect(throttleVerdict({ count: 3, windowStart: t0 }, policy, at(10.2))).to.deep.equal({ allowed: false, retryAfterSeconds: 50 });
-    expect(throttleVerdict({ count: 9, windowStart: t0 }, policy, at(59.9))).to.deep.equal({ allowed: false, retryAfterSeconds: 1 });
+    expect(throttleVerdict({ count: 3, windowStart: t0 }, policy, at(10.2))).to.deep.equal({
+      allowed: false,
+      retryAfterSeconds: 50,
+    });
+    expect(throttleVerdict({ count: 9, windowStart: t0 }, policy, at(59.9))).to.deep.equal({
+      allowed: false,
+      retryAfterSeconds: 1,
+    });
   });
 
   it('allows again once the window is over', () => {
@@ -23,7 +29,11 @@ describe('throttleVerdict (pure)', () => {
   it('strictest: the longest wait wins; all allowed stays allowed', () => {
     expect(strictest([{ allowed: true }, { allowed: true }])).to.deep.equal({ allowed: true });
     expect(
-      strictest([{ allowed: false, retryAfterSeconds: 5 }, { allowed: true }, { allowed: false, retryAfterSeconds: 30 }]),
+      strictest([
+        { allowed: false, retryAfterSeconds: 5 },
+        { allowed: true },
+        { allowed: false, retryAfterSeconds: 30 },
+      ]),
     ).to.deep.equal({ allowed: false, retryAfterSeconds: 30 });
   });
 });

@@ -24,9 +24,17 @@ const access: AccessClaims = {
 describe('tokens (pure)', () => {
   it('access token: carries exactly the contract claims plus iat and exp', () => {
     const decoded = jwt.decode(signAccessToken(access, settings, now)) as Record<string, unknown>;
-    expect(Object.keys(decoded).sort()).to.deep.equal(
-      ['accountCode', 'defaultOrganizationId', 'email', 'exp', 'fullName', 'iat', 'role', 'sub', 'type'],
-    );
+    expect(Object.keys(decoded).sort()).to.deep.equal([
+      'accountCode',
+      'defaultOrganizationId',
+      'email',
+      'exp',
+      'fullName',
+      'iat',
+      'role',
+      'sub',
+      'type',
+    ]);
     expect(decoded.exp).to.equal(Math.floor(now.getTime() / 1000) + 900);
   });
 
@@ -34,7 +42,11 @@ describe('tokens (pure)', () => {
     const token = signRefreshToken({ sub: 'u1', type: 'refresh', jti: 'abcdefghijklmnopqrstuvwx' }, settings, now);
     const decoded = jwt.decode(token) as Record<string, unknown>;
     expect(Object.keys(decoded).sort()).to.deep.equal(['exp', 'iat', 'jti', 'sub', 'type']);
-    expect(verifyRefreshToken(token, settings.secret, now)).to.deep.equal({ sub: 'u1', type: 'refresh', jti: 'abcdefghijklmnopqrstuvwx' });
+    expect(verifyRefreshToken(token, settings.secret, now)).to.deep.equal({
+      sub: 'u1',
+      type: 'refresh',
+      jti: 'abcdefghijklmnopqrstuvwx',
+    });
   });
 
   it('verifyAccessToken: rejects an expired token at the injected clock', () => {
@@ -52,18 +64,25 @@ describe('tokens (pure)', () => {
     expect(verifyAccessToken(none, settings.secret, now)).to.equal(null);
   });
 
-  it('verifyAccessToken: requires sub, role and fullName (the legacy guard\'s claims)', () => {
-    const noName = jwt.sign({ ...access, fullName: '' , iat: Math.floor(now.getTime() / 1000) }, settings.secret, { algorithm: 'HS256', expiresIn: 60 });
+  it("verifyAccessToken: requires sub, role and fullName (the legacy guard's claims)", () => {
+    const noName = jwt.sign({ ...access, fullName: '', iat: Math.floor(now.getTime() / 1000) }, settings.secret, {
+      algorithm: 'HS256',
+      expiresIn: 60,
+    });
     expect(verifyAccessToken(noName, settings.secret, now)).to.equal(null);
   });
 
   it('verifyRefreshToken: rejects an access token and a malformed jti', () => {
     expect(verifyRefreshToken(signAccessToken(access, settings, now), settings.secret, now)).to.equal(null);
-    const bad = jwt.sign({ sub: 'u1', type: 'refresh', jti: '$bad', iat: Math.floor(now.getTime() / 1000) }, settings.secret, { expiresIn: 60 });
+    const bad = jwt.sign(
+      { sub: 'u1', type: 'refresh', jti: '$bad', iat: Math.floor(now.getTime() / 1000) },
+      settings.secret,
+      { expiresIn: 60 },
+    );
     expect(verifyRefreshToken(bad, settings.secret, now)).to.equal(null);
   });
 
-  it('refreshDigest: is the 64-character SHA-256 hex, within bcrypt\'s 72-byte input', () => {
+  it("refreshDigest: is the 64-character SHA-256 hex, within bcrypt's 72-byte input", () => {
     const digest = refreshDigest('x'.repeat(5000));
     expect(digest).to.match(/^[0-9a-f]{64}$/);
     expect(refreshDigest('a')).to.equal('ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb');

@@ -11,7 +11,12 @@ describe('WorkLimiter', () => {
   it('runs at most `concurrency` jobs, queues up to `queue`, and refuses the next at once', async () => {
     const limiter = new WorkLimiter(2, 1);
     const g = gate();
-    const jobs = [1, 2, 3].map((n) => limiter.run(async () => { await g.opened; return n; }));
+    const jobs = [1, 2, 3].map((n) =>
+      limiter.run(async () => {
+        await g.opened;
+        return n;
+      }),
+    );
     await Promise.resolve();
     expect(limiter.inFlight).to.equal(2);
     expect(limiter.queued).to.equal(1);
@@ -23,7 +28,11 @@ describe('WorkLimiter', () => {
 
   it('releases the slot when a job throws', async () => {
     const limiter = new WorkLimiter(1, 0);
-    await limiter.run(async () => { throw new Error('boom'); }).catch(() => undefined);
+    await limiter
+      .run(async () => {
+        throw new Error('boom');
+      })
+      .catch(() => undefined);
     expect(await limiter.run(async () => 'next')).to.deep.equal({ value: 'next' });
   });
 });

@@ -53,7 +53,9 @@ export function createApp(opts: AppOptions): Express {
   });
 
   app.use(requireJsonBody);
-  app.use(express.json({ limit: opts.bodyLimit ?? '100kb', strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({ limit: opts.bodyLimit ?? '100kb', strict: true, type: ['application/json', 'application/*+json'] }),
+  );
   app.use('/v1', internalTokenGuard(opts.internalToken));
   app.use(opts.routes);
   app.use(notFoundHandler);

@@ -13,10 +13,7 @@ export class ConfigError extends Error {
  * Unknown variables are ignored (the environment holds far more than one service's config).
  * Fails with `config: "MONGODB_URI" is required` — one line, naming the variable.
  */
-export function loadConfig<T>(
-  schema: Joi.ObjectSchema<T>,
-  env: NodeJS.ProcessEnv = process.env,
-): Readonly<T> {
+export function loadConfig<T>(schema: Joi.ObjectSchema<T>, env: NodeJS.ProcessEnv = process.env): Readonly<T> {
   const { value, error } = schema.validate(env, {
     abortEarly: true,
     allowUnknown: true,
@@ -40,9 +37,7 @@ export const commonConfig = {
   KAFKA_BROKERS: Joi.string()
     .pattern(/^[^,\s]+(,[^,\s]+)*$/)
     .optional(),
-  LOG_LEVEL: Joi.string()
-    .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
-    .default('info'),
+  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   INTERNAL_API_TOKEN: Joi.string().min(16).optional(),
   SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).max(120000).default(10000),
 };

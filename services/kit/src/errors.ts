@@ -82,11 +82,7 @@ export function toAppError(err: unknown): AppError {
 
 function isMongoUnavailable(err: unknown): boolean {
   const name = (err as { name?: unknown } | null)?.name;
-  return (
-    name === 'MongoServerSelectionError' ||
-    name === 'MongoNetworkError' ||
-    name === 'MongoNotConnectedError'
-  );
+  return name === 'MongoServerSelectionError' || name === 'MongoNetworkError' || name === 'MongoNotConnectedError';
 }
 
 /** The only place error bodies are built. 5xx are logged with the cause; 4xx at debug. */

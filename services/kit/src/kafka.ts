@@ -121,7 +121,11 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     },
     async publish(topic, messages) {
       const p = await getProducer();
-      await p.send({ topic, acks: -1, messages: messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers })) });
+      await p.send({
+        topic,
+        acks: -1,
+        messages: messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+      });
     },
     async subscribe(sub) {
       const consumer = kafka.consumer({ groupId: sub.groupId, allowAutoTopicCreation: false });
@@ -178,5 +182,8 @@ function logKafka(logger: Logger, entry: LogEntry): void {
 }
 
 export function parseBrokers(value: string): string[] {
-  return value.split(',').map((b) => b.trim()).filter((b) => b.length > 0);
+  return value
+    .split(',')
+    .map((b) => b.trim())
+    .filter((b) => b.length > 0);
 }

@@ -26,7 +26,12 @@ export function requestContext(logger: Logger) {
       const route = (req.route as { path?: string } | undefined)?.path;
       // Method, path template and status only: never headers, bodies or query strings (tokens).
       req.log?.info(
-        { method: req.method, route: route ? `${req.baseUrl}${route}` : undefined, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        {
+          method: req.method,
+          route: route ? `${req.baseUrl}${route}` : undefined,
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+        },
         'request',
       );
     });

@@ -2,14 +2,27 @@ import { expect } from 'chai';
 import { Router } from 'express';
 import Joi from 'joi';
 import request from 'supertest';
-import { AppError, createApp, createLogger, createMetricsRegistry, input, ok, readActor, validate } from '../src/index.js';
+import {
+  AppError,
+  createApp,
+  createLogger,
+  createMetricsRegistry,
+  input,
+  ok,
+  readActor,
+  validate,
+} from '../src/index.js';
 import { LogCapture } from './support/log-capture.js';
 
 function appWith(checks: Record<string, () => Promise<void>>, extra: Partial<Parameters<typeof createApp>[0]> = {}) {
   const routes = Router();
-  routes.post('/v1/things', validate({ body: Joi.object({ n: Joi.number().integer().min(1).required() }) }), (req, res) => {
-    ok(res, { n: input<{ n: number }>(req, 'body').n * 2 }, 'OK', 201);
-  });
+  routes.post(
+    '/v1/things',
+    validate({ body: Joi.object({ n: Joi.number().integer().min(1).required() }) }),
+    (req, res) => {
+      ok(res, { n: input<{ n: number }>(req, 'body').n * 2 }, 'OK', 201);
+    },
+  );
   routes.get('/v1/actor', (req, res) => ok(res, readActor(req)));
   routes.get('/v1/boom', () => {
     throw new Error('database password is hunter2');
@@ -33,11 +46,19 @@ function appWith(checks: Record<string, () => Promise<void>>, extra: Partial<Par
 
 describe('kit createApp', () => {
   it('GET /readyz answers 503 naming the failing check', async () => {
-    const { app } = appWith({ mongodb: async () => undefined, kafka: async () => { throw new Error('no brokers'); } });
+    const { app } = appWith({
+      mongodb: async () => undefined,
+      kafka: async () => {
+        throw new Error('no brokers');
+      },
+    });
     const res = await request(app).get('/readyz');
     expect(res.status).to.equal(503);
     expect(res.body.message).to.equal('Not ready: kafka');
-    expect(res.body.error).to.deep.equal({ code: 'DEPENDENCY_UNAVAILABLE', details: { failing: ['kafka'], checks: { mongodb: 'ok', kafka: 'fail: no brokers' } } });
+    expect(res.body.error).to.deep.equal({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      details: { failing: ['kafka'], checks: { mongodb: 'ok', kafka: 'fail: no brokers' } },
+    });
   });
 
   it('GET /readyz answers 503 once shutdown began, while /healthz stays 200', async () => {
@@ -55,7 +76,11 @@ describe('kit createApp', () => {
 
   it('validates, converts and envelopes', async () => {
     const { app } = appWith({});
-    expect((await request(app).post('/v1/things').send({ n: '3' })).body).to.deep.equal({ success: true, data: { n: 6 }, message: 'OK' });
+    expect((await request(app).post('/v1/things').send({ n: '3' })).body).to.deep.equal({
+      success: true,
+      data: { n: 6 },
+      message: 'OK',
+    });
     const bad = await request(app).post('/v1/things').send({ n: 0, extra: 1 });
     expect(bad.status).to.equal(400);
     expect(bad.body.error.details).to.deep.equal([
@@ -81,7 +106,11 @@ describe('kit createApp', () => {
 
   it('reads actor headers (both spellings) and rejects an unknown role with 400', async () => {
     const { app } = appWith({});
-    const res = await request(app).get('/v1/actor').set('X-Actor-Id', 'u-1').set('X-User-Role', 'teacher').set('X-Organization-Id', 'org-9');
+    const res = await request(app)
+      .get('/v1/actor')
+      .set('X-Actor-Id', 'u-1')
+      .set('X-User-Role', 'teacher')
+      .set('X-Organization-Id', 'org-9');
     expect(res.body.data).to.deep.equal({ userId: 'u-1', role: 'TEACHER', organizationId: 'org-9' });
     expect((await request(app).get('/v1/actor').set('X-Actor-Role', 'ROOT')).status).to.equal(400);
     expect((await request(app).get('/v1/actor').set('X-User-Id', 'a b')).status).to.equal(400);

@@ -6,7 +6,10 @@ const schema = Joi.object({ ...commonConfig, PORT: Joi.number().port().default(4
 
 describe('loadConfig (pure)', () => {
   it('returns a frozen, converted object with defaults and ignores unrelated variables', () => {
-    const c = loadConfig(schema, { MONGODB_URI: 'mongodb://127.0.0.1:1/', PORT: '5000', HOME: '/root' }) as Record<string, unknown>;
+    const c = loadConfig(schema, { MONGODB_URI: 'mongodb://127.0.0.1:1/', PORT: '5000', HOME: '/root' }) as Record<
+      string,
+      unknown
+    >;
     expect(c).to.include({ PORT: 5000, LOG_LEVEL: 'info', NODE_ENV: 'development' });
     expect(c).to.not.have.property('HOME');
     expect(Object.isFrozen(c)).to.equal(true);
@@ -18,6 +21,9 @@ describe('loadConfig (pure)', () => {
 
   it('fails naming a malformed variable', () => {
     expect(() => loadConfig(schema, { MONGODB_URI: 'http://x', PORT: '1' })).to.throw(ConfigError, /"MONGODB_URI"/);
-    expect(() => loadConfig(schema, { MONGODB_URI: 'mongodb://h/', KAFKA_BROKERS: 'a, b' })).to.throw(ConfigError, /"KAFKA_BROKERS"/);
+    expect(() => loadConfig(schema, { MONGODB_URI: 'mongodb://h/', KAFKA_BROKERS: 'a, b' })).to.throw(
+      ConfigError,
+      /"KAFKA_BROKERS"/,
+    );
   });
 });

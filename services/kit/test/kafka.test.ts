@@ -8,7 +8,11 @@ describe('kit kafka bus (real broker)', function () {
   this.timeout(60000);
   let bus: EventBus;
   before(() => {
-    bus = createKafkaBus({ brokers: testKafkaBrokers(), clientId: 'kit-test', logger: createLogger({ name: 'kit', level: 'silent' }) });
+    bus = createKafkaBus({
+      brokers: testKafkaBrokers(),
+      clientId: 'kit-test',
+      logger: createLogger({ name: 'kit', level: 'silent' }),
+    });
   });
   after(() => bus.close());
 
@@ -22,7 +26,9 @@ describe('kit kafka bus (real broker)', function () {
     const topic = `kit-test.${randomUUID()}`;
     await bus.ensureTopics([{ name: topic, partitions: 3 }]);
     const subject = `question-${randomUUID()}`;
-    const sent = [1, 2, 3].map((n) => buildEvent({ source: 'kit-test', type: 'thing.changed', subject, data: { n } }, new Date()));
+    const sent = [1, 2, 3].map((n) =>
+      buildEvent({ source: 'kit-test', type: 'thing.changed', subject, data: { n } }, new Date()),
+    );
     const received: ReceivedMessage[] = [];
     let done!: () => void;
     const all = new Promise<void>((r) => (done = r));
@@ -35,7 +41,10 @@ describe('kit kafka bus (real broker)', function () {
         if (received.length === sent.length) done();
       },
     });
-    await bus.publish(topic, sent.map((e) => ({ key: e.subject, value: JSON.stringify(e), headers: { 'ce-type': e.type } })));
+    await bus.publish(
+      topic,
+      sent.map((e) => ({ key: e.subject, value: JSON.stringify(e), headers: { 'ce-type': e.type } })),
+    );
     await all;
     await sub.stop();
     expect(received.map((m) => (JSON.parse(m.value!) as { data: { n: number } }).data.n)).to.deep.equal([1, 2, 3]);

@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import { Schema } from 'mongoose';
-import { connectMongo, createLogger, isDuplicateKey, mongoCheck, syncIndexes, withTransaction, type MongoHandle } from '../src/index.js';
+import {
+  connectMongo,
+  createLogger,
+  isDuplicateKey,
+  mongoCheck,
+  syncIndexes,
+  withTransaction,
+  type MongoHandle,
+} from '../src/index.js';
 import { LogCapture } from './support/log-capture.js';
 import { testDbName, testMongoUri } from './support/servers.js';
 
@@ -14,8 +22,15 @@ describe('kit mongo (real server)', () => {
   let logs: LogCapture;
   before(async () => {
     logs = new LogCapture();
-    db = await connectMongo({ uri: testMongoUri(), dbName: testDbName('kit', 'mongo'), logger: createLogger({ name: 'kit', destination: logs }) });
-    db.conn.model<Row>('Row', new Schema<Row>({ _id: String, key: { type: String, unique: true } }, { versionKey: false }));
+    db = await connectMongo({
+      uri: testMongoUri(),
+      dbName: testDbName('kit', 'mongo'),
+      logger: createLogger({ name: 'kit', destination: logs }),
+    });
+    db.conn.model<Row>(
+      'Row',
+      new Schema<Row>({ _id: String, key: { type: String, unique: true } }, { versionKey: false }),
+    );
     await syncIndexes(db.conn);
   });
   after(async () => {
@@ -40,7 +55,8 @@ describe('kit mongo (real server)', () => {
   it('withTransaction: without transactions, runs writes in order and says so once in the log', async function () {
     if (db.transactions) this.skip();
     const Row = db.conn.model<Row>('Row');
-    for (const id of ['c', 'd']) await withTransaction(db, (session) => Row.create([{ _id: id, key: id }], { session }));
+    for (const id of ['c', 'd'])
+      await withTransaction(db, (session) => Row.create([{ _id: id, key: id }], { session }));
     const notes = logs.records().filter((r) => String(r.msg).startsWith('transactions unavailable'));
     expect(notes).to.have.length(1);
   });
@@ -67,7 +83,11 @@ describe('kit mongo (real server)', () => {
   });
 
   it('mongoCheck: passes against the live server and fails once the connection is closed', async () => {
-    const other = await connectMongo({ uri: testMongoUri(), dbName: testDbName('kit', 'mongo2'), logger: createLogger({ name: 'k', level: 'silent' }) });
+    const other = await connectMongo({
+      uri: testMongoUri(),
+      dbName: testDbName('kit', 'mongo2'),
+      logger: createLogger({ name: 'k', level: 'silent' }),
+    });
     await mongoCheck(other)();
     await other.conn.close();
     const err = await mongoCheck(other)().catch((e: unknown) => e);

@@ -9,7 +9,10 @@ import { toUserView, type UserView } from './views.js';
 export async function currentIdentity(deps: AuthDeps, token: string | undefined): Promise<UserView> {
   if (!token) throw new AppError('UNAUTHENTICATED', MSG.accessRequired, { headers: { 'WWW-Authenticate': 'Bearer' } });
   const claims = verifyAccessToken(token, deps.settings.tokens.secret, deps.clock());
-  if (!claims) throw new AppError('UNAUTHENTICATED', MSG.invalidAccess, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+  if (!claims)
+    throw new AppError('UNAUTHENTICATED', MSG.invalidAccess, {
+      headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+    });
   const user = await findUserById(deps.models, claims.sub);
   if (!user || user.status !== 'ACTIVE') throw new AppError('UNAUTHENTICATED', MSG.invalidAccess);
   return toUserView(user, await findMemberships(deps.models, user._id));

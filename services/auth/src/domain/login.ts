@@ -24,7 +24,11 @@ export async function login(deps: AuthDeps, input: LoginInput, clientAddress: st
   const keys = [accountKey(input.email), addressKey(clientAddress)];
   await assertNotThrottled(deps, keys, now);
   const user = await findUserByEmail(deps.models, input.email);
-  const matches = await compareSecret(deps.limiter, normalizePassword(input.password), user?.passwordHash ?? deps.dummyHash);
+  const matches = await compareSecret(
+    deps.limiter,
+    normalizePassword(input.password),
+    user?.passwordHash ?? deps.dummyHash,
+  );
   if (!user || !matches || !fitsBcrypt(input.password)) {
     await Promise.all(keys.map((k) => recordFailure(deps.models, k, windowFor(deps, k), now)));
     throw new AppError('UNAUTHENTICATED', MSG.invalidCredentials);

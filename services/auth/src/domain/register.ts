@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, isDuplicateKey, withTransaction } from '../../../kit/src/index.js';
 import { MSG } from '../messages.js';
-import { deleteRegistration, findMemberships, findUserById, insertMembership, insertUser } from '../store/user-store.js';
+import {
+  deleteRegistration,
+  findMemberships,
+  findUserById,
+  insertMembership,
+  insertUser,
+} from '../store/user-store.js';
 import type { AuthDeps } from './deps.js';
 import { hashSecret } from './hashing.js';
 import { normalizePassword } from './passwords.js';
@@ -55,7 +61,14 @@ export async function register(deps: AuthDeps, input: RegisterInput): Promise<Se
       );
       await insertMembership(
         deps.models,
-        { _id: deps.newId(), userId, organizationId: org.id, organizationName: org.name, role: input.role, status: 'ACTIVE' },
+        {
+          _id: deps.newId(),
+          userId,
+          organizationId: org.id,
+          organizationName: org.name,
+          role: input.role,
+          status: 'ACTIVE',
+        },
         session,
       );
       await startFamily(deps, userId, refresh, session);

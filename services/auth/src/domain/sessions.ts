@@ -59,7 +59,12 @@ export interface Identity {
   memberships: MembershipRow[];
 }
 
-export function sessionView(deps: AuthDeps, { user, memberships }: Identity, refreshToken: string, now: Date): SessionView {
+export function sessionView(
+  deps: AuthDeps,
+  { user, memberships }: Identity,
+  refreshToken: string,
+  now: Date,
+): SessionView {
   const accessToken = signAccessToken(
     {
       sub: user._id,

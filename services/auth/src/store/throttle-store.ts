@@ -2,7 +2,9 @@ import type { AuthModels, LoginFailureRow } from './models.js';
 import type { FailureWindow } from '../domain/throttle.js';
 
 export async function readWindows(m: AuthModels, keys: string[]): Promise<Map<string, FailureWindow>> {
-  const rows = await m.LoginFailure.find({ _id: { $in: keys } }).lean<LoginFailureRow[]>().exec();
+  const rows = await m.LoginFailure.find({ _id: { $in: keys } })
+    .lean<LoginFailureRow[]>()
+    .exec();
   return new Map(rows.map((r) => [r._id, { count: r.count, windowStart: r.windowStart }]));
 }
 
@@ -12,7 +14,10 @@ export async function readWindows(m: AuthModels, keys: string[]): Promise<Map<st
  */
 export async function recordFailure(m: AuthModels, key: string, windowSeconds: number, now: Date): Promise<void> {
   const liveSince = new Date(now.getTime() - windowSeconds * 1000);
-  const inc = await m.LoginFailure.updateOne({ _id: key, windowStart: { $gt: liveSince } }, { $inc: { count: 1 } }).exec();
+  const inc = await m.LoginFailure.updateOne(
+    { _id: key, windowStart: { $gt: liveSince } },
+    { $inc: { count: 1 } },
+  ).exec();
   if (inc.matchedCount === 1) return;
   const expiresAt = new Date(now.getTime() + windowSeconds * 1000);
   await m.LoginFailure.updateOne(

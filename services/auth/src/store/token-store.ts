@@ -34,6 +34,12 @@ export async function consumeRefreshToken(
 
 /** Ends a session: the family is marked first, so a token minted concurrently is dead on use. */
 export async function revokeFamily(m: AuthModels, familyId: string, reason: string, now: Date): Promise<void> {
-  await m.TokenFamily.updateOne({ _id: familyId, revokedAt: null }, { $set: { revokedAt: now, revokedReason: reason } }).exec();
-  await m.RefreshToken.updateMany({ familyId, revokedAt: null }, { $set: { revokedAt: now, revokedReason: reason } }).exec();
+  await m.TokenFamily.updateOne(
+    { _id: familyId, revokedAt: null },
+    { $set: { revokedAt: now, revokedReason: reason } },
+  ).exec();
+  await m.RefreshToken.updateMany(
+    { familyId, revokedAt: null },
+    { $set: { revokedAt: now, revokedReason: reason } },
+  ).exec();
 }

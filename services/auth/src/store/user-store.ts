@@ -12,8 +12,7 @@ export async function insertMembership(m: AuthModels, row: NewMembership, sessio
   await m.Membership.create([row], { session });
 }
 
-export const findUserByEmail = (m: AuthModels, email: string) =>
-  m.User.findOne({ email }).lean<UserRow>().exec();
+export const findUserByEmail = (m: AuthModels, email: string) => m.User.findOne({ email }).lean<UserRow>().exec();
 
 export const findUserById = (m: AuthModels, id: string) => m.User.findById(id).lean<UserRow>().exec();
 

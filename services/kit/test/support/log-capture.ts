@@ -5,7 +5,12 @@ export class LogCapture extends Writable {
   readonly lines: string[] = [];
 
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
-    this.lines.push(...chunk.toString('utf8').split('\n').filter((l) => l.length > 0));
+    this.lines.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.length > 0),
+    );
     done();
   }
 

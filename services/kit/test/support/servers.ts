@@ -14,6 +14,9 @@ export function testKafkaBrokers(): string[] {
 
 /** One database per test file and process, so parallel runs and files never share rows. */
 export function testDbName(service: string, file: string): string {
-  const base = file.replace(/^.*\//, '').replace(/\.test\.[jt]s$/, '').replace(/[^A-Za-z0-9]/g, '_');
+  const base = file
+    .replace(/^.*\//, '')
+    .replace(/\.test\.[jt]s$/, '')
+    .replace(/[^A-Za-z0-9]/g, '_');
   return `edu_${service}_t${process.pid}_${base}`.slice(0, 63);
 }
