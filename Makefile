@@ -87,10 +87,10 @@ chart-lint: ## helm lint the chart
 bench: bench-auth ## every benchmark
 
 bench-auth: install ## auth throughput and latency at the production bcrypt cost
-	@scripts/infra.sh up --profile test >/dev/null && node --import tsx bench/auth/run.ts
+	@scripts/with-servers.sh -- node --import tsx bench/auth/run.ts
 
 bench-operator: install ## operator reaction time and API requests per reconcile
-	@node --import tsx bench/operator/run.ts
+	@scripts/with-servers.sh --cluster -- node --import tsx bench/operator/run.ts
 
 kind-up: ## (Docker only) create a kind cluster from k8s-tests/kind.yaml
 	@kind create cluster --name edu-platform --config k8s-tests/kind.yaml
