@@ -13,10 +13,11 @@ runMain(async () => {
     logger,
     requireTransactions: config.NODE_ENV === 'production',
   });
-  const deps = await createAuthDeps(db, config, logger);
+  const metrics = createMetricsRegistry();
+  const deps = await createAuthDeps(db, config, logger, metrics);
   const readiness = { shuttingDown: false };
   const app = buildApp(deps, {
-    metrics: createMetricsRegistry(),
+    metrics,
     readiness,
     internalToken: config.INTERNAL_API_TOKEN,
     trustProxy: config.TRUST_PROXY,

@@ -1,9 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import bcrypt from 'bcrypt';
+import type { Registry } from 'prom-client';
 import { syncIndexes, type Logger, type MongoHandle } from '../../kit/src/index.js';
 import type { AuthConfig } from './config.js';
 import type { AuthDeps, AuthSettings } from './domain/deps.js';
 import { WorkLimiter } from './domain/work-limiter.js';
+import { authMetrics } from './metrics.js';
 import { authModels } from './store/models.js';
 
 export function settingsFrom(c: AuthConfig): AuthSettings {
@@ -22,7 +24,12 @@ export function settingsFrom(c: AuthConfig): AuthSettings {
 }
 
 /** Models, indexes, the dummy hash and the limiter: what main.ts and tests both need. */
-export async function createAuthDeps(db: MongoHandle, c: AuthConfig, logger: Logger): Promise<AuthDeps> {
+export async function createAuthDeps(
+  db: MongoHandle,
+  c: AuthConfig,
+  logger: Logger,
+  registry: Registry,
+): Promise<AuthDeps> {
   const models = authModels(db.conn);
   await syncIndexes(db.conn);
   const settings = settingsFrom(c);
@@ -35,5 +42,6 @@ export async function createAuthDeps(db: MongoHandle, c: AuthConfig, logger: Log
     clock: () => new Date(),
     newId: randomUUID,
     logger,
+    metrics: authMetrics(registry),
   };
 }

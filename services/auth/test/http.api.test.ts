@@ -34,6 +34,30 @@ describe('auth service HTTP surface', () => {
     );
   });
 
+  it('GET /metrics counts login outcomes and refresh-token reuse for operators to alert on', async () => {
+    const metric = async (series: string) => {
+      const text = (await request(t.app).get('/metrics').expect(200)).text;
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return line ? Number(line.slice(series.length + 1)) : 0;
+    };
+    const before = {
+      success: await metric('auth_login_attempts_total{outcome="success"}'),
+      invalid: await metric('auth_login_attempts_total{outcome="invalid_credentials"}'),
+      reuse: await metric('auth_refresh_token_reuse_total'),
+    };
+    const body = newUser() as { email: string; password: string };
+    await request(t.app).post('/v1/auth/register').send(body).expect(201);
+    const s = (
+      await request(t.app).post('/v1/auth/login').send({ email: body.email, password: body.password }).expect(200)
+    ).body.data;
+    await request(t.app).post('/v1/auth/login').send({ email: body.email, password: 'wrong-password' }).expect(401);
+    await request(t.app).post('/v1/auth/refresh').send({ refreshToken: s.refreshToken }).expect(200);
+    await request(t.app).post('/v1/auth/refresh').send({ refreshToken: s.refreshToken }).expect(401);
+    expect(await metric('auth_login_attempts_total{outcome="success"}')).to.equal(before.success + 1);
+    expect(await metric('auth_login_attempts_total{outcome="invalid_credentials"}')).to.equal(before.invalid + 1);
+    expect(await metric('auth_refresh_token_reuse_total')).to.equal(before.reuse + 1);
+  });
+
   it('answers malformed JSON with 400 VALIDATION_ERROR', async () => {
     const res = await request(t.app)
       .post('/v1/auth/login')

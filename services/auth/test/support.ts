@@ -40,9 +40,10 @@ export async function startAuth(file: string, env: Record<string, string> = {}):
   const logs = new LogCapture();
   const logger = createLogger({ name: 'auth', level: config.LOG_LEVEL, destination: logs });
   const db = await connectMongo({ uri: config.MONGODB_URI, dbName: config.MONGODB_DB, logger });
-  const deps = await createAuthDeps(db, config, logger);
+  const registry = createMetricsRegistry();
+  const deps = await createAuthDeps(db, config, logger, registry);
   const app = buildApp(deps, {
-    metrics: createMetricsRegistry(),
+    metrics: registry,
     internalToken: config.INTERNAL_API_TOKEN,
     trustProxy: config.TRUST_PROXY,
   });

@@ -13,6 +13,14 @@ export interface AuthSettings {
   defaultOrganization: { id: string; name: string };
 }
 
+export type LoginOutcome = 'success' | 'invalid_credentials' | 'throttled' | 'disabled';
+
+/** What operators watch for attacks: failed and throttled logins, replayed refresh tokens. */
+export interface AuthMetrics {
+  login(outcome: LoginOutcome): void;
+  refreshReuse(): void;
+}
+
 /** Everything a use case needs, injected at the edge (main.ts or a test). */
 export interface AuthDeps {
   db: MongoHandle;
@@ -25,4 +33,5 @@ export interface AuthDeps {
   clock: () => Date;
   newId: () => string;
   logger: Logger;
+  metrics: AuthMetrics;
 }

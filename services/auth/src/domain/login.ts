@@ -22,7 +22,10 @@ export interface LoginInput {
 export async function login(deps: AuthDeps, input: LoginInput, clientAddress: string): Promise<SessionView> {
   const now = deps.clock();
   const keys = [accountKey(input.email), addressKey(clientAddress)];
-  await assertNotThrottled(deps, keys, now);
+  await assertNotThrottled(deps, keys, now).catch((err: unknown) => {
+    deps.metrics.login('throttled');
+    throw err;
+  });
   const user = await findUserByEmail(deps.models, input.email);
   const matches = await compareSecret(
     deps.limiter,
@@ -31,12 +34,17 @@ export async function login(deps: AuthDeps, input: LoginInput, clientAddress: st
   );
   if (!user || !matches || !fitsBcrypt(input.password)) {
     await Promise.all(keys.map((k) => recordFailure(deps.models, k, windowFor(deps, k), now)));
+    deps.metrics.login('invalid_credentials');
     throw new AppError('UNAUTHENTICATED', MSG.invalidCredentials);
   }
-  if (user.status !== 'ACTIVE') throw new AppError('FORBIDDEN', MSG.accountDisabled);
+  if (user.status !== 'ACTIVE') {
+    deps.metrics.login('disabled');
+    throw new AppError('FORBIDDEN', MSG.accountDisabled);
+  }
   await clearFailures(deps.models, accountKey(input.email));
   const refresh = await prepareRefresh(deps, user._id, now);
   await startFamily(deps, user._id, refresh);
+  deps.metrics.login('success');
   return sessionView(deps, { user, memberships: await findMemberships(deps.models, user._id) }, refresh.token, now);
 }
 

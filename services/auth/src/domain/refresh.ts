@@ -48,6 +48,7 @@ export async function refresh(deps: AuthDeps, token: string): Promise<SessionVie
 
 async function reuseDetected(deps: AuthDeps, row: RefreshTokenRow, now: Date): Promise<never> {
   await revokeFamily(deps.models, row.familyId, 'reuse_detected', now);
+  deps.metrics.refreshReuse();
   deps.logger.warn({ userId: row.userId, familyId: row.familyId }, 'refresh token reuse detected: session revoked');
   throw new AppError('UNAUTHENTICATED', MSG.refreshReused);
 }
