@@ -177,3 +177,24 @@ describe('auth service with INTERNAL_API_TOKEN', () => {
     await request(t.app).get('/v1').expect(200);
   });
 });
+
+describe('auth service when MongoDB goes away', () => {
+  let t: TestAuth;
+  before(async () => {
+    t = await startAuth(`${import.meta.url}-outage`);
+    await t.db.conn.close();
+  });
+
+  it('answers 503 DEPENDENCY_UNAVAILABLE at once, and /readyz names mongodb', async () => {
+    const res = await request(t.app).post('/v1/auth/login').send({ email: 'a@b.vn', password: 'whatever-123' });
+    expect(res.status).to.equal(503);
+    expect(res.body).to.deep.equal({
+      success: false,
+      message: 'A dependency is unavailable',
+      error: { code: 'DEPENDENCY_UNAVAILABLE' },
+    });
+    const ready = await request(t.app).get('/readyz');
+    expect(ready.status).to.equal(503);
+    expect(ready.body.message).to.equal('Not ready: mongodb');
+  });
+});

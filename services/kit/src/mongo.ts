@@ -25,6 +25,8 @@ export async function connectMongo(opts: ConnectOptions): Promise<MongoHandle> {
     dbName: opts.dbName,
     serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 10000,
     autoIndex: false,
+    // Fail at once with a 503 when MongoDB is gone, instead of queueing requests for 10 s.
+    bufferCommands: false,
   });
   await conn.asPromise();
   const transactions = await supportsTransactions(conn);
