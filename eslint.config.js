@@ -30,6 +30,23 @@ export default tseslint.config(
     rules: { 'max-lines': 'off', complexity: 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
+    // The operator may use the kit's config, logging and metrics, nothing else from services/.
+    files: ['operator/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/services/(?!kit/src/(config|logging|metrics)\\.js$)',
+              message: 'the operator imports only kit config, logging and metrics',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Domain files hold decisions: no HTTP, no storage driver, no environment.
     files: ['services/*/src/domain/**/*.ts', 'operator/src/controller/decide.ts'],
     rules: {

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
-import { createLogger, createMetricsRegistry, loadConfig } from '../../services/kit/src/index.js';
+// The three kit modules the operator may use, imported directly: the kit's index would also load
+// express, mongoose and kafkajs into a process that needs none of them.
+import { loadConfig } from '../../services/kit/src/config.js';
+import { createLogger } from '../../services/kit/src/logging.js';
+import { createMetricsRegistry } from '../../services/kit/src/metrics.js';
 import { brokerList, leaderTimings, operatorConfigSchema, type OperatorConfig } from './config.js';
 import { Controller } from './controller/controller.js';
 import { EventRecorder } from './events.js';

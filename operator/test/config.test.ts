@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../services/kit/src/index.js';
+import { loadConfig } from '../../services/kit/src/config.js';
 import { brokerList, leaderTimings, operatorConfigSchema } from '../src/config.js';
 
 describe('operator config', () => {
