@@ -1,4 +1,4 @@
-import express, { type Express, type Request, type Response, type Router } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Registry } from 'prom-client';
 import { errorMiddleware, notFoundHandler } from './errors.js';
 import { readinessHandler, type HealthChecks, type ReadinessState } from './health.js';
@@ -36,6 +36,11 @@ export function createApp(opts: AppOptions): Express {
   const readiness = opts.readiness ?? { shuttingDown: false };
 
   app.use(requestContext(opts.logger));
+  // While draining, answers close their connection so keep-alive sockets do not hold shutdown up.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    if (readiness.shuttingDown) res.setHeader('Connection', 'close');
+    next();
+  });
   app.use(httpMetricsMiddleware(opts.metrics));
   app.get('/healthz', (_req: Request, res: Response) => {
     res.json({ success: true, data: { status: 'alive' }, message: 'OK' });

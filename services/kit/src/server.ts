@@ -48,9 +48,12 @@ async function drain(server: Server, opts: ServeOptions, reason: string): Promis
   opts.logger.info({ reason }, 'shutting down: draining requests');
   opts.readiness.shuttingDown = true;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // A keep-alive socket becomes idle when its last response ends; close it then, not at its timeout.
+  const sweeper = setInterval(() => server.closeIdleConnections(), 100);
   server.closeIdleConnections();
   const timer = setTimeout(() => server.closeAllConnections(), opts.graceMs);
   await closed;
+  clearInterval(sweeper);
   clearTimeout(timer);
   for (const close of opts.closers) {
     await close().catch((err: unknown) => opts.logger.warn({ err }, 'error while closing a dependency'));
