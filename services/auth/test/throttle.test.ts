@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { strictest, throttleVerdict } from '../src/domain/throttle.js';
+import { currentWindow, strictest, throttleVerdict } from '../src/domain/throttle.js';
 
 const policy = { maxFailures: 3, windowSeconds: 60 };
 const t0 = new Date('2026-01-01T00:00:00Z');
@@ -35,5 +35,24 @@ describe('throttleVerdict (pure)', () => {
         { allowed: false, retryAfterSeconds: 30 },
       ]),
     ).to.deep.equal({ allowed: false, retryAfterSeconds: 30 });
+  });
+});
+
+describe('currentWindow (pure)', () => {
+  const policy10m = { maxFailures: 5, windowSeconds: 600 };
+
+  it('names the same epoch-aligned window for every moment inside it', () => {
+    const a = currentWindow('account:a@b.vn', policy10m, new Date('2026-01-01T00:10:00.000Z'));
+    const b = currentWindow('account:a@b.vn', policy10m, new Date('2026-01-01T00:19:59.999Z'));
+    expect(a).to.deep.equal(b);
+    expect(a.start.toISOString()).to.equal('2026-01-01T00:10:00.000Z');
+    expect(a.end.toISOString()).to.equal('2026-01-01T00:20:00.000Z');
+  });
+
+  it('moves to a new window at the boundary, and keeps keys apart', () => {
+    const a = currentWindow('account:a@b.vn', policy10m, new Date('2026-01-01T00:19:59.999Z'));
+    const b = currentWindow('account:a@b.vn', policy10m, new Date('2026-01-01T00:20:00.000Z'));
+    expect(b.id).to.not.equal(a.id);
+    expect(currentWindow('address:1.2.3.4', policy10m, a.start).id).to.not.equal(a.id);
   });
 });

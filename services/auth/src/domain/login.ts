@@ -6,7 +6,15 @@ import type { AuthDeps } from './deps.js';
 import { compareSecret } from './hashing.js';
 import { fitsBcrypt, normalizePassword } from './passwords.js';
 import { prepareRefresh, sessionView, startFamily } from './sessions.js';
-import { accountKey, addressKey, strictest, throttleVerdict } from './throttle.js';
+import {
+  accountKey,
+  addressKey,
+  currentWindow,
+  strictest,
+  throttleVerdict,
+  type ThrottlePolicy,
+  type WindowRef,
+} from './throttle.js';
 import type { SessionView } from './views.js';
 
 export interface LoginInput {
@@ -21,8 +29,9 @@ export interface LoginInput {
  */
 export async function login(deps: AuthDeps, input: LoginInput, clientAddress: string): Promise<SessionView> {
   const now = deps.clock();
-  const keys = [accountKey(input.email), addressKey(clientAddress)];
-  await assertNotThrottled(deps, keys, now).catch((err: unknown) => {
+  const account = limit(accountKey(input.email), deps.settings.perAccount, now);
+  const limits = [account, limit(addressKey(clientAddress), deps.settings.perAddress, now)];
+  await assertNotThrottled(deps, limits, now).catch((err: unknown) => {
     deps.metrics.login('throttled');
     throw err;
   });
@@ -33,7 +42,7 @@ export async function login(deps: AuthDeps, input: LoginInput, clientAddress: st
     user?.passwordHash ?? deps.dummyHash,
   );
   if (!user || !matches || !fitsBcrypt(input.password)) {
-    await Promise.all(keys.map((k) => recordFailure(deps.models, k, windowFor(deps, k), now)));
+    await Promise.all(limits.map((l) => recordFailure(deps.models, l.window)));
     deps.metrics.login('invalid_credentials');
     throw new AppError('UNAUTHENTICATED', MSG.invalidCredentials);
   }
@@ -41,28 +50,32 @@ export async function login(deps: AuthDeps, input: LoginInput, clientAddress: st
     deps.metrics.login('disabled');
     throw new AppError('FORBIDDEN', MSG.accountDisabled);
   }
-  await clearFailures(deps.models, accountKey(input.email));
+  await clearFailures(deps.models, account.window);
   const refresh = await prepareRefresh(deps, user._id, now);
   await startFamily(deps, user._id, refresh);
   deps.metrics.login('success');
   return sessionView(deps, { user, memberships: await findMemberships(deps.models, user._id) }, refresh.token, now);
 }
 
-async function assertNotThrottled(deps: AuthDeps, keys: string[], now: Date): Promise<void> {
-  const windows = await readWindows(deps.models, keys);
-  const verdict = strictest(keys.map((k) => throttleVerdict(windows.get(k) ?? null, policyFor(deps, k), now)));
+interface Limit {
+  window: WindowRef;
+  policy: ThrottlePolicy;
+}
+
+function limit(key: string, policy: ThrottlePolicy, now: Date): Limit {
+  return { window: currentWindow(key, policy, now), policy };
+}
+
+async function assertNotThrottled(deps: AuthDeps, limits: Limit[], now: Date): Promise<void> {
+  const counts = await readWindows(
+    deps.models,
+    limits.map((l) => l.window),
+  );
+  const verdict = strictest(limits.map((l) => throttleVerdict(counts.get(l.window.id) ?? null, l.policy, now)));
   if (!verdict.allowed) {
     throw new AppError('RATE_LIMITED', MSG.tooManyAttempts, {
       headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
       details: { retryAfterSeconds: verdict.retryAfterSeconds },
     });
   }
-}
-
-function policyFor(deps: AuthDeps, key: string) {
-  return key.startsWith('account:') ? deps.settings.perAccount : deps.settings.perAddress;
-}
-
-function windowFor(deps: AuthDeps, key: string): number {
-  return policyFor(deps, key).windowSeconds;
 }

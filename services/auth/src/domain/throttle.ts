@@ -9,6 +9,23 @@ export interface ThrottlePolicy {
   windowSeconds: number;
 }
 
+/** One fixed window of one key: its document id and its bounds. */
+export interface WindowRef {
+  id: string;
+  start: Date;
+  end: Date;
+}
+
+/**
+ * Windows are aligned to the epoch, so every replica and every concurrent request names the same
+ * window document for a key and time; counting is then one atomic upsert-and-increment.
+ */
+export function currentWindow(key: string, policy: ThrottlePolicy, now: Date): WindowRef {
+  const length = policy.windowSeconds * 1000;
+  const start = Math.floor(now.getTime() / length) * length;
+  return { id: `${key}@${start}`, start: new Date(start), end: new Date(start + length) };
+}
+
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /** Pure: blocked once the window holds `maxFailures` failures, until the window ends. */
