@@ -3,6 +3,7 @@ import bcrypt from 'bcrypt';
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
+import { refresh as refreshUseCase } from '../src/domain/refresh.js';
 import { newUser, startAuth, type TestAuth } from './support.js';
 
 describe('POST /v1/auth/refresh', () => {
@@ -57,6 +58,18 @@ describe('POST /v1/auth/refresh', () => {
     expect(
       await t.deps.models.RefreshToken.countDocuments({ jti: jtiOf(s.refreshToken), revokedReason: 'rotated' }),
     ).to.equal(1);
+    // Losers stored successors before losing the consume; the replay revoked them with the family.
+    expect(await t.deps.models.RefreshToken.countDocuments({ userId: s.user.id, revokedAt: null })).to.equal(0);
+  });
+
+  it('keeps the presented token usable when storing its successor fails (no lost session)', async () => {
+    const s = await session();
+    const taken = (await t.deps.models.RefreshToken.findOne({ jti: jtiOf(s.refreshToken) }).lean())!._id;
+    // The successor's row id collides with an existing row, so its insert fails.
+    const failing = await refreshUseCase({ ...t.deps, newId: () => taken }, s.refreshToken).catch((e: unknown) => e);
+    expect((failing as { code?: number }).code).to.equal(11000);
+    const res = await refresh(s.refreshToken);
+    expect(res.status).to.equal(200);
   });
 
   it('rejects a token signed with another secret', async () => {

@@ -1,4 +1,4 @@
-import { AppError } from '../../../kit/src/index.js';
+import { AppError, withTransaction } from '../../../kit/src/index.js';
 import { MSG } from '../messages.js';
 import { clearFailures, readWindows, recordFailure } from '../store/throttle-store.js';
 import { findMemberships, findUserByEmail } from '../store/user-store.js';
@@ -52,7 +52,7 @@ export async function login(deps: AuthDeps, input: LoginInput, clientAddress: st
   }
   await clearFailures(deps.models, account.window);
   const refresh = await prepareRefresh(deps, user._id, now);
-  await startFamily(deps, user._id, refresh);
+  await withTransaction(deps.db, (session) => startFamily(deps, user._id, refresh, session));
   deps.metrics.login('success');
   return sessionView(deps, { user, memberships: await findMemberships(deps.models, user._id) }, refresh.token, now);
 }

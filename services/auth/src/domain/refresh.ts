@@ -39,10 +39,13 @@ export async function refresh(deps: AuthDeps, token: string): Promise<SessionVie
   const user = await findUserById(deps.models, row.userId);
   if (!user || user.status !== 'ACTIVE') throw invalid();
   const next = await prepareRefresh(deps, user._id, now);
+  // The successor is stored before the presented token is consumed: if the insert fails, the
+  // presented token still works. The consume stays the one point that picks a single winner; a
+  // loser's stored successor dies with the family that reuseDetected revokes.
+  await storeRefresh(deps, { userId: user._id, familyId: row.familyId }, next);
   if (!(await consumeRefreshToken(deps.models, row.jti, { reason: 'rotated', now, replacedBy: next.jti }))) {
     await reuseDetected(deps, row, now);
   }
-  await storeRefresh(deps, { userId: user._id, familyId: row.familyId }, next);
   return sessionView(deps, { user, memberships: await findMemberships(deps.models, user._id) }, next.token, now);
 }
 
