@@ -107,5 +107,8 @@ export function isDuplicateKey(err: unknown, key?: string): boolean {
   if (e?.code !== 11000) return false;
   if (!key) return true;
   if (e.keyPattern) return key in e.keyPattern;
-  return typeof e.message === 'string' && e.message.includes(key);
+  // Servers without keyPattern name the index (`index: phone_1 dup key: ...`); the duplicated
+  // value follows it and must not be read as a key.
+  const index = /index: (\S+) dup key/.exec(e.message ?? '')?.[1];
+  return index !== undefined && `${index}_`.startsWith(`${key}_`);
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { AppError, STATUS, statusFor, toAppError } from '../src/index.js';
+import { AppError, STATUS, isDuplicateKey, statusFor, toAppError } from '../src/index.js';
 
 describe('errors (pure)', () => {
   it('statusFor: reads the table, maps *_NOT_FOUND to 404, honours a contract-fixed status', () => {
@@ -28,5 +28,27 @@ describe('errors (pure)', () => {
 
   it('STATUS: is frozen data', () => {
     expect(Object.isFrozen(STATUS)).to.equal(true);
+  });
+});
+
+describe('isDuplicateKey (pure)', () => {
+  const e11000 = (message: string, extra: object = {}) => Object.assign(new Error(message), { code: 11000, ...extra });
+
+  it('names the index from keyPattern when the server sends it', () => {
+    expect(isDuplicateKey(e11000('dup', { keyPattern: { email: 1 } }), 'email')).to.equal(true);
+    expect(isDuplicateKey(e11000('dup', { keyPattern: { phone: 1 } }), 'email')).to.equal(false);
+  });
+
+  it('otherwise reads the index name, never the duplicated value', () => {
+    const phoneDup = e11000(
+      'E11000 duplicate key error collection: edu_auth.users index: phone_1 dup key: { phone: "email" }',
+    );
+    expect(isDuplicateKey(phoneDup, 'phone')).to.equal(true);
+    expect(isDuplicateKey(phoneDup, 'email')).to.equal(false);
+    expect(isDuplicateKey(e11000('E11000 ... index: userId_1_organizationId_1 dup key: {}'), 'userId')).to.equal(true);
+  });
+
+  it('is false for other errors', () => {
+    expect(isDuplicateKey(new Error('E11000 in a message only'))).to.equal(false);
   });
 });
