@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a command (a benchmark) against the test profile's Kafka + MongoDB and, with --cluster, the
-# local control plane; exports MONGODB_URI, KAFKA_BROKERS (and KUBECONFIG); afterwards stops only
+# local control plane; exports MONGODB_URI, KAFKA_BROKERS (and KUBECONFIG, KUBECTL, HELM); afterwards stops only
 # what it had to start, so a developer's running servers stay as they were.
 #   scripts/with-servers.sh [--cluster] -- <command...>
 set -euo pipefail
@@ -28,11 +28,18 @@ while IFS= read -r line; do
   esac
 done < <("$infra" up --profile test)
 
-if $cluster && [[ -z ${KUBECONFIG:-} ]]; then
+if $cluster; then
   k8s="$REPO_ROOT/scripts/cluster.sh"
-  "$k8s" status >/dev/null 2>&1 || stops+=("'$k8s' down --wipe")
-  KUBECONFIG=$("$k8s" up | sed -n 's/^KUBECONFIG=//p')
-  export KUBECONFIG
+  if [[ -z ${KUBECONFIG:-} ]]; then
+    "$k8s" status >/dev/null 2>&1 || stops+=("'$k8s' down --wipe")
+    KUBECONFIG=$("$k8s" up | sed -n 's/^KUBECONFIG=//p')
+    export KUBECONFIG
+  fi
+  while IFS= read -r line; do
+    case $line in
+      KUBECTL=* | HELM=*) export "${line?}" ;;
+    esac
+  done < <("$k8s" env)
 fi
 
 "$@"

@@ -22,17 +22,11 @@ const CHANGES = 10;
 const RESYNC_SECONDS = 1;
 const BASELINE_GETS = 30;
 
-function scriptEnv(script: string, args: string[]): Record<string, string> {
-  const out = execFileSync('bash', [path.join(root, 'scripts', script), ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return Object.fromEntries(
-    out
-      .split('\n')
-      .filter((l) => l.includes('='))
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  );
+/** `make bench-operator` runs this through scripts/with-servers.sh, which provides these. */
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run \`make bench-operator\` (scripts/with-servers.sh --cluster)`);
+  return value;
 }
 
 const median = (xs: number[]): number => {
@@ -79,11 +73,9 @@ class ReplicaWatch {
 }
 
 async function main(): Promise<void> {
-  const kubeconfig = process.env.KUBECONFIG ?? scriptEnv('cluster.sh', ['up']).KUBECONFIG;
-  const brokers = process.env.KAFKA_BROKERS ?? scriptEnv('infra.sh', ['up', '--profile', 'test']).KAFKA_BROKERS;
-  if (!kubeconfig || !brokers)
-    throw new Error('need KUBECONFIG and KAFKA_BROKERS (or scripts/cluster.sh and scripts/infra.sh)');
-  const kubectl = process.env.KUBECTL ?? scriptEnv('cluster.sh', ['env']).KUBECTL ?? 'kubectl';
+  const kubeconfig = requiredEnv('KUBECONFIG');
+  const brokers = requiredEnv('KAFKA_BROKERS');
+  const kubectl = requiredEnv('KUBECTL');
   execFileSync(
     kubectl,
     [

@@ -1,23 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
 import { TOPICS } from '../../kafka/topics.js';
-import { repoRoot, uniqueSuffix } from './kube.js';
+import { uniqueSuffix } from './kube.js';
 
-let brokersCache: string | undefined;
-
-/** KAFKA_BROKERS from the environment, else the local test Kafka (scripts/infra.sh, idempotent). */
+/** The brokers the suite's root hook exported (given, or the local test Kafka it started). */
 export function kafkaBrokers(): string {
-  if (process.env.KAFKA_BROKERS) return process.env.KAFKA_BROKERS;
-  if (!brokersCache) {
-    const out = execFileSync('bash', [path.join(repoRoot, 'scripts', 'infra.sh'), 'up', '--profile', 'test'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    brokersCache = /^KAFKA_BROKERS=(.+)$/m.exec(out)?.[1];
-    if (!brokersCache) throw new Error(`scripts/infra.sh printed no KAFKA_BROKERS line:\n${out}`);
-  }
-  return brokersCache;
+  const brokers = process.env.KAFKA_BROKERS;
+  if (!brokers) throw new Error('KAFKA_BROKERS is not set: run the suite with k8s-tests/.mocharc.json');
+  return brokers;
 }
 
 /**

@@ -148,32 +148,22 @@ function stepConditions(job: DocxImportJob, depth: QueueReading, step: Step, rea
 }
 
 function limitCondition(job: DocxImportJob, target: Target | undefined): C.ConditionInput {
-  const g = job.metadata?.generation;
   const { minWorkers, maxWorkers } = job.spec.scaling;
-  if (target?.limitedBy === 'max') {
+  const base = { type: C.CONDITION_SCALING_LIMITED, observedGeneration: job.metadata?.generation };
+  if (!target?.limitedBy) {
     return {
-      type: C.CONDITION_SCALING_LIMITED,
-      status: 'True',
-      reason: C.REASON_AT_MAX,
-      message: `The queue asks for ${target.wanted} workers; maxWorkers is ${maxWorkers}`,
-      observedGeneration: g,
+      ...base,
+      status: 'False',
+      reason: C.REASON_WITHIN_BOUNDS,
+      message: `Between ${minWorkers} and ${maxWorkers} workers`,
     };
   }
-  if (target?.limitedBy === 'min') {
-    return {
-      type: C.CONDITION_SCALING_LIMITED,
-      status: 'True',
-      reason: C.REASON_AT_MIN,
-      message: `The queue asks for ${target.wanted} workers; minWorkers is ${minWorkers}`,
-      observedGeneration: g,
-    };
-  }
+  const atMax = target.limitedBy === 'max';
   return {
-    type: C.CONDITION_SCALING_LIMITED,
-    status: 'False',
-    reason: C.REASON_WITHIN_BOUNDS,
-    message: `Between ${minWorkers} and ${maxWorkers} workers`,
-    observedGeneration: g,
+    ...base,
+    status: 'True',
+    reason: atMax ? C.REASON_AT_MAX : C.REASON_AT_MIN,
+    message: `The queue asks for ${target.wanted} workers; ${atMax ? `maxWorkers is ${maxWorkers}` : `minWorkers is ${minWorkers}`}`,
   };
 }
 

@@ -1,12 +1,12 @@
 // The kit's only public surface: services and the operator import from here, nowhere else.
 export { loadConfig, ConfigError, commonConfig, type CommonConfig } from './config.js';
 export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './logging.js';
-export { createMetricsRegistry, httpMetricsMiddleware } from './metrics.js';
+export { createMetricsRegistry } from './metrics.js';
 export { AppError, STATUS, statusFor, toAppError, errorMiddleware, type AppErrorOptions } from './errors.js';
-export { ok, list, pageQuery, pageMeta, type PageMeta, type PageQuery } from './envelope.js';
+export { ok } from './envelope.js';
 export { validate, input, type RequestSchemas, type FieldError } from './validate.js';
-export { readActor, internalTokenGuard, sameSecret, ROLES, type Actor, type Role } from './actor.js';
-export { runChecks, type HealthCheck, type HealthChecks, type ReadinessState } from './health.js';
+export { readActor, internalTokenGuard, ROLES, type Actor, type Role } from './actor.js';
+export { type HealthCheck, type HealthChecks, type ReadinessState } from './health.js';
 export { createApp, type AppOptions } from './app.js';
 export { serve, runMain, type RunningServer, type ServeOptions } from './server.js';
 export {
