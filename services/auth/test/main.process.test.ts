@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { testDbName, testMongoUri } from '../../kit/test/support/servers.js';
+import { testDbName, testMongoTransactions, testMongoUri } from '../../kit/test/support/servers.js';
 
 const cli = fileURLToPath(new URL('../../cli.ts', import.meta.url));
 
@@ -62,7 +62,7 @@ describe('auth main (process)', function () {
   });
 
   it('refuses production mode on a MongoDB server that cannot run transactions', async function () {
-    if (process.env.EDU_TEST_MONGODB_TRANSACTIONS === 'true') this.skip();
+    if (testMongoTransactions() !== false) this.skip();
     const run = await startAuthProcess({ ...base(), NODE_ENV: 'production', AUTH_JWT_SECRET: 'p'.repeat(40) }).exited;
     expect(run.code).to.equal(1);
     expect(run.stderr).to.include('cannot run transactions');

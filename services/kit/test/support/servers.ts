@@ -20,3 +20,12 @@ export function testDbName(service: string, file: string): string {
     .replace(/[^A-Za-z0-9]/g, '_');
   return `edu_${service}_t${process.pid}_${base}`.slice(0, 63);
 }
+
+/**
+ * Whether the test MongoDB runs transactions, as its provisioner said (scripts/infra.sh prints
+ * MONGODB_TRANSACTIONS); undefined for a server given by MONGODB_URI without that statement.
+ */
+export function testMongoTransactions(): boolean | undefined {
+  const said = process.env.MONGODB_TRANSACTIONS ?? process.env.EDU_TEST_MONGODB_TRANSACTIONS;
+  return said === undefined ? undefined : said === 'true';
+}
