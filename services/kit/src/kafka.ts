@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel, type Admin, type Consumer, type Producer, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type Producer, type LogEntry } from 'kafkajs';
 import type { Logger } from './logging.js';
+import { PoisonMessageError, startConsumer, type RetryPolicy } from './kafka-consumer.js';
 
 /** A message as the kit publishes it: the key orders one aggregate's events. */
 export interface BusMessage {
@@ -19,6 +20,8 @@ export interface ReceivedMessage extends BusMessage {
   topic: string;
   partition: number;
   offset: string;
+  /** The consumer group that received it (absent on messages not read through a subscription). */
+  groupId?: string;
 }
 
 /**
@@ -28,9 +31,24 @@ export interface ReceivedMessage extends BusMessage {
 export interface EventBus {
   ensureTopics(topics: readonly TopicDeclaration[]): Promise<void>;
   publish(topic: string, messages: BusMessage[]): Promise<void>;
+  /** Raw records: the handler gets key, value and headers as strings. */
   subscribe(opts: SubscribeOptions): Promise<Subscription>;
+  /**
+   * Platform events: each value is parsed into the CloudEvents-named envelope before the handler
+   * sees it; a value that is not an event goes to the dead-letter topic at once. Null values
+   * (compaction tombstones, never published by the platform) are skipped.
+   */
+  consume<T = unknown>(opts: ConsumeOptions<T>): Promise<Subscription>;
   ping(): Promise<void>;
+  /** Stops every subscription (in-flight handlers finish, offsets commit), then the producer. */
   close(): Promise<void>;
+}
+
+/** Consumer-group timing; kafkajs defaults (30 s, 60 s, 3 s) when omitted. */
+export interface SessionOptions {
+  sessionTimeout?: number;
+  rebalanceTimeout?: number;
+  heartbeatInterval?: number;
 }
 
 export interface SubscribeOptions {
@@ -38,9 +56,29 @@ export interface SubscribeOptions {
   groupId: string;
   fromBeginning?: boolean;
   handle: (message: ReceivedMessage) => Promise<void>;
+  /**
+   * Partitions handled at once (default 1). Messages of one partition stay sequential, so the
+   * events of one key keep their order whatever the concurrency.
+   */
+  concurrency?: number;
+  /** Retries of a failing handler, in place (the partition waits, so order holds). */
+  retry?: Partial<RetryPolicy>;
+  /**
+   * Where a message goes once its retries are spent (default `<topic>.dlq`, which must exist:
+   * subscribing fails otherwise). `false` retries without bound instead.
+   */
+  deadLetterTopic?: string | false;
+  session?: SessionOptions;
+}
+
+export type EventHandler<T = unknown> = (event: PlatformEvent<T>, message: ReceivedMessage) => Promise<void>;
+
+export interface ConsumeOptions<T = unknown> extends Omit<SubscribeOptions, 'handle'> {
+  handle: EventHandler<T>;
 }
 
 export interface Subscription {
+  /** Lets in-flight handlers finish, commits their offsets and leaves the group; idempotent. */
   stop(): Promise<void>;
 }
 
@@ -68,13 +106,27 @@ export function buildEvent<T>(spec: EventSpec<T>, now: Date, id: string = random
   return { id, ...spec, time: now.toISOString(), specversion: '1.0', datacontenttype: 'application/json' };
 }
 
+/** Reads a record's value as a platform event; throws PoisonMessageError when it is not one. */
+export function parseEvent<T = unknown>(value: string): PlatformEvent<T> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new PoisonMessageError('value is not JSON');
+  }
+  const e = parsed as Partial<PlatformEvent<T>> | null;
+  if (typeof e !== 'object' || e === null || typeof e.id !== 'string' || typeof e.type !== 'string')
+    throw new PoisonMessageError('value is not a platform event (id and type are required)');
+  return e as PlatformEvent<T>;
+}
+
 export interface KafkaBusOptions {
   brokers: string[];
   clientId: string;
   logger: Logger;
 }
 
-/** kafkajs behind the EventBus interface: one idempotent producer, consumers per subscription. */
+/** kafkajs behind the EventBus interface: one idempotent producer, one consumer per subscription. */
 export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   const kafka = new Kafka({
     clientId: opts.clientId,
@@ -83,28 +135,30 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     logCreator: () => (entry: LogEntry) => logKafka(opts.logger, entry),
     retry: { retries: 5, initialRetryTime: 200 },
   });
-  let producer: Producer | undefined;
-  let admin: Admin | undefined;
-  const consumers = new Set<Consumer>();
+  let producer: Promise<Producer> | undefined;
+  let admin: Promise<Admin> | undefined;
+  const subscriptions = new Set<Subscription>();
 
-  async function getProducer(): Promise<Producer> {
+  // One connect shared by concurrent callers (several consumers may dead-letter at once); a
+  // failed connect is forgotten so the next call tries again.
+  function getProducer(): Promise<Producer> {
     if (!producer) {
-      const p = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-      await p.connect();
+      const p = connected(kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }));
       producer = p;
+      p.catch(() => producer === p && (producer = undefined));
     }
     return producer;
   }
-  async function getAdmin(): Promise<Admin> {
+  function getAdmin(): Promise<Admin> {
     if (!admin) {
-      const a = kafka.admin();
-      await a.connect();
+      const a = connected(kafka.admin());
       admin = a;
+      a.catch(() => admin === a && (admin = undefined));
     }
     return admin;
   }
 
-  return {
+  const bus: EventBus = {
     async ensureTopics(topics) {
       const a = await getAdmin();
       const existing = new Set(await a.listTopics());
@@ -128,49 +182,51 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       });
     },
     async subscribe(sub) {
-      const consumer = kafka.consumer({ groupId: sub.groupId, allowAutoTopicCreation: false });
-      await consumer.connect();
-      await consumer.subscribe({ topic: sub.topic, fromBeginning: sub.fromBeginning ?? false });
-      consumers.add(consumer);
-      await consumer.run({
-        eachMessage: async ({ topic, partition, message }) => {
-          await sub.handle({
-            topic,
-            partition,
-            offset: message.offset,
-            key: message.key ? message.key.toString('utf8') : null,
-            value: message.value ? message.value.toString('utf8') : null,
-            headers: decodeHeaders(message.headers),
-          });
-        },
-      });
-      return {
+      await assertDeadLetterTopic(await getAdmin(), sub);
+      const s = await startConsumer(kafka, sub, { publish: bus.publish, logger: opts.logger });
+      const tracked: Subscription = {
         async stop() {
-          consumers.delete(consumer);
-          await consumer.disconnect();
+          await s.stop();
+          subscriptions.delete(tracked);
         },
       };
+      subscriptions.add(tracked);
+      return tracked;
+    },
+    consume(sub) {
+      return bus.subscribe({
+        ...sub,
+        handle: async (m) => {
+          if (m.value !== null) await sub.handle(parseEvent(m.value), m);
+        },
+      });
     },
     async ping() {
       const a = await getAdmin();
       await a.describeCluster();
     },
     async close() {
-      await Promise.allSettled([...consumers].map((c) => c.disconnect()));
-      consumers.clear();
-      await Promise.allSettled([producer?.disconnect(), admin?.disconnect()]);
+      // Consumers first: a handler finishing its retries may still dead-letter through the producer.
+      await Promise.allSettled([...subscriptions].map((s) => s.stop()));
+      const clients = [producer, admin];
       producer = undefined;
       admin = undefined;
+      await Promise.allSettled(clients.map(async (c) => (await c)?.disconnect()));
     },
   };
+  return bus;
 }
 
-function decodeHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers ?? {})) {
-    if (v !== undefined && v !== null) out[k] = Buffer.isBuffer(v) ? v.toString('utf8') : String(v);
-  }
-  return out;
+async function connected<C extends { connect(): Promise<void> }>(client: C): Promise<C> {
+  await client.connect();
+  return client;
+}
+
+async function assertDeadLetterTopic(admin: Admin, sub: SubscribeOptions): Promise<void> {
+  if (sub.deadLetterTopic === false) return;
+  const dlq = sub.deadLetterTopic ?? `${sub.topic}.dlq`;
+  if (!(await admin.listTopics()).includes(dlq))
+    throw new Error(`dead-letter topic ${dlq} does not exist: declare it in kafka/topics.json and create it at start`);
 }
 
 function logKafka(logger: Logger, entry: LogEntry): void {
