@@ -31,4 +31,23 @@ export {
   type Subscription,
   type PlatformEvent,
   type EventSpec,
+  parseEvent,
+  type ConsumeOptions,
+  type EventHandler,
+  type SessionOptions,
 } from './kafka.js';
+export {
+  PoisonMessageError,
+  DEFAULT_RETRY,
+  DLQ_HEADERS,
+  backoffMs,
+  deadLetterMessage,
+  type RetryPolicy,
+} from './kafka-consumer.js';
+export {
+  idempotent,
+  processedEventModel,
+  type IdempotencyStore,
+  type IdempotentOptions,
+  type ProcessedEventRow,
+} from './idempotent.js';
