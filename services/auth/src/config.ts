@@ -9,6 +9,7 @@ export interface AuthConfig extends CommonConfig {
   AUTH_JWT_SECRET: string;
   AUTH_ACCESS_TTL_SECONDS: number;
   AUTH_REFRESH_TTL_SECONDS: number;
+  AUTH_REFRESH_REUSE_GRACE_SECONDS: number;
   AUTH_BCRYPT_COST: number;
   AUTH_TOKEN_BCRYPT_COST: number;
   AUTH_LOGIN_MAX_FAILURES_PER_ACCOUNT: number;
@@ -30,6 +31,7 @@ export const authConfigSchema = Joi.object<AuthConfig>({
   AUTH_JWT_SECRET: Joi.string().min(16).default(DEV_JWT_SECRET),
   AUTH_ACCESS_TTL_SECONDS: Joi.number().integer().min(30).max(86400).default(900),
   AUTH_REFRESH_TTL_SECONDS: Joi.number().integer().min(300).max(31536000).default(2592000),
+  AUTH_REFRESH_REUSE_GRACE_SECONDS: Joi.number().integer().min(0).max(60).default(5),
   AUTH_BCRYPT_COST: Joi.number().integer().min(4).max(15).default(12),
   AUTH_TOKEN_BCRYPT_COST: Joi.number().integer().min(4).max(15).default(10),
   AUTH_LOGIN_MAX_FAILURES_PER_ACCOUNT: Joi.number().integer().min(1).max(1000).default(5),

@@ -8,6 +8,7 @@ export const MSG = {
   emailTaken: 'Email is already registered',
   phoneTaken: 'Phone number is already registered',
   invalidRefresh: 'Invalid or expired refresh token',
+  refreshRaced: 'Refresh token was just used by a concurrent request; use the newest refresh token',
   refreshReused: 'Refresh token was already used; the session has been revoked',
   accessRequired: 'Access token is required',
   invalidAccess: 'Invalid or expired access token',

@@ -6,7 +6,7 @@ import { login, type LoginInput } from './domain/login.js';
 import { logout, refresh } from './domain/refresh.js';
 import { register, type RegisterInput } from './domain/register.js';
 import { MSG } from './messages.js';
-import { loginBody, refreshBody, registerBody } from './schemas.js';
+import { loginBody, logoutBody, refreshBody, registerBody } from './schemas.js';
 
 export const ACCESS_COOKIE = 'platform.accessToken';
 
@@ -20,11 +20,12 @@ export function authRoutes(deps: AuthDeps): Router {
   });
   router.post('/v1/auth/refresh', validate({ body: refreshBody }), async (req, res) => {
     const token = refreshTokenOf(req);
-    if (!token)
+    if (typeof token !== 'string' || !token)
       throw new AppError('UNAUTHENTICATED', MSG.invalidRefresh, { headers: { 'WWW-Authenticate': 'Bearer' } });
     ok(res, await refresh(deps, token));
   });
-  router.post('/v1/auth/logout', validate({ body: refreshBody }), async (req, res) => {
+  // Logout never refuses a token, whatever its type: the contract answers revoked false instead.
+  router.post('/v1/auth/logout', validate({ body: logoutBody }), async (req, res) => {
     ok(res, await logout(deps, refreshTokenOf(req)));
   });
   router.get('/v1/auth/me', async (req, res) => {
@@ -33,9 +34,10 @@ export function authRoutes(deps: AuthDeps): Router {
   return router;
 }
 
-function refreshTokenOf(req: Request): string | undefined {
-  const body = input<{ refreshToken?: string }>(req, 'body');
-  return body.refreshToken ?? bearer(req);
+/** The body's token wins; an empty one counts as none, so the Bearer header is read instead. */
+function refreshTokenOf(req: Request): unknown {
+  const body = input<{ refreshToken?: unknown }>(req, 'body');
+  return body.refreshToken === undefined || body.refreshToken === '' ? bearer(req) : body.refreshToken;
 }
 
 function bearer(req: Request): string | undefined {

@@ -1,5 +1,17 @@
 import Joi from 'joi';
-import { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS, fitsBcrypt } from './domain/passwords.js';
+import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS } from './domain/passwords.js';
+
+/**
+ * Length in characters (code points), as the OpenAPI document's minLength/maxLength count them;
+ * Joi's own min/max count UTF-16 units, so an emoji would count twice.
+ */
+function chars(min: number, max: number): Joi.StringSchema {
+  return Joi.string().custom((value: string, helpers) => {
+    const n = [...value].length;
+    if (n < min) return helpers.error(min === 1 ? 'string.empty' : 'string.min', { limit: min });
+    return n > max ? helpers.error('string.max', { limit: max }) : value;
+  });
+}
 
 const email = Joi.string()
   .trim()
@@ -7,11 +19,7 @@ const email = Joi.string()
   .max(160)
   .email({ tlds: { allow: false } });
 
-const newPassword = Joi.string()
-  .min(PASSWORD_MIN_CHARS)
-  .max(256)
-  .custom((value: string, helpers) => (fitsBcrypt(value) ? value : helpers.error('password.bytes')))
-  .messages({ 'password.bytes': `{{#label}} must be at most ${PASSWORD_MAX_BYTES} bytes in UTF-8` });
+const newPassword = chars(PASSWORD_MIN_CHARS, PASSWORD_MAX_CHARS);
 
 /** Empty becomes null (no phone); otherwise digits with the usual separators, at most 32. */
 const phone = Joi.string()
@@ -32,12 +40,22 @@ export const registerBody = Joi.object({
 });
 
 export const loginBody = Joi.object({
-  email: Joi.string().trim().lowercase().min(3).max(320).required(),
+  // Any string up to the bound: an empty or malformed e-mail is simply unknown (401), as the
+  // document says; a login must not reveal the registration rules.
+  email: Joi.string().trim().lowercase().allow('').max(320).required(),
   // No length rule beyond a sane bound: a login must not reveal the password policy.
-  password: Joi.string().min(1).max(1024).required(),
+  password: chars(1, 1024).required(),
 });
 
-/** The token may come from the body or the Authorization header, so the body field is optional. */
+/**
+ * The token may come from the body or the Authorization header, so the body field is optional;
+ * an empty or overlong one is an invalid token (401), not a malformed request.
+ */
 export const refreshBody = Joi.object({
-  refreshToken: Joi.string().max(4096),
+  refreshToken: Joi.string().allow(''),
+});
+
+/** Logout takes anything as the token: what is not a valid token answers `revoked: false`. */
+export const logoutBody = Joi.object({
+  refreshToken: Joi.any(),
 });

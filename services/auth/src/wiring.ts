@@ -17,6 +17,7 @@ export function settingsFrom(c: AuthConfig): AuthSettings {
     },
     bcryptCost: c.AUTH_BCRYPT_COST,
     tokenBcryptCost: c.AUTH_TOKEN_BCRYPT_COST,
+    refreshReuseGraceSeconds: c.AUTH_REFRESH_REUSE_GRACE_SECONDS,
     perAccount: { maxFailures: c.AUTH_LOGIN_MAX_FAILURES_PER_ACCOUNT, windowSeconds: c.AUTH_LOGIN_WINDOW_SECONDS },
     perAddress: { maxFailures: c.AUTH_LOGIN_MAX_FAILURES_PER_ADDRESS, windowSeconds: c.AUTH_LOGIN_WINDOW_SECONDS },
     defaultOrganization: { id: c.AUTH_DEFAULT_ORGANIZATION_ID, name: c.AUTH_DEFAULT_ORGANIZATION_NAME },

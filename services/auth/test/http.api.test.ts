@@ -52,7 +52,17 @@ describe('auth service HTTP surface', () => {
     ).body.data;
     await request(t.app).post('/v1/auth/login').send({ email: body.email, password: 'wrong-password' }).expect(401);
     await request(t.app).post('/v1/auth/refresh').send({ refreshToken: s.refreshToken }).expect(200);
+    // Within the grace period a second presentation is a race, not a replay, and is not counted.
     await request(t.app).post('/v1/auth/refresh').send({ refreshToken: s.refreshToken }).expect(401);
+    expect(await metric('auth_refresh_token_reuse_total')).to.equal(before.reuse);
+    const clock = t.deps.clock;
+    const graceOver = new Date(Date.now() + (t.deps.settings.refreshReuseGraceSeconds + 1) * 1000);
+    t.deps.clock = () => graceOver;
+    try {
+      await request(t.app).post('/v1/auth/refresh').send({ refreshToken: s.refreshToken }).expect(401);
+    } finally {
+      t.deps.clock = clock;
+    }
     expect(await metric('auth_login_attempts_total{outcome="success"}')).to.equal(before.success + 1);
     expect(await metric('auth_login_attempts_total{outcome="invalid_credentials"}')).to.equal(before.invalid + 1);
     expect(await metric('auth_refresh_token_reuse_total')).to.equal(before.reuse + 1);

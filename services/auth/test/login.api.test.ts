@@ -133,6 +133,14 @@ describe('POST /v1/auth/login', () => {
     expect(res.body.error.code).to.equal('FORBIDDEN');
   });
 
+  it('answers an empty or blank email like an unknown one: 401, not 400', async () => {
+    for (const email of ['', '   ', 'x']) {
+      const res = await login({ email, password: 'whatever-1' }, '203.0.113.50');
+      expect(res.status, email).to.equal(401);
+      expect(res.body.message).to.equal('Invalid email or password');
+    }
+  });
+
   it('refuses an operator-shaped email (NoSQL injection) with 400, not a query', async () => {
     await registered();
     const res = await login({ email: { $ne: null }, password: { $ne: null } });

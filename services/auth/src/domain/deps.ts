@@ -8,6 +8,8 @@ export interface AuthSettings {
   tokens: TokenSettings;
   bcryptCost: number;
   tokenBcryptCost: number;
+  /** A consumed refresh token presented again within this many seconds is a race, not a replay. */
+  refreshReuseGraceSeconds: number;
   perAccount: ThrottlePolicy;
   perAddress: ThrottlePolicy;
   defaultOrganization: { id: string; name: string };

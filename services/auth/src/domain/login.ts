@@ -4,7 +4,7 @@ import { clearFailures, readWindows, recordFailure } from '../store/throttle-sto
 import { findMemberships, findUserByEmail } from '../store/user-store.js';
 import type { AuthDeps } from './deps.js';
 import { compareSecret } from './hashing.js';
-import { fitsBcrypt, normalizePassword } from './passwords.js';
+import { bcryptInput } from './passwords.js';
 import { prepareRefresh, sessionView, startFamily } from './sessions.js';
 import {
   accountKey,
@@ -36,12 +36,8 @@ export async function login(deps: AuthDeps, input: LoginInput, clientAddress: st
     throw err;
   });
   const user = await findUserByEmail(deps.models, input.email);
-  const matches = await compareSecret(
-    deps.limiter,
-    normalizePassword(input.password),
-    user?.passwordHash ?? deps.dummyHash,
-  );
-  if (!user || !matches || !fitsBcrypt(input.password)) {
+  const matches = await compareSecret(deps.limiter, bcryptInput(input.password), user?.passwordHash ?? deps.dummyHash);
+  if (!user || !matches) {
     await Promise.all(limits.map((l) => recordFailure(deps.models, l.window)));
     deps.metrics.login('invalid_credentials');
     throw new AppError('UNAUTHENTICATED', MSG.invalidCredentials);

@@ -10,7 +10,7 @@ import {
 } from '../store/user-store.js';
 import type { AuthDeps } from './deps.js';
 import { hashSecret } from './hashing.js';
-import { normalizePassword } from './passwords.js';
+import { bcryptInput } from './passwords.js';
 import { prepareRefresh, sessionView, startFamily } from './sessions.js';
 import type { SessionView } from './views.js';
 
@@ -39,7 +39,7 @@ export function accountCode(bytes: Buffer = randomBytes(10)): string {
 export async function register(deps: AuthDeps, input: RegisterInput): Promise<SessionView> {
   const now = deps.clock();
   const userId = deps.newId();
-  const passwordHash = await hashSecret(deps.limiter, normalizePassword(input.password), deps.settings.bcryptCost);
+  const passwordHash = await hashSecret(deps.limiter, bcryptInput(input.password), deps.settings.bcryptCost);
   const refresh = await prepareRefresh(deps, userId, now);
   const org = deps.settings.defaultOrganization;
   try {

@@ -27,6 +27,9 @@ export interface TokenSettings {
 
 const ALGORITHM = 'HS256';
 
+/** Ours are about 250 characters; anything past this is garbage and is not even parsed. */
+export const REFRESH_TOKEN_MAX_LENGTH = 4096;
+
 export function signAccessToken(claims: AccessClaims, s: TokenSettings, now: Date): string {
   return jwt.sign({ ...claims, iat: seconds(now) }, s.secret, { algorithm: ALGORITHM, expiresIn: s.accessTtlSeconds });
 }

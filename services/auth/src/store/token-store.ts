@@ -32,6 +32,11 @@ export async function consumeRefreshToken(
   return res.modifiedCount === 1;
 }
 
+/** Kills one token that never reached a client (a refresh that lost the race to consume). */
+export async function revokeRefreshToken(m: AuthModels, jti: string, reason: string, now: Date): Promise<void> {
+  await m.RefreshToken.updateOne({ jti, revokedAt: null }, { $set: { revokedAt: now, revokedReason: reason } }).exec();
+}
+
 /** Ends a session: the family is marked first, so a token minted concurrently is dead on use. */
 export async function revokeFamily(m: AuthModels, familyId: string, reason: string, now: Date): Promise<void> {
   await m.TokenFamily.updateOne(
