@@ -7,6 +7,7 @@ export interface OperatorConfig {
   OPERATOR_NAMESPACE?: string;
   RESYNC_SECONDS: number;
   WATCH_TIMEOUT_SECONDS: number;
+  QUEUE_STATUS_INTERVAL_SECONDS: number;
   PORT: number;
   LEADER_ELECTION: boolean;
   LEASE_NAME: string;
@@ -27,6 +28,8 @@ export const operatorConfigSchema = Joi.object<OperatorConfig>({
   RESYNC_SECONDS: Joi.number().integer().min(1).max(3600).default(5),
   // Each watch asks the server to end it after this long; the watchdog's silence bound is this plus 30 s.
   WATCH_TIMEOUT_SECONDS: Joi.number().integer().min(5).max(1800).default(60),
+  // Status changes that only move queue figures are written at most once per this many seconds.
+  QUEUE_STATUS_INTERVAL_SECONDS: Joi.number().integer().min(0).max(3600).default(5),
   PORT: Joi.number().port().default(4010),
   LEADER_ELECTION: Joi.boolean().default(true),
   LEASE_NAME: Joi.string().max(253).default('docx-import-operator'),
@@ -40,10 +43,13 @@ export function brokerList(config: Pick<OperatorConfig, 'KAFKA_BROKERS'>): strin
   return config.KAFKA_BROKERS.split(',');
 }
 
-/** Leader timings derived from the lease duration, in client-go's proportions (15 / 10 / 2). */
-export function leaderTimings(durationSec: number): { renewDeadlineSec: number; retrySec: number } {
+/**
+ * Leader timings derived from the lease duration, in client-go's proportions (15 s / 10 s / 2 s),
+ * in milliseconds so that even a 2 s lease keeps retry < renew deadline < lease duration.
+ */
+export function leaderTimings(durationSec: number): { renewDeadlineMs: number; retryMs: number } {
   return {
-    renewDeadlineSec: Math.max(1, Math.floor((durationSec * 2) / 3)),
-    retrySec: Math.max(1, Math.floor(durationSec / 7.5)),
+    renewDeadlineMs: Math.floor((durationSec * 2000) / 3),
+    retryMs: Math.floor((durationSec * 1000) / 7.5),
   };
 }

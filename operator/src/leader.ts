@@ -1,6 +1,6 @@
 import type { CoordinationV1Api, V1Lease } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { leaseAction, leaseFor, observe, releasedLease, type Observation } from './lease.js';
+import { leaseAction, leaseFor, observe, releasedLease, stillLeading, type Observation } from './lease.js';
 import { isNotFound } from './kube/errors.js';
 
 export interface LeaderOptions {
@@ -8,9 +8,12 @@ export interface LeaderOptions {
   name: string;
   identity: string;
   durationSec: number;
-  /** A leader that could not renew for this long steps down before its lease can be taken. */
-  renewDeadlineSec: number;
-  retrySec: number;
+  /**
+   * A leader that could not renew for this long (counted from when its last successful renewal was
+   * sent) steps down, before its lease can be taken; must be below durationSec.
+   */
+  renewDeadlineMs: number;
+  retryMs: number;
   onStartedLeading: () => void;
   onStoppedLeading: () => void;
   logger: Logger;
@@ -22,7 +25,9 @@ export interface LeaderOptions {
  */
 export class LeaderElector {
   private leading = false;
-  private lastRenew = 0;
+  /** When the last successful create/renew/takeover was sent (ms). */
+  private renewSentAt: number | undefined;
+  private deadline: NodeJS.Timeout | undefined;
   private seen: Observation | undefined;
   /** The lease as our last successful write returned it: renewals need no read while it holds. */
   private mine: V1Lease | undefined;
@@ -34,10 +39,22 @@ export class LeaderElector {
   constructor(
     private readonly api: CoordinationV1Api,
     private readonly opts: LeaderOptions,
-  ) {}
+  ) {
+    if (opts.renewDeadlineMs >= opts.durationSec * 1000) {
+      throw new Error('the renew deadline must be shorter than the lease duration');
+    }
+  }
 
   get isLeader(): boolean {
     return this.leading;
+  }
+
+  /**
+   * Whether a write may be sent now: leading, and the last renewal younger than the renew deadline.
+   * Read by value at each write, so it holds even while the step-down timer is still pending.
+   */
+  mayWrite(now = Date.now()): boolean {
+    return this.leading && stillLeading(this.renewSentAt, now, this.opts.renewDeadlineMs);
   }
 
   start(): void {
@@ -49,6 +66,7 @@ export class LeaderElector {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.deadline);
     await this.inFlight;
     if (this.leading && this.mine) {
       await this.api
@@ -66,21 +84,38 @@ export class LeaderElector {
     if (this.stopped) return;
     this.inFlight = this.tick().finally(() => {
       this.inFlight = undefined;
-      if (!this.stopped) this.timer = setTimeout(() => this.loop(), this.opts.retrySec * 1000);
+      if (!this.stopped) this.timer = setTimeout(() => this.loop(), this.opts.retryMs);
     });
   }
 
   private async tick(): Promise<void> {
     try {
-      await withTimeout(this.attempt(), (this.opts.renewDeadlineSec * 1000) / 2);
+      await withTimeout(this.attempt(), this.opts.renewDeadlineMs / 2);
     } catch (err) {
       this.mine = undefined; // a conflict or an outage: read the lease afresh next time
       this.opts.logger.debug({ err }, 'leader lease attempt failed');
-      if (this.leading && Date.now() - this.lastRenew > this.opts.renewDeadlineSec * 1000) {
-        this.opts.logger.warn('could not renew the leader lease in time; stepping down');
-        this.setLeading(false);
-      }
+      this.checkDeadline();
     }
+  }
+
+  // Runs on a timer at the deadline itself, not only after a failed attempt: a renewal hanging in
+  // a dead connection must not keep a leader in office past the deadline.
+  private checkDeadline(): void {
+    if (!this.leading || this.mayWrite()) return;
+    this.opts.logger.warn('could not renew the leader lease in time; stepping down');
+    this.mine = undefined;
+    this.setLeading(false);
+  }
+
+  private renewed(sentAt: number): void {
+    this.renewSentAt = sentAt;
+    clearTimeout(this.deadline);
+    this.deadline = setTimeout(
+      () => this.checkDeadline(),
+      Math.max(0, sentAt + this.opts.renewDeadlineMs - Date.now()),
+    );
+    this.deadline.unref();
+    this.setLeading(true);
   }
 
   // One read-decide-write round; bounded by tick() so that one hung request cannot use up the
@@ -97,11 +132,11 @@ export class LeaderElector {
       this.setLeading(false);
       return;
     }
+    const sentAt = Date.now();
     const written = await this.write(action.kind, lease);
     if (round !== this.rounds) return;
     this.mine = written;
-    this.lastRenew = Date.now();
-    this.setLeading(true);
+    this.renewed(sentAt);
   }
 
   private async read(): Promise<V1Lease | undefined> {

@@ -35,6 +35,16 @@ export function leaseAction(lease: V1Lease | undefined, identity: string, seen: 
   return now >= seen.at + durationMs ? { kind: 'takeover' } : { kind: 'wait', holder };
 }
 
+/**
+ * Whether a leader may still act at `now`, its last successful renewal having been sent at
+ * `renewSentAt`. A competitor dates our lease from when it first sees the renewed record, which is
+ * after the server stored it, which is after we sent it; so with renewDeadline < lease duration we
+ * stop at least (duration - renewDeadline) before anyone can take over, whatever our requests do.
+ */
+export function stillLeading(renewSentAt: number | undefined, now: number, renewDeadlineMs: number): boolean {
+  return renewSentAt !== undefined && now < renewSentAt + renewDeadlineMs;
+}
+
 /** The lease record to write for `action`; keeps the resourceVersion so the write is a compare-and-swap. */
 export function leaseFor(
   action: 'create' | 'renew' | 'takeover',

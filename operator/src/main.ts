@@ -49,6 +49,9 @@ async function main(): Promise<void> {
     namespace: config.OPERATOR_NAMESPACE,
     resyncSeconds: config.RESYNC_SECONDS,
     watchTimeoutSec: config.WATCH_TIMEOUT_SECONDS,
+    queueStatusIntervalSec: config.QUEUE_STATUS_INTERVAL_SECONDS,
+    // Called only once reconciling has started, after `elector` below exists.
+    mayWrite: () => (elector ? elector.mayWrite() : leading),
   });
 
   // Leadership flips are serialized so a stop still draining never overlaps the next start.

@@ -36,6 +36,18 @@ export function createOperatorMetrics(registry: Registry) {
       labelNames: ['direction'] as const,
       registers,
     }),
+    statusWrites: new Counter({
+      name: 'docx_import_operator_status_writes_total',
+      help: 'DocxImportJob status changes: written, or deferred (only queue figures moved within the interval)',
+      labelNames: ['result'] as const,
+      registers,
+    }),
+    writesRefused: new Counter({
+      name: 'docx_import_operator_writes_refused_total',
+      help: 'Writes not sent because leadership was lost or past its renew deadline, by kind',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
     leader: new Gauge({
       name: 'docx_import_operator_is_leader',
       help: '1 while this instance holds the leader lease',

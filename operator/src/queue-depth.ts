@@ -1,11 +1,16 @@
 import { Kafka, logLevel, type Admin, type LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { QueueSpec } from './api/docx-import-job.js';
-import { ArrivalLog, partitionLags, totalLag, type QueueReading } from './queue-lag.js';
+import { ArrivalLogs, partitionLags, totalLag, type QueueReading } from './queue-lag.js';
 
 export interface QueueDepthReader {
-  /** Never throws: a failure is a reading with a reason, so the decision can keep the workers. */
-  read(queue: QueueSpec): Promise<QueueReading>;
+  /**
+   * The lag of `queue` as seen for `owner` (a DocxImportJob key, which owns its arrival samples).
+   * Never throws: a failure is a reading with a reason, so the decision can keep the workers.
+   */
+  read(owner: string, queue: QueueSpec): Promise<QueueReading>;
+  /** Drops the owner's arrival samples (its DocxImportJob is gone). */
+  forget(owner: string): void;
   close(): Promise<void>;
 }
 
@@ -14,6 +19,8 @@ export interface QueueDepthOptions {
   logger: Logger;
   /** Upper bound on one reading, so a hung broker cannot stall a reconcile. */
   timeoutMs?: number;
+  /** Clock for the oldest-waiting age (ms); tests pass their own. */
+  now?: () => number;
 }
 
 /** Queue depth = the consumer group's lag on the topic, read with the kafkajs admin client. */
@@ -28,7 +35,8 @@ export function createQueueDepthReader(opts: QueueDepthOptions): QueueDepthReade
     logLevel: logLevel.WARN,
     logCreator: () => (entry: LogEntry) => opts.logger.debug({ kafka: entry.log }, entry.log.message),
   });
-  const arrivals = new Map<string, ArrivalLog>();
+  const arrivals = new ArrivalLogs();
+  const clock = opts.now ?? Date.now;
   let admin: Promise<Admin> | undefined;
   const timeoutMs = opts.timeoutMs ?? 8000;
 
@@ -47,7 +55,7 @@ export function createQueueDepthReader(opts: QueueDepthOptions): QueueDepthReade
     await stale?.then((a) => a.disconnect()).catch(() => undefined);
   };
 
-  async function measure(queue: QueueSpec): Promise<QueueReading> {
+  async function measure(owner: string, queue: QueueSpec): Promise<QueueReading> {
     const a = await connected();
     const [topicOffsets, groupOffsets] = await Promise.all([
       a.fetchTopicOffsets(queue.topic),
@@ -55,22 +63,22 @@ export function createQueueDepthReader(opts: QueueDepthOptions): QueueDepthReade
     ]);
     const committed = groupOffsets.find((t) => t.topic === queue.topic)?.partitions ?? [];
     const lags = partitionLags(topicOffsets, committed);
-    const log = arrivals.get(queue.topic) ?? new ArrivalLog();
-    arrivals.set(queue.topic, log);
-    const now = Date.now();
+    const log = arrivals.for(owner, queue);
+    const now = clock();
     log.record(lags, now);
     return { ok: true, totalPending: totalLag(lags), oldestWaitingSeconds: log.oldestPendingSeconds(lags, now) };
   }
 
   return {
-    async read(queue) {
+    async read(owner, queue) {
       try {
-        return await withTimeout(measure(queue), timeoutMs);
+        return await withTimeout(measure(owner, queue), timeoutMs);
       } catch (err) {
         await reset();
         return failure(err, queue);
       }
     },
+    forget: (owner) => arrivals.forget(owner),
     close: reset,
   };
 }

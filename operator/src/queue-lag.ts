@@ -92,3 +92,29 @@ function prune(list: Sample[], next: number): Sample[] {
   while (live.length > MAX_SAMPLES) live.splice(1, 1);
   return live;
 }
+
+/**
+ * One ArrivalLog per DocxImportJob. A log shared by topic would be pruned at the fastest group's
+ * committed offset, so a second job on the same topic with a slower group would lose the samples
+ * that date its own oldest message; and a job whose queue moves to another topic or group starts over.
+ */
+export class ArrivalLogs {
+  private readonly logs = new Map<string, { queue: string; log: ArrivalLog }>();
+
+  for(owner: string, queue: { topic: string; consumerGroup: string }): ArrivalLog {
+    const id = `${queue.topic}\n${queue.consumerGroup}`;
+    const known = this.logs.get(owner);
+    if (known?.queue === id) return known.log;
+    const log = new ArrivalLog();
+    this.logs.set(owner, { queue: id, log });
+    return log;
+  }
+
+  forget(owner: string): void {
+    this.logs.delete(owner);
+  }
+
+  get size(): number {
+    return this.logs.size;
+  }
+}

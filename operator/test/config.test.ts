@@ -49,6 +49,25 @@ describe('operator config', () => {
 
 describe('leaderTimings', () => {
   it('keeps client-go proportions: 15 s lease, 10 s renew deadline, 2 s retry', () => {
-    expect(leaderTimings(15)).to.deep.equal({ renewDeadlineSec: 10, retrySec: 2 });
+    expect(leaderTimings(15)).to.deep.equal({ renewDeadlineMs: 10_000, retryMs: 2000 });
+  });
+
+  it('keeps retry < renew deadline < lease duration for every lease duration the config accepts', () => {
+    for (let sec = 2; sec <= 300; sec++) {
+      const { renewDeadlineMs, retryMs } = leaderTimings(sec);
+      expect(retryMs, `${sec} s`).to.be.greaterThan(0).and.below(renewDeadlineMs);
+      expect(renewDeadlineMs, `${sec} s`).to.be.below(sec * 1000);
+    }
+  });
+});
+
+describe('QUEUE_STATUS_INTERVAL_SECONDS', () => {
+  it('defaults to 5 s, accepts 0 (no limit), refuses a negative value', () => {
+    expect(loadConfig(operatorConfigSchema, { KAFKA_BROKERS: 'k:1' }).QUEUE_STATUS_INTERVAL_SECONDS).to.equal(5);
+    const zero = loadConfig(operatorConfigSchema, { KAFKA_BROKERS: 'k:1', QUEUE_STATUS_INTERVAL_SECONDS: '0' });
+    expect(zero.QUEUE_STATUS_INTERVAL_SECONDS).to.equal(0);
+    expect(() =>
+      loadConfig(operatorConfigSchema, { KAFKA_BROKERS: 'k:1', QUEUE_STATUS_INTERVAL_SECONDS: '-1' }),
+    ).to.throw(/QUEUE_STATUS_INTERVAL_SECONDS/);
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { V1Lease } from '@kubernetes/client-node';
-import { leaseAction, leaseFor, observe, releasedLease } from '../src/lease.js';
+import { leaderTimings } from '../src/config.js';
+import { leaseAction, leaseFor, observe, releasedLease, stillLeading } from '../src/lease.js';
 
 const lease = (
   holder: string,
@@ -81,6 +82,36 @@ describe('leader election rules', () => {
       const released = releasedLease(lease('me'), new Date('2025-01-01T00:00:06Z'));
       expect(released.spec).to.include({ holderIdentity: '', leaseDurationSeconds: 1 });
       expect(leaseAction(released, 'next', observe(undefined, released, 0), 0).kind).to.equal('takeover');
+    });
+  });
+
+  describe('stillLeading (the renew deadline, by an injected clock)', () => {
+    it('holds from a renewal sent at t until t + renewDeadline, and not a moment longer', () => {
+      expect(stillLeading(1000, 1000, 4000)).to.equal(true);
+      expect(stillLeading(1000, 4999, 4000)).to.equal(true);
+      expect(stillLeading(1000, 5000, 4000)).to.equal(false);
+      expect(stillLeading(undefined, 0, 4000), 'never renewed').to.equal(false);
+    });
+
+    it('a leader whose renewals fail has stopped before any competitor may take its lease over', () => {
+      // For each lease duration and each moment a competitor first sees our last renewal (never
+      // before we sent it): at the first instant leaseAction lets it take over, we no longer lead.
+      for (const durationSec of [2, 6, 15, 60]) {
+        const { renewDeadlineMs } = leaderTimings(durationSec);
+        const sentAt = 50_000;
+        const ours = lease('me', '2025-01-01T00:00:00.000000Z', durationSec);
+        for (const seenAfterMs of [0, 1, 250, 3000]) {
+          const seen = observe(undefined, ours, sentAt + seenAfterMs);
+          let t = sentAt;
+          while (leaseAction(ours, 'other', seen, t).kind === 'wait') t += 1;
+          expect(stillLeading(sentAt, t, renewDeadlineMs), `${durationSec} s lease, seen +${seenAfterMs} ms`).to.equal(
+            false,
+          );
+          expect(t - (sentAt + renewDeadlineMs), 'margin for a write already on the wire').to.be.at.least(
+            durationSec * 1000 - renewDeadlineMs,
+          );
+        }
+      }
     });
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ArrivalLog, partitionLags, totalLag } from '../src/queue-lag.js';
+import { ArrivalLog, ArrivalLogs, partitionLags, totalLag } from '../src/queue-lag.js';
 
 const offsets = (...highs: Array<[number, number]>) =>
   highs.map(([high, low], partition) => ({ partition, high: String(high), low: String(low) }));
@@ -71,5 +71,34 @@ describe('ArrivalLog', () => {
     for (let i = 0; i < 1000; i++) log.record(partitionLags(offsets([i + 1, 0]), []), at(i));
     const lags = partitionLags(offsets([1000, 0]), []);
     expect(log.oldestPendingSeconds(lags, at(1000))).to.equal(1000);
+  });
+});
+
+describe('ArrivalLogs (one arrival log per DocxImportJob)', () => {
+  const at = (s: number): number => 1_700_000_000_000 + s * 1000;
+  const q = (consumerGroup: string) => ({ topic: 'docx-import.jobs.v1', consumerGroup });
+
+  it('keeps two jobs on one topic apart: a fast group committing does not age the slow group younger', () => {
+    const logs = new ArrivalLogs();
+    const fast = logs.for('ns/fast', q('fast'));
+    const slow = logs.for('ns/slow', q('slow'));
+    expect(fast).not.to.equal(slow);
+    for (const log of [fast, slow]) log.record(partitionLags(offsets([5, 0]), []), at(0));
+    for (const log of [fast, slow]) log.record(partitionLags(offsets([10, 0]), []), at(20));
+    const fastLags = partitionLags(offsets([10, 0]), [{ partition: 0, offset: '6' }]);
+    fast.record(fastLags, at(30));
+    const slowLags = partitionLags(offsets([10, 0]), [{ partition: 0, offset: '1' }]);
+    slow.record(slowLags, at(30));
+    expect(fast.oldestPendingSeconds(fastLags, at(30))).to.equal(10);
+    expect(slow.oldestPendingSeconds(slowLags, at(30))).to.equal(30);
+  });
+
+  it('returns the same log for the same job and queue, a fresh one when its queue changes, none after forget', () => {
+    const logs = new ArrivalLogs();
+    const first = logs.for('ns/a', q('g1'));
+    expect(logs.for('ns/a', q('g1'))).to.equal(first);
+    expect(logs.for('ns/a', q('g2'))).not.to.equal(first);
+    logs.forget('ns/a');
+    expect(logs.size).to.equal(0);
   });
 });

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { GROUP, PLURAL, VERSION, objectKey, type DocxImportJob } from '../api/docx-import-job.js';
@@ -11,8 +10,10 @@ import type { QueueDepthReader } from '../queue-depth.js';
 import { decide, withApplyFailure, type Decision } from './decide.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { deploymentName, MANAGED_SELECTOR, ownerJobName } from './worker-deployment.js';
+import { worthReconciling } from './status-rules.js';
+import { StatusWriter } from './status-writer.js';
 import { WriteMemo } from './write-memo.js';
-import { applyDeployment, patchStatus } from './writes.js';
+import { applyDeployment, NotLeadingError } from './writes.js';
 
 export interface ControllerDeps {
   kc: KubeConfig;
@@ -26,6 +27,10 @@ export interface ControllerDeps {
   resyncSeconds: number;
   /** Server-side lifetime of one watch; the watchdog bound follows from it. */
   watchTimeoutSec?: number;
+  /** Least seconds between two status writes that would only move queue figures (0: no limit). */
+  queueStatusIntervalSec?: number;
+  /** Checked right before every write: false once leadership is lost or past its renew deadline. */
+  mayWrite?: () => boolean;
 }
 
 /**
@@ -40,8 +45,15 @@ export class Controller {
   private resync: NodeJS.Timeout | undefined;
   private readonly jobMemo = new WriteMemo<DocxImportJob>();
   private readonly deploymentMemo = new WriteMemo<V1Deployment>();
+  private readonly status: StatusWriter;
 
   constructor(private readonly deps: ControllerDeps) {
+    this.status = new StatusWriter({
+      clients: deps.clients,
+      metrics: deps.metrics,
+      guard: (kind) => this.guard(kind),
+      queueIntervalMs: (deps.queueStatusIntervalSec ?? 0) * 1000,
+    });
     this.jobs = this.jobReflector();
     this.deployments = this.deploymentReflector();
   }
@@ -97,7 +109,7 @@ export class Controller {
   private async reconcileJob(key: string, job: DocxImportJob): Promise<void> {
     const dKey = `${job.metadata?.namespace ?? ''}/${deploymentName(job)}`;
     const observed = this.deploymentMemo.freshest(dKey, this.deployments.get(dKey));
-    const decision = decide(job, observed, await this.deps.depth.read(job.spec.queue), new Date());
+    const decision = decide(job, observed, await this.deps.depth.read(key, job.spec.queue), new Date());
     const applyError = decision.deployment ? await this.apply(dKey, observed, decision) : undefined;
     if (applyError) {
       await this.writeStatus(
@@ -113,6 +125,7 @@ export class Controller {
   }
 
   private async apply(dKey: string, observed: V1Deployment | undefined, decision: Decision): Promise<unknown> {
+    this.guard('deployment');
     try {
       const applied = await applyDeployment(this.deps.clients, decision.deployment as V1Deployment);
       this.deploymentMemo.remember(dKey, observed, applied);
@@ -125,6 +138,7 @@ export class Controller {
 
   private async recordEvents(job: DocxImportJob, decision: Decision): Promise<void> {
     for (const event of decision.events) {
+      this.guard('event');
       await this.deps.events.record(job, event);
       if (event.reason === 'ScaledUp' || event.reason === 'ScaledDown') {
         this.deps.metrics.scaleEvents.inc({ direction: event.reason === 'ScaledUp' ? 'up' : 'down' });
@@ -133,11 +147,16 @@ export class Controller {
     }
   }
 
-  // Skipping an unchanged status keeps a quiet queue at zero writes per resync.
   private async writeStatus(key: string, job: DocxImportJob, status: DocxImportJob['status']): Promise<void> {
-    if (isDeepStrictEqual(job.status ?? {}, status)) return;
-    const updated = await patchStatus(this.deps.clients, job, status ?? {});
-    this.jobMemo.remember(key, job, updated);
+    const updated = await this.status.write(key, job, status ?? {});
+    if (updated) this.jobMemo.remember(key, job, updated);
+  }
+
+  // A deposed leader's in-flight reconcile must not write after a successor may have taken over.
+  private guard(kind: string): void {
+    if (!this.deps.mayWrite || this.deps.mayWrite()) return;
+    this.deps.metrics.writesRefused.inc({ kind });
+    throw new NotLeadingError(kind);
   }
 
   private observe(job: DocxImportJob, decision: Decision): void {
@@ -154,6 +173,8 @@ export class Controller {
     const key = objectKey(job);
     this.queue?.forget(key);
     this.jobMemo.forget(key);
+    this.status.ledger.forget(key);
+    this.deps.depth.forget(key);
     const labels = { namespace: job.metadata?.namespace ?? '', name: job.metadata?.name ?? '' };
     for (const g of [this.deps.metrics.pending, this.deps.metrics.oldest, this.deps.metrics.desired]) g.remove(labels);
   }
@@ -174,7 +195,10 @@ export class Controller {
       resource: 'docximportjobs',
       path,
       list,
-      onUpsert: (job) => this.queue?.enqueue(objectKey(job)),
+      onUpsert: (job, previous) => {
+        const key = objectKey(job);
+        if (worthReconciling(previous, job, this.status.ledger.lastWritten(key))) this.queue?.enqueue(key);
+      },
       onDelete: (job) => this.forgetJob(job),
     });
   }

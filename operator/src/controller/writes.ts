@@ -3,6 +3,14 @@ import { GROUP, PLURAL, VERSION, type DocxImportJob, type DocxImportJobStatus } 
 import type { KubeClients } from '../kube/clients.js';
 import { FIELD_MANAGER } from './worker-deployment.js';
 
+/** A write refused because this process no longer holds (or can no longer vouch for) leadership. */
+export class NotLeadingError extends Error {
+  constructor(kind: string) {
+    super(`not writing the ${kind}: leadership lost or past its renew deadline`);
+    this.name = 'NotLeadingError';
+  }
+}
+
 // The only two writes the operator makes to the objects it reconciles (Events and the Lease aside).
 
 /**

@@ -12,7 +12,8 @@ export interface ReflectorOptions<T extends KubernetesObject> {
   path: string;
   list: () => Promise<{ items: T[]; metadata?: { resourceVersion?: string } }>;
   labelSelector?: string;
-  onUpsert: (obj: T) => void;
+  /** `previous` is the cached copy this one replaces (undefined when new), for event filters. */
+  onUpsert: (obj: T, previous: T | undefined) => void;
   onDelete: (obj: T) => void;
   /** Server-side lifetime of one watch request; a healthy watch ends and restarts at least this often. */
   watchTimeoutSec?: number;
@@ -36,6 +37,8 @@ export class Reflector<T extends KubernetesObject> {
   private readonly cache = new Map<string, T>();
   private readonly watch: Watch;
   private resourceVersion = '';
+  /** The current watch was ended by an ERROR event: 410 Gone re-lists as 'expired', others as 'error'. */
+  private watchError: 'expired' | 'error' | undefined;
   /** Bumped by every (re)start: callbacks of an older list or watch are ignored. */
   private generation = 0;
   private abort: AbortController | undefined;
@@ -129,6 +132,7 @@ export class Reflector<T extends KubernetesObject> {
     };
     if (this.opts.labelSelector) params.labelSelector = this.opts.labelSelector;
     this.opts.onWatch?.();
+    this.watchError = undefined;
     this.watchStartedAt = Date.now();
     const abort = await this.watch.watch(
       this.opts.path,
@@ -146,6 +150,7 @@ export class Reflector<T extends KubernetesObject> {
     if (type === 'ERROR') {
       // 410 Gone: our resourceVersion was compacted away; anything else, start over too.
       this.resourceVersion = '';
+      this.watchError = obj.code === 410 ? 'expired' : 'error';
       return;
     }
     if (type === 'ADDED' || type === 'MODIFIED') this.upsert(obj);
@@ -155,7 +160,8 @@ export class Reflector<T extends KubernetesObject> {
 
   private onDone(gen: number, err: unknown): void {
     if (gen !== this.generation || this.stopped) return;
-    if (httpStatus(err) === 410 || (!err && !this.resourceVersion)) return this.restart('expired');
+    if (httpStatus(err) === 410) return this.restart('expired');
+    if (!err && !this.resourceVersion) return this.restart(this.watchError ?? 'expired');
     if (err) return this.retryLater(err);
     // A watch the server ends at once (a proxy cutting it, an overloaded server) must not spin.
     if (Date.now() - this.watchStartedAt < 1000) return this.retryLater(new Error('watch closed as soon as it opened'));
@@ -169,6 +175,15 @@ export class Reflector<T extends KubernetesObject> {
     this.opts.logger.warn({ path: this.opts.path, err: describeError(err), retryInMs: delay }, 'list/watch failed');
     clearTimeout(this.retry);
     this.retry = setTimeout(() => this.resume(), delay);
+  }
+
+  /**
+   * What a resume after a dropped connection does, from a given resourceVersion: lets a test make
+   * the real API server answer 410 Gone (a version older than its watch cache) and see the re-list.
+   */
+  resumeFrom(resourceVersion: string): void {
+    this.resourceVersion = resourceVersion;
+    this.resume();
   }
 
   /** After an error: watch again from where we were; only a cache never filled needs a list. */
@@ -197,7 +212,7 @@ export class Reflector<T extends KubernetesObject> {
     const known = this.cache.get(key);
     if (known && known.metadata?.resourceVersion === obj.metadata?.resourceVersion) return;
     this.cache.set(key, obj);
-    this.opts.onUpsert(obj);
+    this.opts.onUpsert(obj, known);
   }
 
   private remove(obj: T): void {

@@ -1,0 +1,68 @@
+// The operator's queue-depth reader against the real test Kafka; only the clock is the test's.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { Kafka, logLevel, type Admin, type Producer } from 'kafkajs';
+import { pino } from 'pino';
+import { testKafkaBrokers } from '../../services/kit/test/support/servers.js';
+import { createQueueDepthReader, type QueueDepthReader } from '../src/queue-depth.js';
+
+describe('queue-depth reader on a real Kafka topic', function () {
+  this.timeout(60_000);
+  const topic = `docx-import.jobs.v1.test-${randomUUID()}`;
+  let admin: Admin;
+  let producer: Producer;
+  let reader: QueueDepthReader;
+  let now = Date.parse('2026-01-01T00:00:00Z');
+
+  before(async () => {
+    // Read here, not at load time: the global hooks may provide the brokers after the files load.
+    const kafka = new Kafka({ clientId: 'operator-test', brokers: testKafkaBrokers(), logLevel: logLevel.NOTHING });
+    admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    producer = kafka.producer();
+    await producer.connect();
+    reader = createQueueDepthReader({ brokers: testKafkaBrokers(), logger: pino({ level: 'silent' }), now: () => now });
+  });
+
+  after(async () => {
+    await reader.close();
+    await producer.disconnect();
+    await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+    await admin.disconnect();
+  });
+
+  const push = (n: number) =>
+    producer.send({ topic, messages: Array.from({ length: n }, (_, i) => ({ key: `j${i}`, value: '{}' })) });
+  const commit = (groupId: string, offset: number) =>
+    admin.setOffsets({ groupId, topic, partitions: [{ partition: 0, offset: String(offset) }] });
+
+  it('ages the oldest waiting job per DocxImportJob: two jobs on one topic with their own groups', async () => {
+    const fast = { topic, consumerGroup: `fast-${randomUUID()}` };
+    const slow = { topic, consumerGroup: `slow-${randomUUID()}` };
+    const both = () => Promise.all([reader.read('ns/fast', fast), reader.read('ns/slow', slow)]);
+    await push(5);
+    await both();
+    now += 20_000;
+    await push(5);
+    await both();
+    // The fast group is done with the first five and one more; the slow one with only one.
+    await commit(fast.consumerGroup, 6);
+    await commit(slow.consumerGroup, 1);
+    now += 10_000;
+    // Fast first: with a log shared by topic, its reading would prune what dates the slow group's backlog.
+    const fastReading = await reader.read('ns/fast', fast);
+    const slowReading = await reader.read('ns/slow', slow);
+    expect(fastReading).to.deep.equal({ ok: true, totalPending: 4, oldestWaitingSeconds: 10 });
+    expect(slowReading).to.deep.equal({ ok: true, totalPending: 9, oldestWaitingSeconds: 30 });
+  });
+
+  it('starts a forgotten job over: its backlog is dated from the next reading', async () => {
+    const queue = { topic, consumerGroup: `gone-${randomUUID()}` };
+    await reader.read('ns/gone', queue);
+    now += 15_000;
+    expect(await reader.read('ns/gone', queue)).to.include({ oldestWaitingSeconds: 15 });
+    reader.forget('ns/gone');
+    expect(await reader.read('ns/gone', queue)).to.include({ oldestWaitingSeconds: 0 });
+  });
+});
