@@ -27,22 +27,51 @@ export class AppError extends Error {
   }
 }
 
-/** Code to status, as data. Codes ending in `_NOT_FOUND` map to 404 by rule. */
+/**
+ * Code to status, as data. Codes ending in `_NOT_FOUND` map to 404 by rule, other `_CONFLICT` and
+ * `_TAKEN` codes to 409; a code listed here wins over the rule (AI_PREVIEW_CONFLICT is 400 because
+ * the question-bank contract says so). Which contract text each code answers is listed in
+ * services/kit/test/support/contract-errors.ts; the texts themselves live in each service's messages.ts.
+ */
 export const STATUS: Readonly<Record<string, number>> = Object.freeze({
   VALIDATION_ERROR: 400,
   BAD_REQUEST: 400,
+  AI_PREVIEW_CONFLICT: 400,
+  QUESTION_INVALID_FOR_TYPE: 400,
+  QUESTION_NOT_IN_ATTEMPT: 400,
+  EXAM_ID_MISMATCH: 400,
+  EXAM_HAS_NO_QUESTIONS: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  EXAM_ACCESS_DENIED: 403,
+  EXAM_PASSWORD_INVALID: 403,
   NOT_FOUND: 404,
+  QUESTION_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   EMAIL_TAKEN: 409,
   PHONE_TAKEN: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: 409,
+  QUESTION_TYPE_CODE_TAKEN: 409,
+  FOLDER_NOT_EMPTY: 409,
+  ATTEMPT_LOCKED: 409,
+  ANSWER_VERSION_CONFLICT: 409,
+  EXAM_DURATION_EXPIRED: 409,
+  EXAM_NOT_PUBLISHED: 409,
+  EXAM_OFFLINE: 409,
+  EXAM_NOT_OPEN: 409,
+  EXAM_CLOSED: 409,
+  ATTEMPT_LIMIT_REACHED: 409,
+  ACCESS_LINK_LIMIT_REACHED: 409,
+  IMPORT_JOB_ACTIVE: 409,
+  IMPORT_JOB_NOT_COMPLETED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  DOCX_INVALID_FILE: 415,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  UPSTREAM_ERROR: 502,
   DEPENDENCY_UNAVAILABLE: 503,
 });
 

@@ -3,7 +3,25 @@ export { loadConfig, ConfigError, commonConfig, type CommonConfig } from './conf
 export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './logging.js';
 export { createMetricsRegistry } from './metrics.js';
 export { AppError, STATUS, statusFor, toAppError, errorMiddleware, type AppErrorOptions } from './errors.js';
-export { ok } from './envelope.js';
+export {
+  ok,
+  list,
+  listMeta,
+  pageParams,
+  pagingKeys,
+  type ListMeta,
+  type PageOptions,
+  type PageParams,
+} from './envelope.js';
+export { upload, UPLOAD_TEMP_PREFIX, type UploadOptions, type UploadedFile } from './upload.js';
+export { sse, StreamRegistry, type SseStream, type SseHandler, type SseOptions } from './sse.js';
+export {
+  idempotencyKey,
+  idempotencyRecordModel,
+  type IdempotencyKeyOptions,
+  type IdempotencyRecord,
+} from './idempotency.js';
+export { requireRole } from './roles.js';
 export { validate, input, type RequestSchemas, type FieldError } from './validate.js';
 export { readActor, internalTokenGuard, ROLES, type Actor, type Role } from './actor.js';
 export { type HealthCheck, type HealthChecks, type ReadinessState } from './health.js';

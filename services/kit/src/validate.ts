@@ -31,9 +31,15 @@ const PARTS = ['params', 'query', 'body'] as const;
 /**
  * Validates params, query and body with joi (all errors at once) and stores the converted values
  * on `req.valid`; any failure is one 400 VALIDATION_ERROR whose details name every field.
+ * A route with a body schema answers a multipart body with 415 UNSUPPORTED_MEDIA_TYPE, unless
+ * `upload()` ran before it (then the body schema validates the form's text fields).
  */
 export function validate(schemas: RequestSchemas) {
   return (req: Request, _res: Response, next: NextFunction): void => {
+    if (schemas.body && req.file === undefined && req.is('multipart/form-data')) {
+      next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be application/json'));
+      return;
+    }
     const valid: ValidatedInput = { params: {}, query: {}, body: {} };
     const details: FieldError[] = [];
     for (const part of PARTS) {

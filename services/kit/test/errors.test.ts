@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { AppError, STATUS, isDuplicateKey, statusFor, toAppError } from '../src/index.js';
+import { CONTRACT_ERRORS, CONTRACT_NON_HTTP_CODES } from './support/contract-errors.js';
 
 describe('errors (pure)', () => {
   it('statusFor: reads the table, maps *_NOT_FOUND to 404, honours a contract-fixed status', () => {
@@ -28,6 +29,31 @@ describe('errors (pure)', () => {
 
   it('STATUS: is frozen data', () => {
     expect(Object.isFrozen(STATUS)).to.equal(true);
+  });
+
+  it('every contract error code maps to the status the contract implies', () => {
+    const wrong = CONTRACT_ERRORS.map((e) => ({
+      code: e.code,
+      want: e.status,
+      got: statusFor(new AppError(e.code, 'x')),
+    })).filter((r) => r.got !== r.want);
+    expect(wrong).to.deep.equal([]);
+  });
+
+  it('a code the contracts fix wins over the suffix rule (AI_PREVIEW_CONFLICT is 400, not 409)', () => {
+    expect(STATUS.AI_PREVIEW_CONFLICT).to.equal(400);
+    expect(statusFor(new AppError('OTHER_CONFLICT', 'x'))).to.equal(409);
+  });
+
+  it('every non-_NOT_FOUND contract code is in the table, not left to a rule or the 500 default', () => {
+    const missing = CONTRACT_ERRORS.map((e) => e.code).filter(
+      (c) => !c.endsWith('_NOT_FOUND') && STATUS[c] === undefined,
+    );
+    expect(missing).to.deep.equal([]);
+  });
+
+  it('job failure and warning codes stay out of the HTTP table', () => {
+    expect(CONTRACT_NON_HTTP_CODES.filter((c) => STATUS[c] !== undefined)).to.deep.equal([]);
   });
 });
 

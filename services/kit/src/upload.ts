@@ -1,0 +1,266 @@
+import busboy, { type Busboy, type FieldInfo, type FileInfo } from 'busboy';
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
+import type { NextFunction, Request, Response } from 'express';
+import { AppError } from './errors.js';
+
+export interface UploadOptions {
+  /** The form field that carries the file; exactly one file, in this field. */
+  field: string;
+  /** Largest file in bytes: exactly `maxBytes` passes, one more is 413 while streaming. */
+  maxBytes: number;
+  /** Lower-case extensions with the dot (`['.docx']`); another extension is 415. */
+  allowedExtensions?: readonly string[];
+  /** Text fields accepted (default 20); more is 413. */
+  maxFields?: number;
+  /** Largest text field in bytes (default 64 KiB); larger is 413. */
+  maxFieldBytes?: number;
+}
+
+export interface UploadedFile {
+  /** A temp file the kit removes when the response ends; rename it away to keep it. */
+  path: string;
+  /** The client's file name, without any directory part. */
+  originalName: string;
+  size: number;
+  /** As the client declared it: a claim, not a check. */
+  mimeType: string;
+  /** Hex SHA-256 of the bytes, for idempotency and ledgers. */
+  sha256: string;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The file `upload()` received; its text fields are in `req.body`. */
+    file?: UploadedFile;
+  }
+}
+
+/** Temp files are `os.tmpdir()/edu-upload-<uuid>`. */
+export const UPLOAD_TEMP_PREFIX = 'edu-upload-';
+
+interface Settings extends Required<UploadOptions> {
+  /** A declared Content-Length past this cannot fit the limits: refused before reading. */
+  maxRequestBytes: number;
+}
+
+/**
+ * Route middleware for one `multipart/form-data` file: streams it to a temp file while hashing it,
+ * enforces `maxBytes` as the bytes arrive (413 PAYLOAD_TOO_LARGE at byte `maxBytes + 1`, the rest
+ * discarded, never buffered), and gives the route `req.file` and the text fields in `req.body`.
+ * 415 when the request is not multipart or the extension is not allowed; 400 VALIDATION_ERROR when
+ * the field is missing, another file field or a second file arrives, or the form is malformed. The
+ * temp file is removed on every path: after the response ends, on any error, on client abort.
+ */
+export function upload(opts: UploadOptions) {
+  const cfg = settings(opts);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!req.is('multipart/form-data')) {
+      refuse(res, next, new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be multipart/form-data'));
+      return;
+    }
+    if (Number(req.headers['content-length'] ?? 0) > cfg.maxRequestBytes) {
+      refuse(res, next, tooLarge(cfg.maxBytes));
+      return;
+    }
+    new Receiver(req, res, cfg).run().then(({ file, fields }) => {
+      req.file = file;
+      req.body = fields;
+      next();
+    }, next);
+  };
+}
+
+function settings(opts: UploadOptions): Settings {
+  if (!Number.isSafeInteger(opts.maxBytes) || opts.maxBytes < 0) throw new Error('upload: maxBytes must be an integer');
+  const maxFields = opts.maxFields ?? 20;
+  const maxFieldBytes = opts.maxFieldBytes ?? 64 * 1024;
+  return {
+    field: opts.field,
+    maxBytes: opts.maxBytes,
+    allowedExtensions: (opts.allowedExtensions ?? []).map((e) => e.toLowerCase()),
+    maxFields,
+    maxFieldBytes,
+    // Part headers and boundaries cost a few hundred bytes per part; 64 KiB is ample slack.
+    maxRequestBytes: opts.maxBytes + maxFields * maxFieldBytes + 64 * 1024,
+  };
+}
+
+// An unread body behind an early answer would otherwise be read to its end to keep the connection.
+function refuse(res: Response, next: NextFunction, err: AppError): void {
+  res.setHeader('Connection', 'close');
+  next(err);
+}
+
+function tooLarge(maxBytes: number): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', `File is larger than ${maxBytes} bytes`, {
+    details: { maxBytes },
+  });
+}
+
+function invalid(message: string, path?: string): AppError {
+  return new AppError('VALIDATION_ERROR', message, path ? { details: [{ path, message }] } : {});
+}
+
+interface Received {
+  file: UploadedFile;
+  fields: Record<string, string>;
+}
+
+class Receiver {
+  private readonly fields: Record<string, string> = {};
+  private written?: Promise<UploadedFile>;
+  private tempPath?: string;
+  private sink?: WriteStream;
+  private parser?: Busboy;
+  private settled = false;
+  private resolve: (r: Received) => void = () => undefined;
+  private reject: (e: unknown) => void = () => undefined;
+
+  constructor(
+    private readonly req: Request,
+    private readonly res: Response,
+    private readonly cfg: Settings,
+  ) {}
+
+  run(): Promise<Received> {
+    return new Promise<Received>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      // 'close' comes once the response is done or the connection is gone: the one cleanup point.
+      this.res.once('close', () => void this.discard());
+      this.req.once('close', () => {
+        if (!this.req.complete) this.fail(invalid('Request aborted'));
+      });
+      this.req.once('error', () => this.fail(invalid('Request aborted')));
+      this.start();
+    });
+  }
+
+  private start(): void {
+    try {
+      this.parser = busboy({
+        headers: this.req.headers,
+        defParamCharset: 'utf8',
+        // busboy flags a limit when it is reached, so one byte over is where "too large" begins.
+        limits: {
+          fileSize: this.cfg.maxBytes + 1,
+          files: 1,
+          fields: this.cfg.maxFields,
+          fieldSize: this.cfg.maxFieldBytes + 1,
+        },
+      });
+    } catch {
+      this.fail(invalid('Malformed multipart/form-data header'));
+      return;
+    }
+    const p = this.parser;
+    p.on('file', (name: string, stream: Readable, info: FileInfo) => this.onFile(name, stream, info));
+    p.on('field', (name: string, value: string, info: FieldInfo) => this.onField(name, value, info));
+    p.on('filesLimit', () => this.fail(invalid('Only one file may be uploaded', this.cfg.field)));
+    p.on('fieldsLimit', () => this.fail(new AppError('PAYLOAD_TOO_LARGE', 'Too many form fields')));
+    p.on('error', () => this.fail(invalid('Malformed multipart body')));
+    p.on('close', () => this.onFormDone());
+    this.req.pipe(p);
+  }
+
+  private onFile(name: string, stream: Readable, info: FileInfo): void {
+    if (this.settled || !info.filename) {
+      // A browser sends an empty part with no file name when no file was chosen: absent.
+      stream.resume();
+      return;
+    }
+    if (name !== this.cfg.field) {
+      stream.resume();
+      this.fail(invalid(`Unexpected file field ${name.slice(0, 100)}`, name.slice(0, 100)));
+      return;
+    }
+    const ext = extname(info.filename).toLowerCase();
+    if (this.cfg.allowedExtensions.length > 0 && !this.cfg.allowedExtensions.includes(ext)) {
+      stream.resume();
+      const allowed = this.cfg.allowedExtensions.join(', ');
+      this.fail(new AppError('UNSUPPORTED_MEDIA_TYPE', `File must have one of the extensions: ${allowed}`));
+      return;
+    }
+    this.written = this.store(stream, info.filename, info.mimeType);
+    this.written.catch(() => undefined);
+  }
+
+  private async store(stream: Readable, filename: string, mimeType: string): Promise<UploadedFile> {
+    const path = join(tmpdir(), `${UPLOAD_TEMP_PREFIX}${randomUUID()}`);
+    this.tempPath = path;
+    this.sink = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+    stream.once('limit', () => this.fail(tooLarge(this.cfg.maxBytes)));
+    const hash = createHash('sha256');
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        hash.update(chunk);
+        size += chunk.length;
+        cb(null, chunk);
+      },
+    });
+    await pipeline(stream, meter, this.sink);
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
+    const originalName = filename.replace(/[\u0000-\u001f\u007f]/g, '').slice(-255);
+    return { path, originalName, size, mimeType, sha256: hash.digest('hex') };
+  }
+
+  private onField(name: string, value: string, info: FieldInfo): void {
+    if (this.settled) return;
+    if (info.valueTruncated) {
+      this.fail(new AppError('PAYLOAD_TOO_LARGE', `Form field is larger than ${this.cfg.maxFieldBytes} bytes`));
+      return;
+    }
+    // defineProperty, so a field named __proto__ is a field and not a prototype.
+    Object.defineProperty(this.fields, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+
+  private onFormDone(): void {
+    if (this.settled) return;
+    if (!this.written) {
+      this.fail(invalid(`File field ${this.cfg.field} is required`, this.cfg.field));
+      return;
+    }
+    this.written.then(
+      (file) => this.succeed(file),
+      (err: unknown) => this.fail(err),
+    );
+  }
+
+  private succeed(file: UploadedFile): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolve({ file, fields: this.fields });
+  }
+
+  private fail(err: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.parser) this.req.unpipe(this.parser);
+    if (!this.req.complete) {
+      // Discard what is still coming and close the connection after the answer.
+      if (!this.res.headersSent) this.res.setHeader('Connection', 'close');
+      this.req.resume();
+    }
+    void this.discard();
+    this.reject(err);
+  }
+
+  private async discard(): Promise<void> {
+    const path = this.tempPath;
+    if (!path) return;
+    this.tempPath = undefined;
+    // The sink may still be opening: unlinking before its open would leave the file behind.
+    if (this.sink && !this.sink.closed) {
+      this.sink.destroy();
+      await finished(this.sink).catch(() => undefined);
+    }
+    await rm(path, { force: true }).catch(() => undefined);
+  }
+}
