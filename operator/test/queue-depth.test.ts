@@ -3,8 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Kafka, logLevel, type Admin, type Producer } from 'kafkajs';
 import { pino } from 'pino';
-import { testKafkaBrokers } from '../../services/kit/test/support/servers.js';
 import { createQueueDepthReader, type QueueDepthReader } from '../src/queue-depth.js';
+
+// Given, or exported by the unit suite's global hooks when they started the test Kafka.
+function testKafkaBrokers(): string[] {
+  const brokers = process.env.KAFKA_BROKERS ?? process.env.EDU_TEST_KAFKA_BROKERS;
+  if (!brokers) throw new Error('KAFKA_BROKERS is not set: run through the unit suite or scripts/test-one.sh');
+  return brokers.split(',');
+}
 
 describe('queue-depth reader on a real Kafka topic', function () {
   this.timeout(60_000);
