@@ -1,6 +1,19 @@
 import { expect } from 'chai';
+import { Router } from 'express';
 import Joi from 'joi';
-import { listMeta, pageParams, pagingKeys } from '../src/index.js';
+import request from 'supertest';
+import {
+  createApp,
+  createLogger,
+  createMetricsRegistry,
+  input,
+  list,
+  listMeta,
+  pageParams,
+  pagingKeys,
+  validate,
+} from '../src/index.js';
+import { LogCapture } from './support/log-capture.js';
 
 describe('list envelope paging (pure)', () => {
   it('defaults to page 1, limit 20', () => {
@@ -56,5 +69,39 @@ describe('list envelope paging (pure)', () => {
     expect(listMeta({ page: 1, limit: 20 }, 41)).to.deep.equal({ page: 1, limit: 20, total: 41, totalPages: 3 });
     expect(listMeta({ page: 1, limit: 20 }, 40).totalPages).to.equal(2);
     expect(listMeta({ page: 1, limit: 20 }, 0).totalPages).to.equal(0);
+  });
+});
+
+describe('list() through an app', () => {
+  const rows = Array.from({ length: 45 }, (_, i) => ({ n: i + 1 }));
+  const routes = Router();
+  routes.get('/v1/rows', validate({ query: Joi.object({ ...pagingKeys() }) }), (req, res) => {
+    const page = pageParams(input(req, 'query'));
+    list(res, rows.slice(page.skip, page.skip + page.limit), { ...page, total: rows.length });
+  });
+  const app = createApp({
+    name: 'kit-list-test',
+    version: '0.0.0',
+    routes,
+    checks: {},
+    logger: createLogger({ name: 'kit-list-test', destination: new LogCapture() }),
+    metrics: createMetricsRegistry(),
+    openapi: {},
+  });
+
+  it('answers { items, meta } in the success envelope', async () => {
+    const res = await request(app).get('/v1/rows?page=3&limit=20');
+    expect(res.status).to.equal(200);
+    expect(res.body.success).to.equal(true);
+    expect(res.body.message).to.equal('OK');
+    expect(res.body.data.items).to.deep.equal([{ n: 41 }, { n: 42 }, { n: 43 }, { n: 44 }, { n: 45 }]);
+    expect(res.body.data.meta).to.deep.equal({ page: 3, limit: 20, total: 45, totalPages: 3 });
+  });
+
+  it('clamps garbage paging to a 200, never a 400', async () => {
+    const res = await request(app).get('/v1/rows?page=abc&limit=1000');
+    expect(res.status).to.equal(200);
+    expect(res.body.data.meta).to.deep.equal({ page: 1, limit: 100, total: 45, totalPages: 1 });
+    expect(res.body.data.items).to.have.length(45);
   });
 });

@@ -1,0 +1,210 @@
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { readFile, readdir } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { Router } from 'express';
+import Joi from 'joi';
+import request from 'supertest';
+import {
+  UPLOAD_TEMP_PREFIX,
+  createApp,
+  createLogger,
+  createMetricsRegistry,
+  input,
+  ok,
+  upload,
+  validate,
+} from '../src/index.js';
+import { LogCapture } from './support/log-capture.js';
+
+const MAX = 1024;
+
+async function tempFiles(): Promise<string[]> {
+  return (await readdir(tmpdir())).filter((n) => n.startsWith(UPLOAD_TEMP_PREFIX));
+}
+
+async function until(what: string, cond: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function buildApp() {
+  const routes = Router();
+  const seen: { contentOnDisk?: string }[] = [];
+  routes.post(
+    '/v1/uploads',
+    upload({ field: 'file', maxBytes: MAX, allowedExtensions: ['.docx'] }),
+    validate({ body: Joi.object({ title: Joi.string().max(100) }) }),
+    async (req, res) => {
+      const file = req.file!;
+      const onDisk = await readFile(file.path);
+      seen.push({ contentOnDisk: createHash('sha256').update(onDisk).digest('hex') });
+      ok(res, { file, body: input(req, 'body') }, 'OK', 201);
+    },
+  );
+  routes.post('/v1/json', validate({ body: Joi.object({ n: Joi.number() }) }), (_req, res) => ok(res, {}));
+  const app = createApp({
+    name: 'kit-upload-test',
+    version: '0.0.0',
+    routes,
+    checks: {},
+    logger: createLogger({ name: 'kit-upload-test', destination: new LogCapture() }),
+    metrics: createMetricsRegistry(),
+    openapi: {},
+  });
+  return { app, seen };
+}
+
+function multipartHead(boundary: string, filename = 'de-thi.docx'): string {
+  return (
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
+    'Content-Type: application/octet-stream\r\n\r\n'
+  );
+}
+
+/** A raw request whose body the test writes piece by piece (chunked), to stop or abort mid-way. */
+function rawUpload(port: number, boundary: string, headers: Record<string, string> = {}) {
+  const req = http.request({
+    port,
+    host: '127.0.0.1',
+    method: 'POST',
+    path: '/v1/uploads',
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, ...headers },
+  });
+  const response = new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>(
+    (resolve, reject) => {
+      req.on('response', (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      });
+      req.on('error', reject);
+    },
+  );
+  return { req, response };
+}
+
+describe('kit upload() (multipart, real HTTP)', () => {
+  const { app, seen } = buildApp();
+  let server: http.Server;
+  let port: number;
+  let baseline: Set<string>;
+
+  before(async () => {
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+  beforeEach(async () => {
+    baseline = new Set(await tempFiles());
+  });
+  afterEach(async () => {
+    await until('no temp upload file left behind', async () => (await tempFiles()).every((n) => baseline.has(n)));
+  });
+
+  it('streams exactly maxBytes to a temp file, hashes it, passes text fields, removes it after the response', async () => {
+    const bytes = Buffer.alloc(MAX, 7);
+    const res = await request(server)
+      .post('/v1/uploads')
+      .field('title', 'Đề thi thử THPT')
+      .attach('file', bytes, { filename: 'Đề thi.docx', contentType: 'application/vnd.openxmlformats' });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const { file, body } = res.body.data;
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    expect(file).to.include({ originalName: 'Đề thi.docx', size: MAX, sha256: sha });
+    expect(file.mimeType).to.equal('application/vnd.openxmlformats');
+    expect(file.path.startsWith(`${tmpdir()}/${UPLOAD_TEMP_PREFIX}`)).to.equal(true);
+    expect(seen.at(-1)?.contentOnDisk).to.equal(sha);
+    expect(body).to.deep.equal({ title: 'Đề thi thử THPT' });
+    await until('the temp file is removed', async () => !(await tempFiles()).includes(file.path.split('/').pop()));
+  });
+
+  it('413 PAYLOAD_TOO_LARGE at maxBytes + 1', async () => {
+    const res = await request(server)
+      .post('/v1/uploads')
+      .attach('file', Buffer.alloc(MAX + 1, 1), { filename: 'a.docx' });
+    expect([res.status, res.body.error.code]).to.deep.equal([413, 'PAYLOAD_TOO_LARGE']);
+    expect(res.body.error.details).to.deep.equal({ maxBytes: MAX });
+  });
+
+  it('413 as soon as the limit is passed, while the client is still sending', async () => {
+    const boundary = 'b0undary';
+    const { req, response } = rawUpload(port, boundary);
+    req.write(multipartHead(boundary));
+    req.write(Buffer.alloc(MAX + 10, 2));
+    // The request is never ended: the answer must not wait for the rest of the body.
+    const res = await response;
+    expect(res.status).to.equal(413);
+    expect(res.headers.connection).to.equal('close');
+    req.destroy();
+  });
+
+  it('413 before reading when the declared length cannot fit', async () => {
+    const boundary = 'b1';
+    const { req, response } = rawUpload(port, boundary, { 'Content-Length': String(50 * 1024 * 1024) });
+    req.write(multipartHead(boundary));
+    const res = await response;
+    expect(res.status).to.equal(413);
+    req.destroy();
+  });
+
+  it('400 when the file field is missing, another file field is used, or a second file arrives', async () => {
+    const none = await request(server).post('/v1/uploads').field('title', 'x');
+    expect([none.status, none.body.error.code]).to.deep.equal([400, 'VALIDATION_ERROR']);
+    expect(none.body.message).to.equal('File field file is required');
+    const other = await request(server).post('/v1/uploads').attach('doc', Buffer.from('x'), { filename: 'a.docx' });
+    expect([other.status, other.body.message]).to.deep.equal([400, 'Unexpected file field doc']);
+    const two = await request(server)
+      .post('/v1/uploads')
+      .attach('file', Buffer.from('one'), { filename: 'a.docx' })
+      .attach('file', Buffer.from('two'), { filename: 'b.docx' });
+    expect([two.status, two.body.message]).to.deep.equal([400, 'Only one file may be uploaded']);
+  });
+
+  it('400 for a malformed multipart body, never 500', async () => {
+    const res = await request(server)
+      .post('/v1/uploads')
+      .set('Content-Type', 'multipart/form-data; boundary=zzz')
+      .send('--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.docx"\r\n\r\nabc');
+    expect([res.status, res.body.error.code]).to.deep.equal([400, 'VALIDATION_ERROR']);
+    const noBoundary = await request(server).post('/v1/uploads').set('Content-Type', 'multipart/form-data').send('x');
+    expect(noBoundary.status).to.equal(400);
+  });
+
+  it('415 for a body that is not multipart, and for an extension not allowed', async () => {
+    const json = await request(server).post('/v1/uploads').send({ title: 'x' });
+    expect([json.status, json.body.error.code]).to.deep.equal([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    const pdf = await request(server).post('/v1/uploads').attach('file', Buffer.from('%PDF'), { filename: 'a.pdf' });
+    expect([pdf.status, pdf.body.message]).to.deep.equal([415, 'File must have one of the extensions: .docx']);
+  });
+
+  it('a JSON route still refuses a multipart body with 415', async () => {
+    const res = await request(server).post('/v1/json').field('n', '1');
+    expect([res.status, res.body.error.code, res.body.message]).to.deep.equal([
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Request body must be application/json',
+    ]);
+  });
+
+  it('a client that aborts mid-upload leaves no temp file', async () => {
+    const boundary = 'b2';
+    const { req, response } = rawUpload(port, boundary);
+    response.catch(() => undefined);
+    req.write(multipartHead(boundary));
+    req.write(Buffer.alloc(100, 3));
+    await until('the temp file exists', async () => (await tempFiles()).some((n) => !baseline.has(n)));
+    req.destroy();
+    await until('the temp file is removed', async () => (await tempFiles()).every((n) => baseline.has(n)));
+  });
+});
