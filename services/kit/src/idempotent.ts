@@ -30,7 +30,10 @@ processedEventSchema.index({ processedAt: 1 }, { expireAfterSeconds: REMEMBER_SE
  * indexes on first use.
  */
 export function processedEventModel(conn: Connection): Model<ProcessedEventRow> {
-  return (conn.models.ProcessedEvent as Model<ProcessedEventRow> | undefined) ?? conn.model('ProcessedEvent', processedEventSchema);
+  return (
+    (conn.models.ProcessedEvent as Model<ProcessedEventRow> | undefined) ??
+    conn.model('ProcessedEvent', processedEventSchema)
+  );
 }
 
 /** Where the processed ids live: a connection, the kit's MongoHandle, or a service's models object. */
@@ -73,7 +76,11 @@ export interface IdempotentOptions {
  * recorded after the handler succeeds: a crash in between runs the handler again on redelivery,
  * so the handler's own write must be safe to repeat (an upsert or a unique key), as rule 16 asks.
  */
-export function idempotent<T>(store: IdempotencyStore, handler: EventHandler<T>, opts: IdempotentOptions = {}): EventHandler<T> {
+export function idempotent<T>(
+  store: IdempotencyStore,
+  handler: EventHandler<T>,
+  opts: IdempotentOptions = {},
+): EventHandler<T> {
   const conn = connectionOf(store);
   return async (event: PlatformEvent<T>, message: ReceivedMessage) => {
     await ensureIndexes(conn);

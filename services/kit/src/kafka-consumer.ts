@@ -44,7 +44,10 @@ export const DLQ_HEADERS = {
 const MAX_ERROR_HEADER = 1000;
 
 /** The dead-letter copy: the original key, value and headers, plus where it came from and why. */
-export function deadLetterMessage(m: ReceivedMessage, failure: { error: Error; attempts: number; now: Date }): BusMessage {
+export function deadLetterMessage(
+  m: ReceivedMessage,
+  failure: { error: Error; attempts: number; now: Date },
+): BusMessage {
   return {
     key: m.key,
     value: m.value,
@@ -105,9 +108,14 @@ interface Runtime extends ConsumerDeps {
  * would otherwise be thrown out of the group and its partition handed to another member.
  */
 async function withHeartbeats<T>(heartbeat: () => Promise<void>, everyMs: number, work: () => Promise<T>): Promise<T> {
+  let pending = false;
   const timer = setInterval(() => {
+    if (pending) return;
+    pending = true;
     // A failed heartbeat (a rebalance under way) is kafkajs's to handle after this message.
-    heartbeat().catch(() => undefined);
+    heartbeat()
+      .catch(() => undefined)
+      .finally(() => (pending = false));
   }, everyMs);
   try {
     return await work();
@@ -134,7 +142,13 @@ async function pause(rt: Runtime, heartbeat: () => Promise<void>, ms: number): P
   if (!full) throw new ConsumerStoppingError('consumer stopping: message left uncommitted for redelivery');
 }
 
-async function deadLetter(rt: Runtime, m: ReceivedMessage, error: Error, attempts: number, heartbeat: () => Promise<void>) {
+async function deadLetter(
+  rt: Runtime,
+  m: ReceivedMessage,
+  error: Error,
+  attempts: number,
+  heartbeat: () => Promise<void>,
+) {
   const copy = deadLetterMessage(m, { error, attempts, now: new Date() });
   // A broker outage must not drop the message: keep trying until the DLQ has it or we stop.
   for (let tries = 1; ; tries++) {
@@ -206,6 +220,7 @@ export async function startConsumer(kafka: Kafka, sub: SubscribeOptions, deps: C
     sessionTimeout: sub.session?.sessionTimeout ?? 30_000,
     rebalanceTimeout: sub.session?.rebalanceTimeout ?? 60_000,
     heartbeatInterval: sub.session?.heartbeatInterval ?? 3000,
+    maxWaitTimeInMs: sub.session?.fetchMaxWaitMs ?? 5000,
   });
   try {
     await consumer.connect();

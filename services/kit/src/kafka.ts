@@ -44,11 +44,13 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-/** Consumer-group timing; kafkajs defaults (30 s, 60 s, 3 s) when omitted. */
+/** Consumer-group timing; kafkajs defaults (30 s, 60 s, 3 s, 5 s) when omitted. */
 export interface SessionOptions {
   sessionTimeout?: number;
   rebalanceTimeout?: number;
   heartbeatInterval?: number;
+  /** How long a fetch waits on the broker for new records; a stop waits for the fetch in flight. */
+  fetchMaxWaitMs?: number;
 }
 
 export interface SubscribeOptions {

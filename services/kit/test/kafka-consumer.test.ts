@@ -182,7 +182,10 @@ describe('kit consumer (real broker)', function () {
         throw new PoisonMessageError('unknown event version');
       },
     });
-    await waitFor('the commit past the poison message', async () => (await committedOffset(admin, groupId, topic)) === 1);
+    await waitFor(
+      'the commit past the poison message',
+      async () => (await committedOffset(admin, groupId, topic)) === 1,
+    );
     await sub.stop();
     expect(calls).to.equal(1);
   });

@@ -1,8 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { TOPIC_CATALOGUE, TOPICS } from '../../../kafka/topics.js';
-import { buildEvent, createKafkaBus, createLogger, type EventBus, type ReceivedMessage } from '../src/index.js';
+import { ConfigResourceTypes, type Admin } from 'kafkajs';
+import { buildEvent, createKafkaBus, type EventBus, type ReceivedMessage } from '../src/kafka.js';
+import { createLogger } from '../src/logging.js';
+import { testAdmin, uniqueTopic } from './support/kafka-helpers.js';
 import { testKafkaBrokers } from './support/servers.js';
+
+async function describeTopic(admin: Admin, name: string): Promise<{ partitions: number; cleanupPolicy?: string }> {
+  const { topics } = await admin.fetchTopicMetadata({ topics: [name] });
+  const { resources } = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: [{ type: ConfigResourceTypes.TOPIC, name, configNames: ['cleanup.policy'] }],
+  });
+  const policy = resources[0]?.configEntries.find((c) => c.configName === 'cleanup.policy')?.configValue;
+  return { partitions: topics[0]?.partitions.length ?? 0, cleanupPolicy: policy };
+}
 
 describe('kit kafka bus (real broker)', function () {
   this.timeout(60000);
@@ -16,9 +29,32 @@ describe('kit kafka bus (real broker)', function () {
   });
   after(() => bus.close());
 
-  it('ensureTopics: creates the catalogue topics and is idempotent', async () => {
+  it('ensureTopics: creates topics with the declared partitions and cleanup.policy, and is idempotent', async () => {
+    const compact = { name: uniqueTopic('kit-ensure'), partitions: 3, cleanupPolicy: 'compact' as const };
+    const plain = { name: uniqueTopic('kit-ensure'), partitions: 2 };
+    await bus.ensureTopics([compact, plain]);
+    await bus.ensureTopics([compact, plain]);
+    const admin = await testAdmin();
+    try {
+      expect(await describeTopic(admin, compact.name)).to.deep.equal({ partitions: 3, cleanupPolicy: 'compact' });
+      expect(await describeTopic(admin, plain.name)).to.deep.equal({ partitions: 2, cleanupPolicy: 'delete' });
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  it('ensureTopics: creates every catalogue topic as kafka/topics.json declares it', async () => {
     await bus.ensureTopics(TOPIC_CATALOGUE);
-    await bus.ensureTopics(TOPIC_CATALOGUE);
+    const admin = await testAdmin();
+    try {
+      for (const t of TOPIC_CATALOGUE)
+        expect(await describeTopic(admin, t.name), t.name).to.deep.equal({
+          partitions: t.partitions,
+          cleanupPolicy: t.cleanupPolicy,
+        });
+    } finally {
+      await admin.disconnect();
+    }
     await bus.ping();
   });
 
@@ -36,6 +72,7 @@ describe('kit kafka bus (real broker)', function () {
       topic,
       groupId: `kit-test-${randomUUID()}`,
       fromBeginning: true,
+      deadLetterTopic: false,
       handle: async (m) => {
         received.push(m);
         if (received.length === sent.length) done();

@@ -30,7 +30,11 @@ export function testBus(clientId: string, level: 'silent' | 'warn' = 'silent'): 
 
 /** A raw kafkajs admin for what the bus deliberately hides (topic configs, group offsets, members). */
 export async function testAdmin(): Promise<Admin> {
-  const admin = new Kafka({ clientId: 'kit-test-admin', brokers: testKafkaBrokers(), logLevel: logLevel.NOTHING }).admin();
+  const admin = new Kafka({
+    clientId: 'kit-test-admin',
+    brokers: testKafkaBrokers(),
+    logLevel: logLevel.NOTHING,
+  }).admin();
   await admin.connect();
   return admin;
 }
@@ -46,4 +50,9 @@ export async function committedOffset(admin: Admin, groupId: string, topic: stri
  * Short group timing so tests do not wait on kafkajs's 30 s defaults; 6 s is the broker's
  * smallest allowed session timeout (group.min.session.timeout.ms).
  */
-export const FAST_SESSION: SessionOptions = { sessionTimeout: 6000, rebalanceTimeout: 6000, heartbeatInterval: 500 };
+export const FAST_SESSION: SessionOptions = {
+  sessionTimeout: 6000,
+  rebalanceTimeout: 6000,
+  heartbeatInterval: 500,
+  fetchMaxWaitMs: 500,
+};
