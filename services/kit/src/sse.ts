@@ -194,7 +194,6 @@ class SseConnection implements SseStream {
 const HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
   'Cache-Control': 'no-cache, no-transform',
-  Connection: 'keep-alive',
   'X-Accel-Buffering': 'no',
 };
 

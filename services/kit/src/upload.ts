@@ -188,7 +188,8 @@ class Receiver {
       return;
     }
     this.written = this.store(stream, info.filename, info.mimeType);
-    this.written.catch(() => undefined);
+    // A failing disk write would otherwise leave busboy waiting on a destroyed stream.
+    this.written.catch((err: unknown) => this.fail(err));
   }
 
   private async store(stream: Readable, filename: string, mimeType: string): Promise<UploadedFile> {
