@@ -65,13 +65,15 @@ export function idempotencyRecordModel(conn: Connection, collection = 'idempoten
 type Settings = Required<Omit<IdempotencyKeyOptions, 'conn' | 'collection'>> & { model: Model<IdempotencyRecord> };
 
 /**
- * `Idempotency-Key` for a route, after body parsing (and after `upload()`, whose file digest joins
- * the fingerprint). The first request with a key runs and its response (status < 500, not 429) is
- * stored before it is sent; the same key with the same request then replays it with
- * `Idempotent-Replayed: true`; with another request it is 409 IDEMPOTENCY_KEY_REUSED. While the
- * first still runs, the same key gets 409 IDEMPOTENCY_REQUEST_IN_PROGRESS with `Retry-After: 1`
- * (only one ever executes). 5xx and 429 answers release the key so a retry runs again. Routes
- * behind it answer with `res.json` (ok(), list(), errors); other answers replay their status only.
+ * `Idempotency-Key` for a route, placed after body parsing, `upload()` (the file digest joins the
+ * fingerprint), `validate()` and `requireRole()`. The first request with a key runs and its answer
+ * is stored before it is sent; the same key with the same request (method, path, canonical JSON
+ * body) then replays it with `Idempotent-Replayed: true`; with another request it is 409
+ * IDEMPOTENCY_KEY_REUSED. While the first still runs, the same key gets 409
+ * IDEMPOTENCY_REQUEST_IN_PROGRESS with `Retry-After: 1`: only one ever executes. 5xx and the
+ * refusals 400, 401, 403, 408, 413, 415, 429 are not stored (the key is released, a retry runs);
+ * 2xx and other 4xx (404, 409, ...) are. Routes answer with `res.json` (ok(), list(), errors);
+ * other answers replay their status only, and headers (Location, Retry-After) are not replayed.
  */
 export function idempotencyKey(opts: IdempotencyKeyOptions) {
   const cfg: Settings = {
@@ -162,8 +164,12 @@ function replay(res: Response, rec: IdempotencyRecord, fingerprint: string): voi
   else res.type('application/json').send(rec.body);
 }
 
+// Refusals before anything happened (bad input, no right, throttled) and failures release the key,
+// so a corrected or later retry runs; every other answer is the request's outcome and is kept.
+const RELEASED_4XX = new Set([400, 401, 403, 408, 413, 415, 429]);
+
 function keeps(status: number): boolean {
-  return status < 500 && status !== 429;
+  return status < 500 && !RELEASED_4XX.has(status);
 }
 
 // Stores the answer before it leaves, so a client that got it and retries always finds it.

@@ -54,9 +54,10 @@ describe('kit idempotencyKey() (real MongoDB)', () => {
       now: () => clock.now,
     });
     const routes = Router();
-    const handler = async (_req: unknown, res: Parameters<typeof ok>[0]) => {
+    const handler = async (req: { body?: { invalid?: boolean } }, res: Parameters<typeof ok>[0]) => {
       state.executions++;
       if (state.hold) await state.hold;
+      if (req.body?.invalid) throw new AppError('VALIDATION_ERROR', 'invalid');
       if (state.failNext) {
         state.failNext = false;
         throw new Error('transient failure');
@@ -171,7 +172,13 @@ describe('kit idempotencyKey() (real MongoDB)', () => {
     expect(state.executions).to.equal(2);
   });
 
-  it('a 4xx answer is stored and replayed like any other', async () => {
+  it('a 400 refusal releases the key: the corrected retry with the same key runs', async () => {
+    expect((await post('k-11', { invalid: true })).status).to.equal(400);
+    const fixed = await post('k-11', { title: 'A' });
+    expect([fixed.status, fixed.body.data]).to.deep.equal([201, { job: 2 }]);
+  });
+
+  it('a 4xx outcome such as 409 is stored and replayed like any other', async () => {
     const first = await post('k-6', {}, 'u1', '/v1/rejects');
     expect(first.status).to.equal(409);
     const again = await post('k-6', {}, 'u1', '/v1/rejects');
