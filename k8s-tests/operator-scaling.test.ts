@@ -282,7 +282,10 @@ describe('docx-import-operator on a real API server and Kafka', function () {
     expect(status.conditions?.every((c) => c.observedGeneration === 2)).to.equal(true);
   });
 
-  it('loses no change across an API server restart: expired watches re-list and later changes are reconciled', async () => {
+  // Whether the watches come back through 410 Gone, a plain resume or a fresh list after the leader
+  // stepped down depends on timing; the outcome must not. The 410 path has its own deterministic
+  // test (reflector-gone.test.ts).
+  it('loses no change across an API server restart: changes during and after it are reconciled', async () => {
     const op = startOperator();
     await op.leading();
     await createJob(k, jobWith({ minWorkers: 1, jobsPerWorker: 2 }));
@@ -300,13 +303,11 @@ describe('docx-import-operator on a real API server and Kafka', function () {
       scaleDownStep: 1,
     });
     await waitReplicas(6);
-    await waitStatus('generation 2 observed', (s) => s.observedGeneration === 2);
-    // The restarted server's watch cache starts after the operator's resourceVersion: its watches
-    // resume, are told 410 Gone (expired), and re-list.
-    const expired = counterValue(await op.metrics(), 'docx_import_operator_watch_restarts_total', {
-      reason: 'expired',
-    });
-    expect(expired, 'watches that recovered from 410 Gone').to.be.greaterThan(0);
+    const status = await waitStatus(
+      'generation 2 observed with 6 pending',
+      (s) => s.observedGeneration === 2 && s.queue?.totalPending === 6,
+    );
+    expect(status.desiredWorkers).to.equal(6);
   });
 
   it('re-lists when its watches go silent without an error (the watchdog), and reconciles the change they missed', async () => {

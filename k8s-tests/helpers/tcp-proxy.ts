@@ -10,11 +10,18 @@ export class SilencingProxy {
   private readonly pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
   private readonly silenced: net.Socket[] = [];
   private server: net.Server | undefined;
+  private frozen = false;
 
   constructor(private readonly target: { host: string; port: number }) {}
 
   async start(): Promise<number> {
     this.server = net.createServer((client) => {
+      if (this.frozen) {
+        // Accepted and then nothing: the client's request neither reaches the server nor fails.
+        client.pause();
+        this.silenced.push(client);
+        return;
+      }
       const upstream = net.connect(this.target.port, this.target.host);
       const pair = { client, upstream };
       this.pairs.add(pair);
@@ -47,6 +54,12 @@ export class SilencingProxy {
     const n = this.pairs.size;
     this.pairs.clear();
     return n;
+  }
+
+  /** Silences every open connection and every one opened from now on: the server is unreachable without a word. */
+  freeze(): number {
+    this.frozen = true;
+    return this.silenceOpenConnections();
   }
 
   async stop(): Promise<void> {
