@@ -1,4 +1,4 @@
-import type { Consumer, EachMessagePayload, Kafka, KafkaMessage } from 'kafkajs';
+import type { Consumer, ConsumerConfig, EachMessagePayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from './logging.js';
 import type { BusMessage, ReceivedMessage, SubscribeOptions, Subscription } from './kafka.js';
 
@@ -142,13 +142,12 @@ async function pause(rt: Runtime, heartbeat: () => Promise<void>, ms: number): P
   if (!full) throw new ConsumerStoppingError('consumer stopping: message left uncommitted for redelivery');
 }
 
-async function deadLetter(
-  rt: Runtime,
-  m: ReceivedMessage,
-  error: Error,
-  attempts: number,
-  heartbeat: () => Promise<void>,
-) {
+interface Delivery {
+  m: ReceivedMessage;
+  heartbeat: () => Promise<void>;
+}
+
+async function deadLetter(rt: Runtime, { m, heartbeat }: Delivery, error: Error, attempts: number) {
   const copy = deadLetterMessage(m, { error, attempts, now: new Date() });
   // A broker outage must not drop the message: keep trying until the DLQ has it or we stop.
   for (let tries = 1; ; tries++) {
@@ -170,7 +169,7 @@ async function handleWithRetries(rt: Runtime, payload: EachMessagePayload): Prom
     if (!error) return;
     if (rt.signal.stopped) throw new ConsumerStoppingError(`consumer stopping after a failure: ${error.message}`);
     const exhausted = attempt >= rt.policy.attempts || error instanceof PoisonMessageError;
-    if (exhausted && rt.dlq) return deadLetter(rt, m, error, attempt, payload.heartbeat);
+    if (exhausted && rt.dlq) return deadLetter(rt, { m, heartbeat: payload.heartbeat }, error, attempt);
     rt.logger.warn({ ...where(m), attempt, err: error.message }, 'kafka: handler failed, retrying');
     await pause(rt, payload.heartbeat, backoffMs(rt.policy, attempt));
   }
@@ -210,18 +209,23 @@ function runtimeFor(sub: SubscribeOptions, deps: ConsumerDeps, signal: StopSigna
   };
 }
 
+function consumerConfig(sub: SubscribeOptions): ConsumerConfig {
+  const s = sub.session ?? {};
+  return {
+    groupId: sub.groupId,
+    allowAutoTopicCreation: false,
+    sessionTimeout: s.sessionTimeout ?? 30_000,
+    rebalanceTimeout: s.rebalanceTimeout ?? 60_000,
+    heartbeatInterval: s.heartbeatInterval ?? 3000,
+    maxWaitTimeInMs: s.fetchMaxWaitMs ?? 5000,
+  };
+}
+
 /** Joins the group and runs the handler; stop() lets in-flight messages finish, commits and leaves. */
 export async function startConsumer(kafka: Kafka, sub: SubscribeOptions, deps: ConsumerDeps): Promise<Subscription> {
   const signal = new StopSignal();
   const rt = runtimeFor(sub, deps, signal);
-  const consumer: Consumer = kafka.consumer({
-    groupId: sub.groupId,
-    allowAutoTopicCreation: false,
-    sessionTimeout: sub.session?.sessionTimeout ?? 30_000,
-    rebalanceTimeout: sub.session?.rebalanceTimeout ?? 60_000,
-    heartbeatInterval: sub.session?.heartbeatInterval ?? 3000,
-    maxWaitTimeInMs: sub.session?.fetchMaxWaitMs ?? 5000,
-  });
+  const consumer: Consumer = kafka.consumer(consumerConfig(sub));
   try {
     await consumer.connect();
     await consumer.subscribe({ topic: sub.topic, fromBeginning: sub.fromBeginning ?? false });

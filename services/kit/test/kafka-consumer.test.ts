@@ -160,7 +160,7 @@ describe('kit consumer (real broker)', function () {
       [DLQ_HEADERS.error]: 'Error: boom 5',
     });
     expect(dead[1]!.headers).to.include({ [DLQ_HEADERS.offset]: '2', [DLQ_HEADERS.attempts]: '1' });
-    expect(dead[1]!.headers[DLQ_HEADERS.error]).to.match(/^PoisonMessageError: value is not JSON/);
+    expect(dead[1]!.headers![DLQ_HEADERS.error]).to.match(/^PoisonMessageError: value is not JSON/);
   });
 
   it('a handler may throw PoisonMessageError to skip the retries', async () => {
