@@ -69,3 +69,29 @@ export {
   type IdempotentOptions,
   type ProcessedEventRow,
 } from './idempotent.js';
+export {
+  createOutbox,
+  outboxConfig,
+  type Outbox,
+  type OutboxOptions,
+  type OutboxOwner,
+  type OutboxUnit,
+  type OutboxStamp,
+  type EnqueueInput,
+  type OutboxMetrics,
+} from './outbox.js';
+export {
+  createOutboxRelay,
+  startOutboxRelay,
+  type OutboxRelay,
+  type OutboxRelayOptions,
+} from './outbox-relay.js';
+export {
+  outboxOwnerPlugin,
+  outboxModels,
+  type OutboxEntryRow,
+  type OutboxStampRow,
+  type OutboxStatus,
+  type OutboxModels,
+} from './outbox-model.js';
+export { type BackoffPolicy } from './outbox-plan.js';
