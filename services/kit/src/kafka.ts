@@ -166,14 +166,21 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       const existing = new Set(await a.listTopics());
       const missing = topics.filter((t) => !existing.has(t.name));
       if (missing.length === 0) return;
+      // kafkajs's own waitForLeaders gives up on the UNKNOWN_TOPIC_OR_PARTITION a busy KRaft broker
+      // answers just after creating a topic; waitForLeaders below polls past it instead.
       await a.createTopics({
-        waitForLeaders: true,
+        waitForLeaders: false,
+        timeout: TOPIC_READY_MS,
         topics: missing.map((t) => ({
           topic: t.name,
           numPartitions: t.partitions,
           configEntries: [{ name: 'cleanup.policy', value: t.cleanupPolicy ?? 'delete' }],
         })),
       });
+      await waitForLeaders(
+        a,
+        missing.map((t) => t.name),
+      );
     },
     async publish(topic, messages) {
       const p = await getProducer();
@@ -217,6 +224,22 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     },
   };
   return bus;
+}
+
+const TOPIC_READY_MS = 30_000;
+
+async function waitForLeaders(admin: Admin, names: string[]): Promise<void> {
+  const deadline = Date.now() + TOPIC_READY_MS;
+  for (;;) {
+    const ready = await admin.fetchTopicMetadata({ topics: names }).then(
+      ({ topics }) => topics.length === names.length && topics.every((t) => t.partitions.every((p) => p.leader >= 0)),
+      () => false,
+    );
+    if (ready) return;
+    if (Date.now() > deadline)
+      throw new Error(`topics without a leader after ${TOPIC_READY_MS} ms: ${names.join(', ')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function connected<C extends { connect(): Promise<void> }>(client: C): Promise<C> {
