@@ -21,19 +21,38 @@ const email = Joi.string()
 
 const newPassword = chars(PASSWORD_MIN_CHARS, PASSWORD_MAX_CHARS);
 
-/** Empty becomes null (no phone); otherwise digits with the usual separators, at most 32. */
+/**
+ * Empty (or only spaces) becomes null (no phone); otherwise digits with the usual separators,
+ * spaces around allowed and removed. Checked on the value as sent, exactly as the document's
+ * pattern reads, then trimmed.
+ */
 const phone = Joi.string()
-  .trim()
   .max(32)
-  .pattern(/^\+?[0-9][0-9 ().-]{2,31}$/)
-  .allow('', null)
+  .pattern(/^ *(\+?[0-9][0-9 ().-]{1,30}[0-9)])? *$/)
+  .custom((value: string) => value.trim() || null)
+  .allow(null)
   .empty('')
   .default(null);
+
+/**
+ * What String.prototype.trim removes (ECMAScript WhiteSpace and LineTerminator), spelled out so
+ * the document's pattern means the same in every regex engine.
+ */
+const WS = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+/** In the document: at most 120 characters as sent, and two that are not whitespace. */
+export const FULL_NAME_PATTERN = `[^${WS}][\\s\\S]*[^${WS}]`;
+
+/** Trimmed, 2 to 120 characters (the contract); the 120 bound applies to the value as sent. */
+const fullName = Joi.string().custom((value: string, helpers) => {
+  if ([...value].length > 120) return helpers.error('string.max', { limit: 120 });
+  const trimmed = value.trim();
+  return [...trimmed].length < 2 ? helpers.error('string.min', { limit: 2 }) : trimmed;
+});
 
 export const registerBody = Joi.object({
   email: email.required(),
   password: newPassword.required(),
-  fullName: Joi.string().trim().min(2).max(120).required(),
+  fullName: fullName.required(),
   phone,
   // ADMIN is never self-service; admins are made by an operator of the platform.
   role: Joi.string().uppercase().valid('STUDENT', 'TEACHER', 'PARENT').default('STUDENT'),

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import bcrypt from 'bcrypt';
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { bcryptCost } from '../src/domain/passwords.js';
+import { FULL_NAME_PATTERN, registerBody } from '../src/schemas.js';
 import { newUser, startAuth, type TestAuth } from './support.js';
 
 describe('POST /v1/auth/register', () => {
@@ -147,5 +149,30 @@ describe('POST /v1/auth/register', () => {
     const res = await register(newUser({ isAdmin: true }));
     expect(res.status).to.equal(400);
     expect(res.body.error.details).to.deep.equal([{ path: 'isAdmin', message: 'isAdmin is not allowed' }]);
+  });
+});
+
+describe('register body: the document states exactly what the validation does', () => {
+  const doc = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as {
+    components: { schemas: { RegisterRequest: { properties: Record<string, { pattern?: string }> } } };
+  };
+  const props = doc.components.schemas.RegisterRequest.properties;
+  const valid = (over: object) => registerBody.validate({ ...newUser(), ...over }).error === undefined;
+
+  it('fullName: the same pattern; what it refuses is what trims to fewer than two characters', () => {
+    expect(props.fullName?.pattern).to.equal(FULL_NAME_PATTERN);
+    const pattern = new RegExp(FULL_NAME_PATTERN, 'u');
+    for (const name of ['An', '  An  ', 'a ', '\ufeffa', '\u3000b\u00a0', 'Nguyễn Văn An', 'x\ty']) {
+      expect(valid({ fullName: name }), JSON.stringify(name)).to.equal(pattern.test(name));
+    }
+  });
+
+  it('phone: the same pattern, spaces around allowed and removed, empty is no phone', () => {
+    const pattern = new RegExp(props.phone!.pattern!, 'u');
+    for (const p of ['+84 90 123 4567', ' 0901234567 ', '+59 ', '(028) 3822', '090-', '\t0901', '   ', '']) {
+      expect(valid({ phone: p }), JSON.stringify(p)).to.equal(pattern.test(p));
+    }
+    expect(registerBody.validate({ ...newUser(), phone: ' 0901 234 567 ' }).value.phone).to.equal('0901 234 567');
+    expect(registerBody.validate({ ...newUser(), phone: '   ' }).value.phone).to.equal(null);
   });
 });
