@@ -1,0 +1,92 @@
+// The event catalogue's validator: every kafka/schemas/<type>.json (JSON Schema 2020-12) compiled
+// once, plus the catalogue's rules a schema cannot state (the type belongs to the topic, the
+// subject is the key). Services' tests call expectValidEvent(event); kafka/cli.ts --validate too.
+import { readdirSync, readFileSync } from 'node:fs';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { TOPIC_CATALOGUE, topicOfEvent, type TopicSpec } from './topics.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+const schemaDir = new URL('./schemas/', import.meta.url);
+const SCHEMA_SUFFIX = '.json';
+
+function readJson(url: URL): Record<string, unknown> {
+  return JSON.parse(readFileSync(url, 'utf8')) as Record<string, unknown>;
+}
+
+/** Event types with a schema file: kafka/schemas/<type>.json (shared parts live in schemas/defs/). */
+export function schemaTypes(): string[] {
+  return readdirSync(schemaDir)
+    .filter((f) => f.endsWith(SCHEMA_SUFFIX))
+    .map((f) => f.slice(0, -SCHEMA_SUFFIX.length))
+    .sort();
+}
+
+/** Relative paths of the shared definition files (schemas/defs/*.json). */
+export function definitionFiles(): string[] {
+  return readdirSync(new URL('defs/', schemaDir))
+    .filter((f) => f.endsWith(SCHEMA_SUFFIX))
+    .map((f) => `defs/${f}`);
+}
+
+let compiled: Map<string, ValidateFunction> | undefined;
+
+function validators(): Map<string, ValidateFunction> {
+  if (compiled) return compiled;
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  addFormats(ajv);
+  for (const file of definitionFiles()) ajv.addSchema(readJson(new URL(file, schemaDir)));
+  const map = new Map<string, ValidateFunction>();
+  for (const type of schemaTypes()) map.set(type, ajv.compile(readJson(new URL(`${type}${SCHEMA_SUFFIX}`, schemaDir))));
+  compiled = map;
+  return map;
+}
+
+export interface EventValidation {
+  valid: boolean;
+  type?: string;
+  errors: string[];
+}
+
+function topicRule(type: string, topic: string | undefined): string[] {
+  if (topic === undefined) return [];
+  const spec = TOPIC_CATALOGUE.find((t) => t.name === topic);
+  if (!spec) return [`topic ${topic} is not in kafka/topics.json`];
+  return spec.events.includes(type) ? [] : [`topic ${topic} does not carry ${type}`];
+}
+
+function keyRule(event: Record<string, unknown>, spec: TopicSpec | undefined): string[] {
+  const data = event.data as Record<string, unknown> | undefined;
+  if (!spec || typeof data !== 'object' || data === null) return [];
+  return data[spec.key] === event.subject ? [] : [`subject must equal data.${spec.key} (the Kafka key)`];
+}
+
+/**
+ * Validates a platform event against the schema of its type and the catalogue: when `topic` is
+ * given, the topic must carry that type (a dead-letter topic carries its origin's types).
+ */
+export function validateEvent(event: unknown, topic?: string): EventValidation {
+  if (typeof event !== 'object' || event === null || Array.isArray(event))
+    return { valid: false, errors: ['an event is a JSON object'] };
+  const e = event as Record<string, unknown>;
+  const type = typeof e.type === 'string' ? e.type : undefined;
+  if (!type) return { valid: false, errors: ['type is required'] };
+  const validate = validators().get(type);
+  if (!validate) return { valid: false, type, errors: [`no schema for event type ${type} in kafka/schemas`] };
+  const errors = validate(event)
+    ? []
+    : (validate.errors ?? []).map((err) => `${err.instancePath || '/'} ${err.message ?? 'is invalid'}`);
+  errors.push(...topicRule(type, topic), ...keyRule(e, topicOfEvent(type)));
+  return { valid: errors.length === 0, type, errors };
+}
+
+/** Throws, naming every violation, unless the event is valid; for services' tests. */
+export function expectValidEvent(event: unknown, topic?: string): void {
+  const result = validateEvent(event, topic);
+  if (!result.valid)
+    throw new Error(
+      `invalid ${result.type ?? 'event'}${topic ? ` on ${topic}` : ''}:\n  ${result.errors.join('\n  ')}`,
+    );
+}
