@@ -1,6 +1,6 @@
 # edu-platform: `make help` lists the targets. Two commands set up a fresh machine:
 #   make dev    installs, provisions and starts the local servers and every service, prints URLs
-#   make test   installs, provisions, runs every test, prints "N passed, M failed"
+#   make test   installs, provisions, runs every test, prints "N passed, M failed, K skipped"
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
@@ -9,7 +9,7 @@ export EDU_CACHE_DIR ?= $(HOME)/.cache/edu-platform
 RUN_DIR := $(EDU_CACHE_DIR)/run
 TEST_LOG_DIR := $(RUN_DIR)/test-logs
 
-.PHONY: help install build typecheck lint format test unit-test k8s-test dev dev-down dev-status \
+.PHONY: help install build typecheck lint format test unit-test k8s-test schemathesis dev dev-down dev-status \
         infra-up infra-down infra-status cluster-build cluster-up cluster-down cluster-status \
         crds-sync chart-lint bench bench-auth bench-kit bench-operator clean kind-up kind-load helm-install
 
@@ -63,8 +63,11 @@ k8s-test: install ## cluster tests against KUBECONFIG, or the local control plan
 	@mkdir -p $(TEST_LOG_DIR)
 	@npx mocha --config k8s-tests/.mocharc.json 2>&1 | tee $(TEST_LOG_DIR)/k8s.log
 
-test: install ## every test: typecheck, lint, unit/service tests, cluster tests; prints "N passed, M failed"
+test: install ## every test: typecheck, lint, unit/service tests, schemathesis, cluster tests; prints "N passed, M failed, K skipped"
 	@scripts/test-all.sh
+
+schemathesis: install ## fuzz every service's OpenAPI document with schemathesis (installed into the cache)
+	@scripts/schemathesis.sh
 
 cluster-build: ## build kube-apiserver, etcd and kube-controller-manager from the Go proxy (cached)
 	@scripts/cluster.sh build && scripts/cluster.sh tools
