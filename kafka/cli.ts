@@ -1,55 +1,108 @@
 // A consumer CLI for the platform's topics, for people inspecting what services publish:
 //   node --import tsx kafka/cli.ts topics
 //   node --import tsx kafka/cli.ts consume <topic> [--from-beginning] [--group <id>] [--max <n>]
+//                                          [--timeout <seconds>] [--validate]
 // KAFKA_BROKERS (default 127.0.0.1:19092, the dev profile) names the brokers. Each record prints
 // as one JSON line: { topic, partition, offset, key, headers, value } (value parsed when JSON).
+// --validate adds { valid, errors } from the event catalogue (kafka/schemas) to each line and
+// exits 2 at the end when any record was invalid; --max and --timeout bound the read.
 import { randomUUID } from 'node:crypto';
 import { createKafkaBus, createLogger, parseBrokers, type ReceivedMessage } from '../services/kit/src/index.js';
+import { validateEvent, type EventValidation } from './event-schemas.js';
 import { TOPIC_CATALOGUE } from './topics.js';
 
-interface ConsumeArgs {
+const USAGE = 'usage: consume <topic> [--from-beginning] [--group <id>] [--max <n>] [--timeout <seconds>] [--validate]';
+
+export interface ConsumeArgs {
   topic: string;
   fromBeginning: boolean;
   group: string;
   max: number;
+  /** Stop after this long even if fewer than `max` records came; Infinity when not given. */
+  timeoutMs: number;
+  validate: boolean;
+}
+
+function positive(flag: string, raw: string | undefined): number {
+  const n = Number(raw ?? Infinity);
+  if (!(n > 0)) throw new Error(`${flag} must be a positive number`);
+  return n;
 }
 
 export function parseConsumeArgs(argv: string[]): ConsumeArgs {
   const [topic, ...rest] = argv;
-  if (!topic || topic.startsWith('--'))
-    throw new Error('usage: consume <topic> [--from-beginning] [--group <id>] [--max <n>]');
+  if (!topic || topic.startsWith('--')) throw new Error(USAGE);
   const value = (flag: string) => {
     const i = rest.indexOf(flag);
     return i >= 0 ? rest[i + 1] : undefined;
   };
-  const max = Number(value('--max') ?? Infinity);
-  if (!(max > 0)) throw new Error('--max must be a positive number');
   return {
     topic,
     fromBeginning: rest.includes('--from-beginning'),
     group: value('--group') ?? `edu-cli-${randomUUID()}`,
-    max,
+    max: positive('--max', value('--max')),
+    timeoutMs: positive('--timeout', value('--timeout')) * 1000,
+    validate: rest.includes('--validate'),
   };
 }
 
-export function formatRecord(m: ReceivedMessage): string {
+/** Validates a record's value as a platform event of its topic (a DLQ carries its origin's events). */
+export function validateRecord(m: ReceivedMessage): EventValidation {
+  if (m.value === null) return { valid: false, errors: ['no value'] };
+  let event: unknown;
+  try {
+    event = JSON.parse(m.value);
+  } catch {
+    return { valid: false, errors: ['value is not JSON'] };
+  }
+  // A topic outside the catalogue (a test's, an ad-hoc one) is checked by the events' own types.
+  const catalogued = TOPIC_CATALOGUE.some((t) => t.name === m.topic);
+  return validateEvent(event, catalogued ? m.topic : undefined);
+}
+
+export function formatRecord(m: ReceivedMessage, validation?: EventValidation): string {
   let value: unknown = m.value;
   try {
     value = m.value === null ? null : JSON.parse(m.value);
   } catch {
     // Not JSON: print the raw string.
   }
-  return JSON.stringify({
-    topic: m.topic,
-    partition: m.partition,
-    offset: m.offset,
-    key: m.key,
-    headers: m.headers,
-    value,
-  });
+  const line = { topic: m.topic, partition: m.partition, offset: m.offset, key: m.key, headers: m.headers, value };
+  return JSON.stringify(validation ? { ...line, valid: validation.valid, errors: validation.errors } : line);
 }
 
-async function main(argv: string[]): Promise<void> {
+/** Reads until `max` records, the timeout or a signal; resolves with the number of invalid records. */
+async function consume(args: ConsumeArgs, bus: ReturnType<typeof createKafkaBus>): Promise<number> {
+  let seen = 0;
+  let invalid = 0;
+  let finish!: () => void;
+  const finished = new Promise<void>((r) => (finish = r));
+  const sub = await bus.subscribe({
+    topic: args.topic,
+    groupId: args.group,
+    fromBeginning: args.fromBeginning,
+    // An inspection tool: never dead-letter, and leave the group quickly when done.
+    deadLetterTopic: false,
+    session: { fetchMaxWaitMs: 1000 },
+    handle: async (m) => {
+      if (seen >= args.max) return;
+      const validation = args.validate ? validateRecord(m) : undefined;
+      if (validation && !validation.valid) invalid += 1;
+      process.stdout.write(`${formatRecord(m, validation)}\n`);
+      seen += 1;
+      if (seen >= args.max) finish();
+    },
+  });
+  const timer = Number.isFinite(args.timeoutMs) ? setTimeout(finish, args.timeoutMs) : undefined;
+  process.once('SIGINT', finish);
+  process.once('SIGTERM', finish);
+  await finished;
+  clearTimeout(timer);
+  await sub.stop();
+  return invalid;
+}
+
+async function main(argv: string[]): Promise<number> {
   const brokers = parseBrokers(process.env.KAFKA_BROKERS ?? '127.0.0.1:19092');
   const bus = createKafkaBus({
     brokers,
@@ -57,36 +110,30 @@ async function main(argv: string[]): Promise<void> {
     logger: createLogger({ name: 'kafka-cli', level: 'warn', destination: process.stderr }),
   });
   const [command, ...rest] = argv;
-  if (command === 'topics') {
-    for (const t of TOPIC_CATALOGUE)
-      process.stdout.write(`${t.name}\t${t.partitions} partitions\tkey=${t.key}\t${t.description}\n`);
-    return bus.close();
+  try {
+    if (command === 'topics') {
+      for (const t of TOPIC_CATALOGUE)
+        process.stdout.write(
+          `${t.name}\t${t.partitions} partitions\tkey=${t.key}\tevents=${t.events.join(',')}\t${t.description}\n`,
+        );
+      return 0;
+    }
+    if (command !== 'consume') throw new Error(`usage: kafka/cli.ts topics | ${USAGE}`);
+    const args = parseConsumeArgs(rest);
+    const invalid = await consume(args, bus);
+    if (invalid > 0) process.stderr.write(`${invalid} invalid record(s)\n`);
+    return invalid > 0 ? 2 : 0;
+  } finally {
+    await bus.close();
   }
-  if (command !== 'consume') throw new Error('usage: kafka/cli.ts topics | consume <topic> [...]');
-  const args = parseConsumeArgs(rest);
-  let seen = 0;
-  let finish!: () => void;
-  const finished = new Promise<void>((r) => (finish = r));
-  const sub = await bus.subscribe({
-    topic: args.topic,
-    groupId: args.group,
-    fromBeginning: args.fromBeginning,
-    handle: async (m) => {
-      process.stdout.write(`${formatRecord(m)}\n`);
-      seen += 1;
-      if (seen >= args.max) finish();
-    },
-  });
-  process.once('SIGINT', finish);
-  process.once('SIGTERM', finish);
-  await finished;
-  await sub.stop();
-  await bus.close();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).catch((err: unknown) => {
-    process.stderr.write(`${(err as Error).message}\n`);
-    process.exit(1);
-  });
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`${(err as Error).message}\n`);
+      process.exit(1);
+    },
+  );
 }
