@@ -5,16 +5,21 @@
 #
 #   scripts/cluster.sh build               build and cache the server binaries (~10 min cold)
 #   scripts/cluster.sh tools               fetch and cache kubectl + helm
-#   scripts/cluster.sh up                  start (idempotent; builds/fetches first if needed);
-#                                          prints KUBECONFIG=<path> on stdout
-#   scripts/cluster.sh down [--wipe]       stop what this script started; --wipe drops etcd data
+#   scripts/cluster.sh up [--lease PID]    start (idempotent; builds/fetches first if needed);
+#                                          prints KUBECONFIG=<path> on stdout; takes a lease
+#   scripts/cluster.sh down [--wipe] [--lease PID] [--force]
+#                                          give the lease back; when none is left, stop what
+#                                          this script started (--wipe drops etcd data)
 #   scripts/cluster.sh status              exit 0 only if every component runs and /readyz is ok
 #   scripts/cluster.sh env                 prints KUBECONFIG=, KUBECTL=, HELM= lines
 #   scripts/cluster.sh restart-apiserver   restart kube-apiserver only, etcd data kept
 #
 # Env: EDU_CACHE_DIR (default ~/.cache/edu-platform), EDU_APISERVER_PORT (6443),
 #      EDU_ETCD_PORT (2379), EDU_ETCD_PEER_PORT (2380), EDU_KCM_PORT (10257),
-#      EDU_BUILD_JOBS (go build -p; default nproc), EDU_READY_TIMEOUT (seconds, 120).
+#      EDU_BUILD_JOBS (go build -p; default nproc), EDU_READY_TIMEOUT (seconds, 120),
+#      EDU_CLUSTER_LOCK_TIMEOUT (seconds to wait for another up/down, 3600).
+# up, down and restart-apiserver run under one lock; leases work as in scripts/infra.sh (see
+# scripts/leases.sh): a test run's down never stops a control plane another run still uses.
 set -euo pipefail
 
 # Must match the k8s.io/kubernetes version in tools/k8s-testbin/go.mod (gen.sh writes it).
@@ -51,6 +56,18 @@ log() { printf '[cluster] %s\n' "$*" >&2; }
 die() {
 	log "error: $*"
 	exit 1
+}
+# shellcheck source=scripts/leases.sh
+source "$ROOT/scripts/leases.sh"
+LEASES=$RUN/leases
+
+# fd 5, held until the script exits: the first `up` may build for minutes, and a second one
+# must wait for it rather than start a second etcd on the same ports.
+lock_cluster() {
+	mkdir -p "$RUN"
+	exec 5>"$RUN/.lock"
+	flock -w "${EDU_CLUSTER_LOCK_TIMEOUT:-3600}" 5 ||
+		die "timed out waiting for the cluster lock $RUN/.lock (another up or down is running)"
 }
 
 # ---------------------------------------------------------------------------------------
@@ -414,6 +431,11 @@ check_running_ports() {
 }
 
 cmd_up() {
+	lock_cluster
+	local lease
+	lease=$(lease_name "$LEASE_ARG") || exit 2
+	# A control plane already up with no lease was started by hand: it keeps a manual lease.
+	if [[ ! -d $LEASES ]] && our_pid kube-apiserver >/dev/null; then lease_take "$LEASES" manual; fi
 	built || cmd_build
 	# Tests need kubectl/helm as soon as the cluster is up; a fresh machine has neither.
 	[[ -f $CLI_DIR/.complete ]] || cmd_tools
@@ -427,16 +449,21 @@ cmd_up() {
 	start_apiserver
 	start_kcm
 	log "control plane $K8S_VERSION ready in $((SECONDS - start))s (apiserver https://127.0.0.1:$APISERVER_PORT)"
+	lease_take "$LEASES" "$lease"
 	echo "KUBECONFIG=$KUBECONFIG_PATH"
 }
 
 cmd_down() {
-	local wipe=false
-	case ${1:-} in
-	--wipe) wipe=true ;;
-	"") ;;
-	*) die "usage: $0 down [--wipe]" ;;
-	esac
+	local wipe=$WIPE lease others
+	lock_cluster
+	if [[ $LEASE_ARG =~ ^[0-9]+$ ]]; then lease=$LEASE_ARG; else lease=$(lease_name "$LEASE_ARG") || exit 2; fi
+	lease_release "$LEASES" "$lease"
+	others=$(lease_live "$LEASES" | tr '\n' ' ')
+	if [[ -n $others && $FORCE != true ]]; then
+		log "control plane stays up: still leased by ${others% } (--force stops it anyway)"
+		return 0
+	fi
+	rm -rf "$LEASES"
 	stop_one kube-controller-manager
 	stop_one kube-apiserver
 	stop_one etcd
@@ -448,6 +475,7 @@ cmd_down() {
 }
 
 cmd_restart_apiserver() {
+	lock_cluster
 	our_pid etcd >/dev/null || die "etcd is not running; use '$0 up'"
 	check_running_ports
 	stop_one kube-apiserver
@@ -480,16 +508,33 @@ cmd_env() {
 	echo "K8S_BIN_DIR=$BIN"
 }
 
-case ${1:-} in
+LEASE_ARG="" WIPE=false FORCE=false
+cmd=${1:-}
+(($#)) && shift
+while (($#)); do
+	case $1 in
+	--lease)
+		[[ $# -ge 2 ]] || die "--lease needs a pid"
+		LEASE_ARG=$2
+		shift
+		;;
+	--wipe) WIPE=true ;;
+	--force) FORCE=true ;;
+	*) die "unknown argument: $1 (see $0 --help)" ;;
+	esac
+	shift
+done
+
+case $cmd in
 build) cmd_build ;;
 tools) cmd_tools ;;
 up) cmd_up ;;
-down) cmd_down "${2:-}" ;;
+down) cmd_down ;;
 status) cmd_status ;;
 env) cmd_env ;;
 restart-apiserver) cmd_restart_apiserver ;;
 *)
-	sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 	;;
 esac

@@ -2,8 +2,9 @@
 # Real local servers for tests and `make dev`, without Docker: a single-node Apache Kafka (KRaft)
 # and a MongoDB wire-protocol server, provisioned from Maven Central into a cache outside the clone.
 #
-#   scripts/infra.sh up     [--profile dev|test]   start (or reuse) and print the env lines
-#   scripts/infra.sh down   [--profile dev|test]   stop what this script started
+#   scripts/infra.sh up     [--profile dev|test] [--lease PID]   start (or reuse) and print the env lines
+#   scripts/infra.sh down   [--profile dev|test] [--lease PID] [--force]
+#                                                  give the lease back; stop when none is left
 #   scripts/infra.sh status [--profile dev|test]   one line per server; exit 1 unless all are up
 #   scripts/infra.sh env    [--profile dev|test]   print the env lines of a running profile
 #
@@ -16,6 +17,9 @@
 #
 # MongoDB: MONGODB_URI from the environment is passed through (nothing started); else a `mongod`
 # on PATH is started as the single-node replica set rs0; else mongo-java-server (no transactions).
+# Leases (scripts/leases.sh): every user of a profile holds one (a test run: --lease <its pid>;
+# `up` by hand: the manual lease), and `down` stops the servers only when the last one is given
+# back, so two test runs on one machine (two clones share the cache) never stop each other's.
 # See tools/README.md for the cache layout, ports and environment variables.
 set -euo pipefail
 
@@ -42,6 +46,8 @@ readonly JVM_COMMON_OPTS=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+ExitOnOu
   -Djava.awt.headless=true)
 
 log() { printf 'infra: %s\n' "$*" >&2; }
+# shellcheck source=scripts/leases.sh
+source "$SCRIPT_DIR/leases.sh"
 die() {
   log "error: $*"
   exit 1
@@ -49,10 +55,11 @@ die() {
 
 usage() {
   cat >&2 <<'EOF'
-usage: scripts/infra.sh up|down|status|env [--profile dev|test]
+usage: scripts/infra.sh up|down|status|env [--profile dev|test] [--lease PID] [--force]
   up      start (or reuse) MongoDB and Kafka for the profile; print MONGODB_URI, KAFKA_BROKERS,
-          MONGODB_TRANSACTIONS on stdout
-  down    stop the servers this script started for the profile
+          MONGODB_TRANSACTIONS on stdout; take a lease (PID's, or the manual one)
+  down    give the lease back (PID's, or the manual one); stop the servers this script started
+          when no live lease is left (--force: stop them anyway)
   status  one line per server; exit status 1 unless all are running
   env     print the env lines of the running profile; exit status 1 if it is not up
 See tools/README.md.
@@ -64,6 +71,8 @@ EOF
 # ---------------------------------------------------------------------------------------------
 
 PROFILE=dev
+LEASE_ARG=""
+FORCE=0
 
 set_profile() {
   case "$PROFILE" in
@@ -81,6 +90,7 @@ set_profile() {
   esac
   RUN_DIR="$CACHE_DIR/run/$PROFILE"
   ENV_FILE="$RUN_DIR/infra.env"
+  LEASES="$RUN_DIR/leases"
 }
 
 # The marker that proves a pid is a server this script started for this profile: a pidfile alone
@@ -567,6 +577,11 @@ lock_profile() {
 cmd_up() {
   lock_profile
   require_node_modules
+  local lease
+  lease="$(lease_name "$LEASE_ARG")" || exit 2
+  # Servers already running with no lease at all were started by hand (or before leases
+  # existed): they get the manual lease, so this run's `down` leaves them as they were.
+  if [[ ! -d $LEASES ]] && owned_pid kafka >/dev/null; then lease_take "$LEASES" manual; fi
 
   # MongoDB flavour for this run. A running server of ours is reused whatever its flavour.
   local mongo_external="${MONGODB_URI:-}" mongo_pid="" kafka_pid=""
@@ -687,13 +702,23 @@ cmd_up() {
     printf 'MONGODB_TRANSACTIONS=%s\n' "$mongo_tx"
   } >"$ENV_FILE.tmp"
   mv -f "$ENV_FILE.tmp" "$ENV_FILE"
+  lease_take "$LEASES" "$lease"
   cat "$ENV_FILE"
 }
 
 cmd_down() {
   lock_profile
+  local lease others
+  if [[ -n $LEASE_ARG && $LEASE_ARG =~ ^[0-9]+$ ]]; then lease=$LEASE_ARG; else lease="$(lease_name "$LEASE_ARG")" || exit 2; fi
+  lease_release "$LEASES" "$lease"
+  others="$(lease_live "$LEASES" | tr '\n' ' ')"
+  if [[ -n $others && $FORCE != 1 ]]; then
+    log "profile $PROFILE stays up: still leased by ${others% } (--force stops it anyway)"
+    return 0
+  fi
   stop_servers kafka mongo
   rm -f "$ENV_FILE" "$RUN_DIR/mongo.external"
+  rm -rf "$LEASES"
 }
 
 cmd_status() {
@@ -748,6 +773,15 @@ main() {
         ;;
       --profile=*)
         PROFILE="${1#--profile=}"
+        shift
+        ;;
+      --lease)
+        [[ $# -ge 2 ]] || die "--lease needs a pid"
+        LEASE_ARG="$2"
+        shift 2
+        ;;
+      --force)
+        FORCE=1
         shift
         ;;
       -h | --help)

@@ -45,6 +45,7 @@ suite() {
 check typecheck npx tsc -p tsconfig.json --noEmit
 check lint npx eslint .
 check format npx prettier --check --log-level warn .
+check infra-leases scripts/tests/infra-leases.sh
 suite unit npx mocha
 # The OpenAPI documents checked by a tool nobody here wrote (scripts/schemathesis.sh).
 check schemathesis scripts/schemathesis.sh

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs a command (a benchmark) against the test profile's Kafka + MongoDB and, with --cluster, the
-# local control plane; exports MONGODB_URI, KAFKA_BROKERS (and KUBECONFIG, KUBECTL, HELM); afterwards stops only
-# what it had to start, so a developer's running servers stay as they were.
+# local control plane; exports MONGODB_URI, KAFKA_BROKERS (and KUBECONFIG, KUBECTL, HELM). It holds a
+# lease on them for its own shell's pid and gives it back at the end: they stop only when nobody
+# else (another run, or a developer's `up`) holds one.
 #   scripts/with-servers.sh [--cluster] -- <command...>
 set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,18 +22,19 @@ cleanup() {
 trap cleanup EXIT
 
 infra="$REPO_ROOT/scripts/infra.sh"
-"$infra" env --profile test >/dev/null 2>&1 || stops+=("'$infra' down --profile test")
+env_lines=$("$infra" up --profile test --lease $$)
+stops+=("'$infra' down --profile test --lease $$")
 while IFS= read -r line; do
   case $line in
     MONGODB_URI=* | KAFKA_BROKERS=*) export "${line?}" ;;
   esac
-done < <("$infra" up --profile test)
+done <<<"$env_lines"
 
 if $cluster; then
   k8s="$REPO_ROOT/scripts/cluster.sh"
   if [[ -z ${KUBECONFIG:-} ]]; then
-    "$k8s" status >/dev/null 2>&1 || stops+=("'$k8s' down --wipe")
-    KUBECONFIG=$("$k8s" up | sed -n 's/^KUBECONFIG=//p')
+    KUBECONFIG=$("$k8s" up --lease $$ | sed -n 's/^KUBECONFIG=//p')
+    stops+=("'$k8s' down --wipe --lease $$")
     export KUBECONFIG
   fi
   while IFS= read -r line; do

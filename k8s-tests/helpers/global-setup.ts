@@ -1,7 +1,8 @@
 // Mocha root hooks for the cluster suite. With no KUBECONFIG, bring up the local control plane
 // (idempotent; its first build takes about 10 minutes); with no KAFKA_BROKERS, the test profile's
-// Kafka. Whatever this run started, it stops at the end (EDU_KEEP_INFRA=1 keeps it), so a CI run
-// leaves no servers behind; a cluster or Kafka that was already up is left as it was.
+// Kafka. Each is taken with a lease on this process and given back at the end (EDU_KEEP_INFRA=1
+// keeps them): the servers stop only when no other run (another clone) or person still holds
+// one, so a CI run leaves no servers behind and never stops another run's.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,33 +11,24 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const cluster = path.join(root, 'scripts', 'cluster.sh');
 const infra = path.join(root, 'scripts', 'infra.sh');
 const started: Array<() => void> = [];
-
-function succeeds(file: string, args: string[]): boolean {
-  try {
-    execFileSync('bash', [file, ...args], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+// EDU_KEEP_INFRA=1 takes the manual lease instead, which only `down` by hand gives back.
+const lease = process.env.EDU_KEEP_INFRA === '1' ? [] : ['--lease', String(process.pid)];
 
 function upCluster(): void {
-  const wasUp = succeeds(cluster, ['status']);
-  execFileSync('bash', [cluster, 'up'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  // The next run starts from an empty etcd, like the test profile's empty Kafka and MongoDB.
-  if (!wasUp) started.push(() => execFileSync('bash', [cluster, 'down', '--wipe'], { stdio: 'inherit' }));
+  execFileSync('bash', [cluster, 'up', ...lease], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // The last user's down starts the next run from an empty etcd, like the test profile's servers.
+  started.push(() => execFileSync('bash', [cluster, 'down', '--wipe', ...lease], { stdio: 'inherit' }));
 }
 
 function upKafka(): void {
-  const wasUp = succeeds(infra, ['env', '--profile', 'test']);
-  const out = execFileSync('bash', [infra, 'up', '--profile', 'test'], {
+  const out = execFileSync('bash', [infra, 'up', '--profile', 'test', ...lease], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const brokers = /^KAFKA_BROKERS=(.+)$/m.exec(out)?.[1];
   if (!brokers) throw new Error(`scripts/infra.sh printed no KAFKA_BROKERS line:\n${out}`);
   process.env.KAFKA_BROKERS = brokers;
-  if (!wasUp) started.push(() => execFileSync('bash', [infra, 'down', '--profile', 'test'], { stdio: 'inherit' }));
+  started.push(() => execFileSync('bash', [infra, 'down', '--profile', 'test', ...lease], { stdio: 'inherit' }));
 }
 
 export const mochaHooks = {
