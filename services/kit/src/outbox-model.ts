@@ -38,7 +38,10 @@ export interface OutboxEntryRow {
 }
 
 export interface OutboxModels {
+  /** Unfinished entries only (pending or dead), so every relay query stays as small as the backlog. */
   Entry: Model<OutboxEntryRow>;
+  /** The published log: entries marked published move here, kept for `retentionMs`. */
+  Published: Model<OutboxEntryRow>;
   Counter: Model<{ _id: string; value: number }>;
 }
 
@@ -60,11 +63,13 @@ const entrySchema = new Schema<OutboxEntryRow>(
   },
   { collection: 'outbox', versionKey: false },
 );
+const publishedSchema = entrySchema.clone();
+publishedSchema.set('collection', 'outbox_published');
 // The relay's window: unfinished entries in creation order.
 entrySchema.index({ status: 1, seq: 1 });
 entrySchema.index({ key: 1, seq: 1 });
-// A server with TTL support prunes published entries itself; the relay prunes where TTL is ignored.
-entrySchema.index({ publishedAt: 1 }, { expireAfterSeconds: 24 * 3600 });
+// A server with TTL support prunes the published log itself; the relay prunes where TTL is ignored.
+publishedSchema.index({ publishedAt: 1 }, { expireAfterSeconds: 24 * 3600 });
 
 const counterSchema = new Schema<{ _id: string; value: number }>(
   { _id: { type: String, required: true }, value: { type: Number, required: true } },
@@ -75,6 +80,9 @@ const counterSchema = new Schema<{ _id: string; value: number }>(
 export function outboxModels(conn: Connection): OutboxModels {
   return {
     Entry: (conn.models.OutboxEntry as Model<OutboxEntryRow> | undefined) ?? conn.model('OutboxEntry', entrySchema),
+    Published:
+      (conn.models.OutboxPublished as Model<OutboxEntryRow> | undefined) ??
+      conn.model('OutboxPublished', publishedSchema),
     Counter:
       (conn.models.OutboxCounter as Model<{ _id: string; value: number }> | undefined) ??
       conn.model('OutboxCounter', counterSchema),

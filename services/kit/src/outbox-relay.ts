@@ -16,7 +16,7 @@ export interface OutboxRelayOptions {
   outbox: Outbox;
   /** Sends one topic's messages in order (the bus's `publish`); injected so a test can make it fail. */
   publish: (topic: string, messages: BusMessage[]) => Promise<void>;
-  /** Entries per lease (default 200). */
+  /** Entries per lease (default 500). */
   batchSize?: number;
   /** How long a lease holds; a crashed relay's entries become free after it (default 30 s). */
   leaseMs?: number;
@@ -25,7 +25,7 @@ export interface OutboxRelayOptions {
   /** Sweep period and the age after which a stamp left in an owner document is moved (2 s, 5 s). */
   sweepMs?: number;
   graceMs?: number;
-  /** Published entries are deleted after this (default 24 h; also a TTL index where honoured). */
+  /** The published log keeps entries this long (default 24 h; also a TTL index where honoured). */
   retentionMs?: number;
   /** Default: 1 s doubling to 5 min, dead after 20 failed attempts. */
   backoff?: Partial<BackoffPolicy>;
@@ -46,6 +46,12 @@ function toMessage(e: OutboxEntryRow): BusMessage {
   return { key: e.key, value: e.envelope, headers: { 'ce-id': e._id } };
 }
 
+function allDuplicates(err: unknown): boolean {
+  const errors = (err as { writeErrors?: Array<{ code?: number }> }).writeErrors;
+  const list = Array.isArray(errors) ? errors : [err as { code?: number }];
+  return list.every((e) => e.code === 11000);
+}
+
 function errorText(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 }
@@ -59,8 +65,8 @@ function errorText(err: unknown): string {
  */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { outbox } = opts;
-  const { Entry } = outbox.models;
-  const batchSize = opts.batchSize ?? 200;
+  const { Entry, Published } = outbox.models;
+  const batchSize = opts.batchSize ?? 500;
   const leaseMs = opts.leaseMs ?? 30000;
   const pollMs = opts.pollMs ?? 250;
   const sweepMs = opts.sweepMs ?? 2000;
@@ -90,11 +96,15 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     return { token, requested: window.filter((e) => wanted.has(e._id)), held };
   }
 
+  // Marking published moves the entry to the published log: the log first, so a crash in between
+  // only publishes it again (an at-least-once duplicate with the same id), never drops it.
   async function markPublished(group: OutboxEntryRow[], token: string): Promise<void> {
-    await Entry.updateMany(
-      { _id: { $in: group.map((e) => e._id) }, lease: token },
-      { $set: { status: 'published', publishedAt: outbox.now(), lease: null, leaseUntil: null } },
-    );
+    const publishedAt = outbox.now();
+    const rows = group.map((e) => ({ ...e, status: 'published', publishedAt, lease: null, leaseUntil: null }));
+    await Published.collection.insertMany(rows as never[], { ordered: false }).catch((err: unknown) => {
+      if (!allDuplicates(err)) throw err;
+    });
+    await Entry.deleteMany({ _id: { $in: group.map((e) => e._id) }, lease: token });
     outbox.metrics?.published.inc(group.length);
   }
 
@@ -166,7 +176,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     }
     if (now.getTime() - state.prunedAt >= 60000) {
       state.prunedAt = now.getTime();
-      await Entry.deleteMany({ status: 'published', publishedAt: { $lt: new Date(now.getTime() - retentionMs) } });
+      await Published.deleteMany({ publishedAt: { $lt: new Date(now.getTime() - retentionMs) } });
     }
   }
 

@@ -122,7 +122,7 @@ describe('kit outbox under crashes (child processes, real Kafka and MongoDB)', f
       }),
     );
     const reader = await readTopic(bus, topic);
-    const published = () => outbox.models.Entry.countDocuments({ status: 'published' });
+    const published = () => outbox.models.Published.countDocuments({});
     try {
       for (let round = 0; round < 10; round += 1) {
         const where = round % 2 === 0 ? 'after' : 'before';

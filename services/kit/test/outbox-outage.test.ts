@@ -63,7 +63,7 @@ describe('kit outbox across a broker outage (a private Kafka, real MongoDB)', fu
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
-    const published = () => outbox.models.Entry.countDocuments({ status: 'published' });
+    const published = () => outbox.models.Published.countDocuments({});
     try {
       await waitFor(async () => (await published()) >= 50, 'events published before the outage');
       await kafka!.stop();

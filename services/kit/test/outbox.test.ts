@@ -71,7 +71,7 @@ describe('kit outbox (real Kafka and MongoDB)', function () {
       const byKey = versionsByKey(reader.arrivals);
       const expected = Array.from({ length: 20 }, (_, i) => i + 1);
       for (const key of keys) expect(byKey.get(key), key).to.deep.equal(expected);
-      expect(await outbox.models.Entry.countDocuments({ status: 'published' })).to.equal(1000);
+      expect(await outbox.models.Published.countDocuments({})).to.equal(1000);
     } finally {
       await reader.stop();
       await relay.stop();

@@ -77,12 +77,16 @@ export async function readTopic(
   topic: string,
 ): Promise<{ arrivals: Arrival[]; stop: () => Promise<void> }> {
   const arrivals: Arrival[] = [];
+  // A tombstone first: the producer retries until the new topic's metadata is everywhere, which a
+  // consumer subscribing to a topic created a moment ago does not.
+  await bus.publish(topic, [{ key: 'warm-up', value: null }]);
   const sub = await bus.subscribe({
     topic,
     groupId: `outbox-test-${randomUUID()}`,
     fromBeginning: true,
     deadLetterTopic: false,
     handle: async (m: ReceivedMessage) => {
+      if (m.value === null) return;
       const e = JSON.parse(m.value ?? '{}') as PlatformEvent<ThingEvent>;
       arrivals.push({ id: e.id, key: m.key ?? '', version: e.data.version, partition: m.partition });
     },
