@@ -1,6 +1,7 @@
 import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
 import { TOPICS } from '../../kafka/topics.js';
 import { uniqueSuffix } from './kube.js';
+import { sleep } from './wait.js';
 
 /** The brokers the suite's root hook exported (given, or the local test Kafka it started). */
 export function kafkaBrokers(): string {
@@ -73,6 +74,50 @@ export class TestQueue {
       autoCommitThreshold: 1,
       eachMessage: async ({ message }) => onJob?.(message.key?.toString() ?? ''),
     });
+  }
+
+  /**
+   * A worker of the group that fetches jobs as they come but commits one at a time, one every
+   * `everyMs`, round-robin over its partitions: the queue shrinks at a steady pace, one commit at a
+   * time, as with a busy fleet. `stop()` leaves the group and resolves with the number of commits.
+   */
+  async commitSteadily(everyMs: number): Promise<{ stop(): Promise<number> }> {
+    const consumer = this.kafka.consumer({ groupId: this.group, sessionTimeout: 10_000, heartbeatInterval: 1000 });
+    const fetched = new Map<number, number>(); // partition -> offset after the last fetched job
+    const committed = new Map<number, number>();
+    await consumer.connect();
+    await consumer.subscribe({ topic: this.topic, fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachMessage: async ({ partition, message }) => {
+        fetched.set(partition, Number(message.offset) + 1);
+      },
+    });
+    let running = true;
+    let commits = 0;
+    const loop = (async () => {
+      for (let i = 0; running; i++) {
+        // The test topics are new: nothing committed means the group starts at offset 0.
+        const ready = [...fetched].filter(([p, upTo]) => (committed.get(p) ?? 0) < upTo);
+        const pick = ready[i % Math.max(1, ready.length)];
+        if (pick) {
+          const [partition] = pick;
+          const offset = (committed.get(partition) ?? 0) + 1;
+          await consumer.commitOffsets([{ topic: this.topic, partition, offset: String(offset) }]);
+          committed.set(partition, offset);
+          commits += 1;
+        }
+        await sleep(everyMs); // the workload's pace, not a wait for anything to settle
+      }
+    })();
+    return {
+      stop: async () => {
+        running = false;
+        await loop;
+        await consumer.disconnect();
+        return commits;
+      },
+    };
   }
 
   async stopConsuming(): Promise<void> {
