@@ -255,6 +255,7 @@ function report(reactions: number[], gets: number[], before: string, after: stri
     `    per scaling change: ${(reconcileRequests / CHANGES).toFixed(2)} (${Object.entries(parts)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')})`,
+    `  status writes: ${delta('docx_import_operator_status_writes_total', (l) => l.includes('result="written"'))} written, ${delta('docx_import_operator_status_writes_total', (l) => l.includes('result="deferred"'))} deferred (queue-only changes within QUEUE_STATUS_INTERVAL_SECONDS)`,
     `    idle reconciles (no change) make none; lease renewals in the window: ${lease}; all requests incl. lease and watches: ${all}`,
     `  raw reactions (ms): ${reactions.map((r) => r.toFixed(0)).join(' ')}`,
   ];
