@@ -191,7 +191,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       });
     },
     async subscribe(sub) {
-      await assertDeadLetterTopic(await getAdmin(), sub);
+      await assertTopicsExist(await getAdmin(), sub);
       const s = await startConsumer(kafka, sub, { publish: bus.publish, logger: opts.logger });
       const tracked: Subscription = {
         async stop() {
@@ -247,10 +247,15 @@ async function connected<C extends { connect(): Promise<void> }>(client: C): Pro
   return client;
 }
 
-async function assertDeadLetterTopic(admin: Admin, sub: SubscribeOptions): Promise<void> {
+// kafkajs answers a subscription to a missing topic with an unhandled rejection inside run(), which
+// would crash the process; a clear error from subscribe() is what the caller can act on.
+async function assertTopicsExist(admin: Admin, sub: SubscribeOptions): Promise<void> {
+  const existing = new Set(await admin.listTopics());
+  if (!existing.has(sub.topic))
+    throw new Error(`topic ${sub.topic} does not exist: its producer creates it at start from kafka/topics.json`);
   if (sub.deadLetterTopic === false) return;
   const dlq = sub.deadLetterTopic ?? `${sub.topic}.dlq`;
-  if (!(await admin.listTopics()).includes(dlq))
+  if (!existing.has(dlq))
     throw new Error(`dead-letter topic ${dlq} does not exist: declare it in kafka/topics.json and create it at start`);
 }
 

@@ -199,4 +199,13 @@ describe('kit consumer (real broker)', function () {
     expect(err).to.be.instanceOf(Error);
     expect((err as Error).message).to.include(`${topic}.dlq does not exist`);
   });
+
+  it('subscribing to a topic nobody created fails at once, naming it (no crash inside kafkajs)', async () => {
+    const topic = uniqueTopic('kit-missing');
+    const err = await bus
+      .subscribe({ topic, groupId: uniqueGroup('g'), deadLetterTopic: false, handle: async () => undefined })
+      .catch((e: unknown) => e as Error);
+    expect(err).to.be.instanceOf(Error);
+    expect((err as Error).message).to.include(`topic ${topic} does not exist`);
+  });
 });
