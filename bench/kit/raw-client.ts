@@ -6,7 +6,7 @@ import net from 'node:net';
 const HEADER_END = Buffer.from('\r\n\r\n');
 
 export class RawConnection {
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private pending: ((ok: boolean) => void) | undefined;
 
   private constructor(

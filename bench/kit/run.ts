@@ -12,8 +12,8 @@ import { closedLoop, fmt } from '../lib/load.js';
 import { RawConnection } from './raw-client.js';
 
 const env = (k: string, d: string) => Number(process.env[k] ?? d);
-const ROUNDS = env('BENCH_ROUNDS', '10');
-const SECONDS = env('BENCH_SECONDS', '1.5');
+const ROUNDS = env('BENCH_ROUNDS', '16');
+const SECONDS = env('BENCH_SECONDS', '1');
 const CONNECTIONS = env('BENCH_CONNECTIONS', '32');
 const serverScript = fileURLToPath(new URL('./server.ts', import.meta.url));
 

@@ -1,16 +1,17 @@
-import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { Router, type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Registry } from 'prom-client';
-import { errorMiddleware, notFoundHandler } from './errors.js';
+import { errorMiddleware } from './errors.js';
 import { readinessHandler, type HealthChecks, type ReadinessState } from './health.js';
 import type { Logger } from './logging.js';
-import { httpMetricsMiddleware } from './metrics.js';
+import { httpDurationObserver } from './metrics.js';
 import { internalTokenGuard } from './actor.js';
-import { requestContext, requireJsonBody } from './request-context.js';
+import { hasBody, installRequestLogger, requestTracker, requireJsonBody } from './request-context.js';
+import { mountRoutes, unmatchedRoute } from './routing.js';
 
 export interface AppOptions {
   name: string;
   version: string;
-  /** The service's `/v1` routes; mounted after the kit's own. */
+  /** The service's `/v1` routes, run after the kit's own; taken as declared when createApp runs. */
   routes: Router;
   checks: HealthChecks;
   logger: Logger;
@@ -26,7 +27,8 @@ export interface AppOptions {
 
 /**
  * Builds the Express app a service runs: health, readiness, metrics, `/v1`, the OpenAPI document,
- * JSON parsing with limits, the internal-token guard, and the one error model. Does no I/O.
+ * JSON parsing with limits, the internal-token guard, 405 with `Allow` for a method a path does
+ * not have, and the one error model. Does no I/O.
  */
 export function createApp(opts: AppOptions): Express {
   const app = express();
@@ -34,36 +36,82 @@ export function createApp(opts: AppOptions): Express {
   app.set('trust proxy', opts.trustProxy ?? false);
   app.set('json spaces', 0);
   const readiness = opts.readiness ?? { shuttingDown: false };
+  const kit = kitRoutes(opts, readiness);
 
-  app.use(requestContext(opts.logger));
-  // While draining, answers close their connection so keep-alive sockets do not hold shutdown up.
-  app.use((_req: Request, res: Response, next: NextFunction) => {
-    if (readiness.shuttingDown) res.setHeader('Connection', 'close');
-    next();
-  });
-  app.use(httpMetricsMiddleware(opts.metrics));
-  app.get('/healthz', (_req: Request, res: Response) => {
+  installRequestLogger(app, opts.logger);
+  app.use(
+    front({
+      track: requestTracker({ logger: opts.logger, observe: httpDurationObserver(opts.metrics), readiness }),
+      kit,
+      parseJson: express.json({
+        limit: opts.bodyLimit ?? '100kb',
+        strict: true,
+        type: ['application/json', 'application/*+json'],
+      }),
+    }),
+  );
+  if (opts.internalToken) app.use('/v1', internalTokenGuard(opts.internalToken));
+  mountRoutes(app, opts.routes);
+  app.use(unmatchedRoute(app, [kit]));
+  app.use(errorMiddleware(opts.logger));
+  return app;
+}
+
+const KIT_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/v1', '/v1/openapi.json']);
+const MAX_KIT_PATH = '/v1/openapi.json/'.length;
+const NEEDS_FOLDING = /[A-Z]|.\/$/;
+
+/** The kit's own routes: open (before the internal-token guard), GET only. */
+function kitRoutes(opts: AppOptions, readiness: ReadinessState): Router {
+  const kit = Router();
+  kit.get('/healthz', (_req: Request, res: Response) => {
     res.json({ success: true, data: { status: 'alive' }, message: 'OK' });
   });
-  app.get('/readyz', readinessHandler(opts.checks, readiness));
-  app.get('/metrics', async (_req: Request, res: Response) => {
+  kit.get('/readyz', readinessHandler(opts.checks, readiness));
+  kit.get('/metrics', async (_req: Request, res: Response) => {
     res.setHeader('Content-Type', opts.metrics.contentType);
     res.send(await opts.metrics.metrics());
   });
-  app.get('/v1', (_req: Request, res: Response) => {
+  kit.get('/v1', (_req: Request, res: Response) => {
     res.json({ success: true, data: { service: opts.name, version: opts.version }, message: 'OK' });
   });
-  app.get('/v1/openapi.json', (_req: Request, res: Response) => {
+  kit.get('/v1/openapi.json', (_req: Request, res: Response) => {
     res.json(opts.openapi);
   });
+  return kit;
+}
 
-  app.use(requireJsonBody);
-  app.use(
-    express.json({ limit: opts.bodyLimit ?? '100kb', strict: true, type: ['application/json', 'application/*+json'] }),
+interface FrontParts {
+  track: (req: Request, res: Response) => void;
+  kit: Router;
+  parseJson: (req: Request, res: Response, next: NextFunction) => void;
+}
+
+/**
+ * What every request passes first, as one layer: the request id, line and histogram; the kit's
+ * routes; then, for a request with a body, the 415 check and the JSON parser. The kit's router is
+ * entered only for its few paths (service requests would otherwise pay a match against each);
+ * the lookup folds case and one trailing slash as Express's matching does, and another method on
+ * those paths falls through to the 405.
+ */
+function front(parts: FrontParts) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    parts.track(req, res);
+    if ((req.method === 'GET' || req.method === 'HEAD') && isKitPath(req.path)) {
+      void parts.kit(req, res, next);
+      return;
+    }
+    if (!hasBody(req)) return next();
+    requireJsonBody(req, res, (err?: unknown) => {
+      if (err) next(err);
+      else parts.parseJson(req, res, next);
+    });
+  };
+}
+
+function isKitPath(path: string): boolean {
+  if (KIT_PATHS.has(path)) return true;
+  return (
+    path.length <= MAX_KIT_PATH && NEEDS_FOLDING.test(path) && KIT_PATHS.has(path.replace(/\/$/, '').toLowerCase())
   );
-  app.use('/v1', internalTokenGuard(opts.internalToken));
-  app.use(opts.routes);
-  app.use(notFoundHandler);
-  app.use(errorMiddleware(opts.logger));
-  return app;
 }
