@@ -1,20 +1,15 @@
 import type { Express } from 'express';
-import {
-  connectMongo,
-  createLogger,
-  createMetricsRegistry,
-  loadConfig,
-  type MongoHandle,
-} from '../../kit/src/index.js';
-import { LogCapture } from '../../kit/test/support/log-capture.js';
-import { testDbName, testMongoUri } from '../../kit/test/support/servers.js';
-import { buildApp } from '../src/app.js';
-import { authConfigSchema, type AuthConfig } from '../src/config.js';
+import type { MongoHandle } from '../../kit/src/index.js';
+import { startTestService } from '../../kit/test/support/harness.js';
+import type { LogCapture } from '../../kit/test/support/log-capture.js';
+import type { AuthConfig } from '../src/config.js';
 import type { AuthDeps } from '../src/domain/deps.js';
-import { createAuthDeps } from '../src/wiring.js';
+import { authService } from '../src/service.js';
 
 export interface TestAuth {
   app: Express;
+  /** `http://127.0.0.1:<port>`: the service also listens, as it does in production. */
+  url: string;
   deps: AuthDeps;
   db: MongoHandle;
   config: AuthConfig;
@@ -24,48 +19,23 @@ export interface TestAuth {
 }
 
 /**
- * The real auth app on the real test MongoDB, its own database per test file. bcrypt cost 4 keeps
- * tests quick; the benchmark measures the production cost.
+ * The real auth service, started as main.ts starts it, on the real test MongoDB, its own database
+ * per test file. bcrypt cost 4 keeps tests quick; the benchmark measures the production cost.
  */
 export async function startAuth(file: string, env: Record<string, string> = {}): Promise<TestAuth> {
-  const config = loadConfig(authConfigSchema, {
-    NODE_ENV: 'test',
-    MONGODB_URI: testMongoUri(),
-    MONGODB_DB: testDbName('auth', file),
-    AUTH_BCRYPT_COST: '4',
-    AUTH_TOKEN_BCRYPT_COST: '4',
-    LOG_LEVEL: 'debug',
-    ...env,
-  });
-  const logs = new LogCapture();
-  const logger = createLogger({ name: 'auth', level: config.LOG_LEVEL, destination: logs });
-  const db = await connectMongo({ uri: config.MONGODB_URI, dbName: config.MONGODB_DB, logger });
-  const registry = createMetricsRegistry();
-  const deps = await createAuthDeps(db, config, logger, registry);
-  const app = buildApp(deps, {
-    metrics: registry,
-    internalToken: config.INTERNAL_API_TOKEN,
-    trustProxy: config.TRUST_PROXY,
+  const svc = await startTestService(authService, {
+    file,
+    env: { AUTH_BCRYPT_COST: '4', AUTH_TOKEN_BCRYPT_COST: '4', ...env },
   });
   return {
-    app,
-    deps,
-    db,
-    config,
-    logs,
-    async clear() {
-      // deleteMany, not drop: the unique indexes the rules rely on must survive between tests.
-      await Promise.all(
-        Object.values(deps.models).map((m: { deleteMany: (f: object) => { exec(): Promise<unknown> } }) =>
-          m.deleteMany({}).exec(),
-        ),
-      );
-      logs.lines.length = 0;
-    },
-    async close() {
-      await db.conn.dropDatabase().catch(() => undefined);
-      await db.conn.close();
-    },
+    app: svc.app,
+    url: svc.url,
+    deps: svc.built.deps,
+    db: svc.db,
+    config: svc.config,
+    logs: svc.logs,
+    clear: () => svc.clearCollections(),
+    close: () => svc.close(),
   };
 }
 

@@ -13,8 +13,15 @@ export interface ServeOptions {
   readiness: ReadinessState;
   /** How long in-flight requests get to finish after SIGTERM before connections are cut. */
   graceMs: number;
-  /** Closed in order after the HTTP server drained (Kafka, then MongoDB, say). */
+  /**
+   * Run at the start of drain, once readiness fails and the server stops accepting: what would
+   * hold a response open (server-sent-event streams: `StreamRegistry.closeAll`) ends here.
+   */
+  beforeDrain?: Array<() => void | Promise<void>>;
+  /** Closed in order after the HTTP server drained (workers, then Kafka, then MongoDB, say). */
   closers: Array<() => Promise<unknown>>;
+  /** Whether SIGTERM/SIGINT start the shutdown and exit 0 (default true; tests in-process say false). */
+  handleSignals?: boolean;
 }
 
 export interface RunningServer {
@@ -36,11 +43,13 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
     closing ??= drain(server, opts, reason);
     return closing;
   };
-  const onSignal = (signal: NodeJS.Signals) => {
-    void shutdown(signal).then(() => process.exit(0));
-  };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  if (opts.handleSignals !== false) {
+    const onSignal = (signal: NodeJS.Signals) => {
+      void shutdown(signal).then(() => process.exit(0));
+    };
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  }
   return { server, port, shutdown };
 }
 
@@ -52,6 +61,11 @@ async function drain(server: Server, opts: ServeOptions, reason: string): Promis
   const sweeper = setInterval(() => server.closeIdleConnections(), 100);
   server.closeIdleConnections();
   const timer = setTimeout(() => server.closeAllConnections(), opts.graceMs);
+  for (const hook of opts.beforeDrain ?? []) {
+    await Promise.resolve()
+      .then(hook)
+      .catch((err: unknown) => opts.logger.warn({ err }, 'error in a before-drain hook'));
+  }
   await closed;
   clearInterval(sweeper);
   clearTimeout(timer);
