@@ -28,6 +28,15 @@ export { type HealthCheck, type HealthChecks, type ReadinessState } from './heal
 export { createApp, type AppOptions } from './app.js';
 export { serve, runMain, type RunningServer, type ServeOptions } from './server.js';
 export {
+  runService,
+  startService,
+  type ServiceDefinition,
+  type ServiceContext,
+  type BuiltService,
+  type StartOptions,
+  type RunningService,
+} from './service.js';
+export {
   connectMongo,
   supportsTransactions,
   withTransaction,
@@ -80,12 +89,7 @@ export {
   type EnqueueInput,
   type OutboxMetrics,
 } from './outbox.js';
-export {
-  createOutboxRelay,
-  startOutboxRelay,
-  type OutboxRelay,
-  type OutboxRelayOptions,
-} from './outbox-relay.js';
+export { createOutboxRelay, startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 export {
   outboxOwnerPlugin,
   outboxModels,
