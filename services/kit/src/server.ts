@@ -39,14 +39,17 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
   });
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    void shutdown(signal).then(() => process.exit(0));
+  };
   const shutdown = (reason: string): Promise<void> => {
+    // A second signal during the drain gets Node's default: the process ends at once.
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
     closing ??= drain(server, opts, reason);
     return closing;
   };
   if (opts.handleSignals !== false) {
-    const onSignal = (signal: NodeJS.Signals) => {
-      void shutdown(signal).then(() => process.exit(0));
-    };
     process.once('SIGTERM', onSignal);
     process.once('SIGINT', onSignal);
   }

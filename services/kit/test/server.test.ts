@@ -2,12 +2,22 @@ import { expect } from 'chai';
 import { Router } from 'express';
 import { createApp, createLogger, createMetricsRegistry, serve } from '../src/index.js';
 
+async function until(condition: () => boolean, deadlineMs = 10000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 describe('kit serve: graceful shutdown', () => {
   it('fails readiness, finishes the in-flight request, refuses new connections, then closes dependencies', async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
+    let entered = false;
     const routes = Router();
     routes.get('/v1/slow', async (_req, res) => {
+      entered = true;
       await held;
       res.json({ success: true, data: 'done', message: 'OK' });
     });
@@ -24,6 +34,7 @@ describe('kit serve: graceful shutdown', () => {
       readiness,
     });
     const closed: string[] = [];
+    const sigtermListeners = process.listenerCount('SIGTERM');
     const running = await serve({
       app,
       port: 0,
@@ -35,7 +46,7 @@ describe('kit serve: graceful shutdown', () => {
     });
     const base = `http://127.0.0.1:${running.port}`;
     const inflight = fetch(`${base}/v1/slow`);
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => entered);
     const shutdown = running.shutdown('test');
     expect(readiness.shuttingDown).to.equal(true);
     const refused = await fetch(`${base}/healthz`).then(
@@ -50,5 +61,43 @@ describe('kit serve: graceful shutdown', () => {
     expect(((await res.json()) as { data: string }).data).to.equal('done');
     await shutdown;
     expect(closed).to.deep.equal(['kafka', 'mongodb']);
+    expect(process.listenerCount('SIGTERM')).to.equal(sigtermListeners);
+  });
+
+  it('runs beforeDrain hooks after readiness fails and before dependencies close; a failing hook does not stop the drain', async () => {
+    const readiness = { shuttingDown: false };
+    const logger = createLogger({ name: 'kit-test', level: 'silent' });
+    const app = createApp({
+      name: 't',
+      version: '0',
+      routes: Router(),
+      checks: {},
+      logger,
+      metrics: createMetricsRegistry(),
+      openapi: {},
+      readiness,
+    });
+    const order: string[] = [];
+    const sigtermListeners = process.listenerCount('SIGTERM');
+    const running = await serve({
+      app,
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+      readiness,
+      graceMs: 5000,
+      handleSignals: false,
+      beforeDrain: [
+        () => {
+          order.push(`streams closed (ready: ${!readiness.shuttingDown})`);
+          throw new Error('hook failed');
+        },
+        async () => void order.push('second hook'),
+      ],
+      closers: [async () => order.push('workers'), async () => order.push('mongodb')],
+    });
+    await running.shutdown('test');
+    expect(order).to.deep.equal(['streams closed (ready: false)', 'second hook', 'workers', 'mongodb']);
+    expect(process.listenerCount('SIGTERM')).to.equal(sigtermListeners);
   });
 });
