@@ -257,7 +257,8 @@ spawn() {
 	shift
 	port_check "$name"
 	log "starting $name"
-	setsid nohup "$BIN/$name" "$@" >>"$RUN/$name.log" 2>&1 </dev/null 8>&- &
+	# 5>&-: a component must not inherit the cluster lock, or it holds it for as long as it runs.
+	setsid nohup "$BIN/$name" "$@" >>"$RUN/$name.log" 2>&1 </dev/null 5>&- 8>&- &
 	echo $! >"$(pidfile "$name")"
 }
 
