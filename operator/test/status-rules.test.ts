@@ -15,34 +15,37 @@ describe('worthReconciling (which DocxImportJob watch events enqueue a reconcile
   const written: DocxImportJobStatus = { observedGeneration: 3, desiredWorkers: 2, queue: queue(10) };
 
   it('reconciles a job seen for the first time', () => {
-    expect(worthReconciling(undefined, job, undefined)).to.equal(true);
+    expect(worthReconciling(undefined, job, [])).to.equal(true);
   });
 
   it('ignores the echo of its own status write: same generation, status exactly what it wrote', () => {
     const before = withMeta(job, {}, { observedGeneration: 3, desiredWorkers: 2, queue: queue(12) });
     const echo = withMeta(job, { resourceVersion: '8' }, written);
-    expect(worthReconciling(before, echo, written)).to.equal(false);
+    expect(worthReconciling(before, echo, [written])).to.equal(false);
+    // The echo of an earlier write arriving after a newer one was sent is still our own.
+    const newer = { ...written, queue: queue(9) };
+    expect(worthReconciling(before, echo, [written, newer])).to.equal(false);
   });
 
   it('reconciles a spec change even when the status is its own echo', () => {
     const before = withMeta(job, {}, written);
     const edited = withMeta(job, { generation: 4, resourceVersion: '9' }, written);
-    expect(worthReconciling(before, edited, written)).to.equal(true);
+    expect(worthReconciling(before, edited, [written])).to.equal(true);
   });
 
   it('reconciles a status somebody else wrote, so the operator puts its own back', () => {
     const before = withMeta(job, {}, written);
     const tampered = withMeta(job, { resourceVersion: '9' }, { ...written, desiredWorkers: 7 });
-    expect(worthReconciling(before, tampered, written)).to.equal(true);
-    expect(worthReconciling(before, tampered, undefined)).to.equal(true);
+    expect(worthReconciling(before, tampered, [written])).to.equal(true);
+    expect(worthReconciling(before, tampered, [])).to.equal(true);
   });
 
   it('ignores metadata-only changes (labels, annotations) but not a deletion starting or a new uid', () => {
     const before = withMeta(job, {}, written);
-    expect(worthReconciling(before, withMeta(job, { labels: { a: 'b' } }, written), undefined)).to.equal(false);
+    expect(worthReconciling(before, withMeta(job, { labels: { a: 'b' } }, written), [])).to.equal(false);
     const deleting = withMeta(job, { deletionTimestamp: '2026-01-01T00:00:00Z' }, written);
-    expect(worthReconciling(before, deleting, written)).to.equal(true);
-    expect(worthReconciling(before, withMeta(job, { uid: 'uid-2' }, written), written)).to.equal(true);
+    expect(worthReconciling(before, deleting, [written])).to.equal(true);
+    expect(worthReconciling(before, withMeta(job, { uid: 'uid-2' }, written), [written])).to.equal(true);
   });
 });
 
@@ -82,6 +85,18 @@ describe('statusVerdict (when a changed status is written)', () => {
     expect(verdict(queueMoved, 1000, 5999)).to.equal('defer');
     expect(verdict(queueMoved, 1000, 6000)).to.equal('write');
     expect(verdict(queueMoved, undefined, 0), 'never written by this process').to.equal('write');
+  });
+
+  it('remembers the last few statuses it sent or stored per job, and when it last wrote', () => {
+    const ledger = new StatusLedger();
+    ledger.sending('k', { desiredWorkers: 1 });
+    expect(ledger.lastWriteAt('k'), 'not stored yet').to.equal(undefined);
+    ledger.record('k', { desiredWorkers: 1 }, 500);
+    for (let n = 2; n <= 6; n++) ledger.record('k', { desiredWorkers: n }, 500 + n);
+    expect(ledger.ownWrites('k').map((s) => s.desiredWorkers)).to.deep.equal([3, 4, 5, 6]);
+    expect(ledger.lastWriteAt('k')).to.equal(506);
+    ledger.forget('k');
+    expect(ledger.ownWrites('k')).to.deep.equal([]);
   });
 
   it('never holds back replicas, generation, or a condition status or reason', () => {

@@ -197,7 +197,7 @@ export class Controller {
       list,
       onUpsert: (job, previous) => {
         const key = objectKey(job);
-        if (worthReconciling(previous, job, this.status.ledger.lastWritten(key))) this.queue?.enqueue(key);
+        if (worthReconciling(previous, job, this.status.ledger.ownWrites(key))) this.queue?.enqueue(key);
       },
       onDelete: (job) => this.forgetJob(job),
     });

@@ -13,12 +13,12 @@ import type { DocxImportJob, DocxImportJobStatus } from '../api/docx-import-job.
 export function worthReconciling(
   previous: DocxImportJob | undefined,
   next: DocxImportJob,
-  lastWritten: DocxImportJobStatus | undefined,
+  ownWrites: readonly DocxImportJobStatus[],
 ): boolean {
   if (!previous || identityMoved(previous, next)) return true;
   const status = next.status ?? {};
   if (isDeepStrictEqual(previous.status ?? {}, status)) return false;
-  return !(lastWritten !== undefined && isDeepStrictEqual(lastWritten, status));
+  return !ownWrites.some((w) => isDeepStrictEqual(w, status));
 }
 
 // A new object under the same name, a spec change, or a deletion starting.
@@ -64,24 +64,44 @@ export function statusVerdict(input: StatusWriteInput): StatusVerdict {
 }
 
 interface Ledger {
-  at: number;
-  status: DocxImportJobStatus;
+  at?: number;
+  /** The latest statuses sent or stored, newest last. */
+  recent: DocxImportJobStatus[];
 }
 
-/** What this process last wrote to each job's status, and when: the memory both rules need. */
+/**
+ * An echo can arrive before the write's own response, or after the next write was sent: a few
+ * recent statuses are kept, not only the last one.
+ */
+const RECENT = 4;
+
+/** What this process wrote to each job's status, and when: the memory both rules need. */
 export class StatusLedger {
   private readonly entries = new Map<string, Ledger>();
 
+  /** Before sending: the echo may beat the response. */
+  sending(key: string, status: DocxImportJobStatus): void {
+    this.remember(key, status);
+  }
+
+  /** After the server stored it (as it returned it), at the time the write was decided. */
   record(key: string, status: DocxImportJobStatus, at: number): void {
-    this.entries.set(key, { at, status });
+    this.remember(key, status).at = at;
   }
 
   lastWriteAt(key: string): number | undefined {
     return this.entries.get(key)?.at;
   }
 
-  lastWritten(key: string): DocxImportJobStatus | undefined {
-    return this.entries.get(key)?.status;
+  ownWrites(key: string): readonly DocxImportJobStatus[] {
+    return this.entries.get(key)?.recent ?? [];
+  }
+
+  private remember(key: string, status: DocxImportJobStatus): Ledger {
+    const entry = this.entries.get(key) ?? { recent: [] };
+    entry.recent = [...entry.recent, status].slice(-RECENT);
+    this.entries.set(key, entry);
+    return entry;
   }
 
   forget(key: string): void {

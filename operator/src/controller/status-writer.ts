@@ -42,6 +42,7 @@ export class StatusWriter {
       return undefined;
     }
     this.deps.guard('status');
+    this.ledger.sending(key, status);
     const updated = await patchStatus(this.deps.clients, job, status);
     this.ledger.record(key, updated.status ?? status, now);
     this.deps.metrics.statusWrites.inc({ result: 'written' });
