@@ -1,4 +1,4 @@
-import { destination, pino, type Logger } from 'pino';
+import { destination, pino, symbols, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -59,7 +59,51 @@ export function createLogger(opts: LoggerOptions): Logger {
     base: { service: opts.name },
     timestamp: isoTime,
   };
-  return pino(options, opts.destination ?? stdoutDestination());
+  const logger = pino(options, opts.destination ?? stdoutDestination());
+  PLAIN.add(logger);
+  return logger;
+}
+
+// Loggers made by createLogger: no mixin, hooks or formatters, so their line layout is known.
+const PLAIN = new WeakSet<Logger>();
+
+/** The fields of the one line every request writes. */
+export interface RequestLine {
+  reqId: string;
+  method: string;
+  route: string | undefined;
+  status: number;
+  ms: number;
+}
+
+/**
+ * Writes the request line exactly as `logger.info(line, 'request')` would (same keys, order and
+ * level check; no redaction: every field is the kit's own), without pino's generic serializer:
+ * one template per request instead of a walk over the object. The request id is one the kit
+ * made or accepted (letters, digits and `._:-`), the method is a token Node's parser accepted,
+ * and routes are JSON-encoded once each.
+ */
+export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
+  if (!PLAIN.has(logger)) {
+    const plain = logger.child({}, { redact: { paths: [] } });
+    return (line) => plain.info(line, 'request');
+  }
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const stream = internals[symbols.streamSym] as { write(chunk: string): unknown };
+  const chindings = internals[symbols.chindingsSym] as string;
+  const routes = new Map<string, string>();
+  const routeField = (route: string): string => {
+    let field = routes.get(route);
+    if (field === undefined) routes.set(route, (field = `,"route":${JSON.stringify(route)}`));
+    return field;
+  };
+  return (line) => {
+    if (!logger.isLevelEnabled('info')) return;
+    const route = line.route === undefined ? '' : routeField(line.route);
+    stream.write(
+      `{"level":30${isoTime()}${chindings},"reqId":"${line.reqId}","method":"${line.method}"${route},"status":${line.status},"ms":${line.ms},"msg":"request"}\n`,
+    );
+  };
 }
 
 /**

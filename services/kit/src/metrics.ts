@@ -10,6 +10,7 @@ export function createMetricsRegistry(): Registry {
 export type ObserveDuration = (method: string, route: string, status: number, seconds: number) => void;
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+const BOUNDS = DURATION_BUCKETS.length;
 
 interface Series {
   labels: { method: string; route: string; status: string };
@@ -33,7 +34,7 @@ interface Sample {
  * call, a measurable share of the kit's per-request cost.
  */
 export function httpDurationObserver(registry: Registry): ObserveDuration {
-  const series = new Map<string, Series>();
+  const series = new Set<Series>();
   const name = 'http_request_duration_seconds';
   const metric = {
     name,
@@ -41,7 +42,10 @@ export function httpDurationObserver(registry: Registry): ObserveDuration {
     type: 'histogram',
     aggregator: 'sum',
     get: async () => ({ name, help: metric.help, type: metric.type, aggregator: metric.aggregator, values: samples() }),
-    reset: () => series.clear(),
+    reset: () => {
+      series.clear();
+      byRoute.clear();
+    },
   };
   registry.registerMetric(metric as unknown as Metric);
 
@@ -60,21 +64,31 @@ export function httpDurationObserver(registry: Registry): ObserveDuration {
     return out;
   }
 
-  return (method, route, status, seconds) => {
-    const key = `${method} ${status} ${route}`;
-    let s = series.get(key);
+  // route -> status -> method: no key string built per request.
+  const byRoute = new Map<string, Map<number, Map<string, Series>>>();
+  function seriesFor(method: string, route: string, status: number): Series {
+    let byStatus = byRoute.get(route);
+    if (!byStatus) byRoute.set(route, (byStatus = new Map()));
+    let byMethod = byStatus.get(status);
+    if (!byMethod) byStatus.set(status, (byMethod = new Map()));
+    let s = byMethod.get(method);
     if (!s) {
       s = {
         labels: { method, route, status: String(status) },
-        counts: DURATION_BUCKETS.map(() => 0),
+        counts: new Array<number>(BOUNDS + 1).fill(0),
         sum: 0,
         count: 0,
       };
-      s.counts.push(0);
-      series.set(key, s);
+      byMethod.set(method, s);
+      series.add(s);
     }
+    return s;
+  }
+
+  return (method, route, status, seconds) => {
+    const s = seriesFor(method, route, status);
     let i = 0;
-    while (i < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[i]!) i += 1;
+    while (i < BOUNDS && seconds > DURATION_BUCKETS[i]!) i += 1;
     s.counts[i]! += 1;
     s.sum += seconds;
     s.count += 1;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Express, NextFunction, Request, Response } from 'express';
-import type { Logger } from './logging.js';
+import { requestLineWriter, type Logger } from './logging.js';
 import type { ReadinessState } from './health.js';
 import type { ObserveDuration } from './metrics.js';
 import { AppError } from './errors.js';
@@ -49,8 +49,7 @@ export interface RequestContextOptions {
  * its own: each router layer is a measurable share of a trivial request's cost.
  */
 export function requestTracker(opts: RequestContextOptions) {
-  // The request line carries only fields the kit builds itself, so it skips the redaction pass.
-  const lineLogger = opts.logger.child({}, { redact: { paths: [] } });
+  const writeLine = requestLineWriter(opts.logger);
   // One listener function for every response (no closure per request): what it needs rides on res.
   function onFinish(this: TrackedResponse): void {
     const req = this.req;
@@ -58,10 +57,7 @@ export function requestTracker(opts: RequestContextOptions) {
     const route = routeTemplate(req);
     opts.observe(req.method, route ?? 'unmatched', this.statusCode, ms / 1000);
     // Method, path template and status only: never headers, bodies or query strings (tokens).
-    lineLogger.info(
-      { reqId: req.id, method: req.method, route, status: this.statusCode, ms: Math.round(ms * 10) / 10 },
-      'request',
-    );
+    writeLine({ reqId: req.id!, method: req.method, route, status: this.statusCode, ms: Math.round(ms * 10) / 10 });
   }
   return (req: Request, res: Response): void => {
     const given = req.headers['x-request-id'];
