@@ -54,6 +54,12 @@ export function unmatchedRoute(app: Express, others: readonly Router[] = []) {
     for (const router of [app.router, ...others]) allowedMethods(stackOf(router), req.path, allowed);
     if (allowed.size === 0) return notFoundHandler(req, res, next);
     const allow = [...allowed].sort().join(', ');
+    if (req.method === 'OPTIONS') {
+      // What Express's router answers for OPTIONS on its own routes, so the kit's paths match.
+      res.setHeader('Allow', allow);
+      res.type('text/plain').send(allow);
+      return;
+    }
     next(
       new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed for ${req.path}`, {
         headers: { Allow: allow },

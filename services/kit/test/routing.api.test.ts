@@ -68,6 +68,17 @@ describe('kit createApp: a method the path does not have', () => {
     expect((await request(app).put('/v1/openapi.json')).headers.allow).to.equal('GET, HEAD');
   });
 
+  it('answers OPTIONS with 200 and Allow, on the kit paths as Express does on the service routes', async () => {
+    for (const [path, allow] of [
+      ['/healthz', 'GET, HEAD'],
+      ['/v1/items', 'GET, HEAD, POST'],
+    ]) {
+      const res = await request(app).options(path!);
+      expect(res.status, path).to.equal(200);
+      expect(res.headers.allow, path).to.equal(allow);
+    }
+  });
+
   it('matches parameters inside a router mounted under a prefix', async () => {
     const res = await request(app).patch('/v1/nested/42');
     expect(res.status).to.equal(405);
