@@ -108,11 +108,20 @@ export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
 
 /**
  * stdout written in batches: a write per line (pino's default) was the largest single share of
- * the kit's per-request cost. Lines wait until 4 KiB are queued or 200 ms passed, whichever comes
+ * the kit's per-request cost. Lines wait until 3 KiB are queued or 200 ms passed, whichever comes
  * first; pino flushes the queue when the process exits. Should stdout stall, lines past 16 MiB
  * queued are dropped rather than holding the event loop or growing memory without bound.
  */
 function stdoutDestination(): NodeJS.WritableStream {
-  const options = { dest: 1, sync: false, minLength: 4096, periodicFlush: 200, maxLength: 16 * 1024 * 1024 };
+  // Writes of at most PIPE_BUF bytes, whole lines each, reach a pipe atomically: a reader that
+  // splits its chunks on newlines never sees half a line.
+  const options = {
+    dest: 1,
+    sync: false,
+    minLength: 3072,
+    maxWrite: 4096,
+    periodicFlush: 200,
+    maxLength: 16 * 1024 * 1024,
+  };
   return destination(options as Parameters<typeof destination>[0]) as unknown as NodeJS.WritableStream;
 }
