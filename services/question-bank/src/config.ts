@@ -1,0 +1,16 @@
+import Joi from 'joi';
+import { commonConfig, outboxConfig, type CommonConfig } from '../../kit/src/index.js';
+
+export interface QuestionBankConfig extends CommonConfig {
+  MONGODB_DB: string;
+  OUTBOX_PUBLISHER: 'none' | 'kafka';
+}
+
+export const questionBankConfigSchema = Joi.object<QuestionBankConfig>({
+  ...commonConfig,
+  ...outboxConfig,
+  PORT: Joi.number().port().default(4005),
+  MONGODB_DB: Joi.string()
+    .pattern(/^[A-Za-z0-9_-]{1,63}$/)
+    .default('edu_question_bank'),
+});

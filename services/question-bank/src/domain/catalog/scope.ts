@@ -1,0 +1,56 @@
+import { AppError, type Actor } from '../../../../kit/src/index.js';
+
+export interface ReadScope {
+  /** null: no organization named (the global scope); ignored when allOrgs. */
+  organizationId: string | null;
+  allOrgs: boolean;
+  userId: string | null;
+  isAdmin: boolean;
+}
+
+export interface WriteScope {
+  organizationId: string;
+  userId: string;
+  isAdmin: boolean;
+}
+
+/** Header first, then the `organizationId` query; `allOrgs` only for ADMIN (403 otherwise). */
+export function readScope(actor: Actor, query: { organizationId?: string; allOrgs?: boolean }): ReadScope {
+  const isAdmin = actor.role === 'ADMIN';
+  if (query.allOrgs && !isAdmin) throw new AppError('FORBIDDEN', 'allOrgs=1 requires role ADMIN');
+  return {
+    organizationId: actor.organizationId ?? query.organizationId ?? null,
+    allOrgs: query.allOrgs === true,
+    userId: actor.userId ?? null,
+    isAdmin,
+  };
+}
+
+/** Writes need the three scope headers with ADMIN or TEACHER (requireRole checked user and role). */
+export function writeScope(actor: Actor): WriteScope {
+  if (actor.userId === undefined) throw new AppError('UNAUTHENTICATED', 'Actor headers are required');
+  if (actor.role !== 'ADMIN' && actor.role !== 'TEACHER') {
+    throw new AppError('FORBIDDEN', 'This action requires role ADMIN or TEACHER');
+  }
+  if (actor.organizationId === undefined) {
+    throw new AppError('VALIDATION_ERROR', 'X-Organization-Id header is required', {
+      details: [{ path: 'X-Organization-Id', message: 'is required for writes' }],
+    });
+  }
+  return { organizationId: actor.organizationId, userId: actor.userId, isAdmin: actor.role === 'ADMIN' };
+}
+
+/** Folds case and Vietnamese diacritics: `Phương trình` and `phuong trinh` compare equal. */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/đ/g, 'd')
+    .replace(/Đ/g, 'D')
+    .toLowerCase();
+}
+
+/** A user's `q` as a literal pattern: a hostile regular expression is only text. */
+export function literalPattern(q: string): RegExp {
+  return new RegExp(q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+}

@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type { Express } from 'express';
+import { topicsProducedBy } from '../../../kafka/topics.js';
+import {
+  createOutbox,
+  startOutboxRelay,
+  syncIndexes,
+  type OutboxRelay,
+  type ServiceDefinition,
+} from '../../kit/src/index.js';
+import { buildApp, SERVICE_NAME } from './app.js';
+import { questionBankConfigSchema, type QuestionBankConfig } from './config.js';
+import type { QuestionBankDeps } from './domain/deps.js';
+import { catalogModels } from './store/catalog-models.js';
+import { questionModels } from './store/question-models.js';
+
+export interface BuiltQuestionBank {
+  app: Express;
+  deps: QuestionBankDeps;
+  relay?: OutboxRelay;
+  stoppers: Array<() => Promise<unknown>>;
+}
+
+/** The question bank as the kit starts it: main.ts runs it, tests start it in-process. */
+export const questionBankService: ServiceDefinition<QuestionBankConfig, BuiltQuestionBank> = {
+  name: SERVICE_NAME,
+  configSchema: questionBankConfigSchema,
+  async build({ config, logger, db, metrics, readiness, checks, bus }) {
+    const models = { ...questionModels(db.conn), ...catalogModels(db.conn) };
+    await syncIndexes(db.conn);
+    const outbox = createOutbox({ db, owners: [models.Question], logger, registry: metrics });
+    const deps: QuestionBankDeps = { db, models, outbox, logger, clock: () => new Date(), newId: randomUUID };
+    const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
+    if (config.OUTBOX_PUBLISHER === 'kafka' && !bus) throw new Error('OUTBOX_PUBLISHER=kafka needs KAFKA_BROKERS');
+    if (bus) await bus.ensureTopics(topicsProducedBy(SERVICE_NAME));
+    const relay = bus ? startOutboxRelay(config.OUTBOX_PUBLISHER, { outbox, publish: bus.publish }) : undefined;
+    const stoppers = relay ? [() => relay.stop()] : [];
+    return { app, deps, relay, stoppers };
+  },
+};

@@ -1,0 +1,126 @@
+import type { FilterQuery } from 'mongoose';
+import type {
+  CatalogModels,
+  QuestionFolderRow,
+  QuestionGroupRow,
+  QuestionTypeRow,
+  TaxonomyRefRow,
+} from './catalog-models.js';
+import type { QuestionModels } from './question-models.js';
+
+export type StoreModels = CatalogModels & QuestionModels;
+
+export interface Page {
+  skip: number;
+  limit: number;
+}
+
+/** Rows and total of one page, newest first (the list indexes end in createdAt, _id). */
+export async function pageOf<T>(
+  model: {
+    find: CatalogModels['QuestionGroup']['find'];
+    countDocuments: CatalogModels['QuestionGroup']['countDocuments'];
+  },
+  filter: FilterQuery<T>,
+  page: Page,
+  sort: Record<string, 1 | -1>,
+): Promise<{ rows: T[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    model
+      .find(filter as never)
+      .sort(sort)
+      .skip(page.skip)
+      .limit(page.limit)
+      .lean<T[]>()
+      .exec(),
+    model.countDocuments(filter as never).exec(),
+  ]);
+  return { rows, total };
+}
+
+export async function countLiveQuestionsBy(
+  m: StoreModels,
+  field: 'groupId' | 'folderId',
+  ids: string[],
+): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await m.Question.aggregate<{ _id: string; n: number }>([
+    { $match: { [field]: { $in: ids }, removedAt: null } },
+    { $group: { _id: `$${field}`, n: { $sum: 1 } } },
+  ]).exec();
+  return new Map(rows.map((r) => [r._id, r.n]));
+}
+
+export const insertGroup = async (m: StoreModels, row: Omit<QuestionGroupRow, 'createdAt' | 'updatedAt'>) =>
+  (await m.QuestionGroup.create(row)).toObject() as QuestionGroupRow;
+
+export const findFolder = (m: StoreModels, id: string) =>
+  m.QuestionFolder.findById(id).lean<QuestionFolderRow>().exec();
+
+export const insertFolder = async (m: StoreModels, row: Omit<QuestionFolderRow, 'createdAt' | 'updatedAt'>) =>
+  (await m.QuestionFolder.create(row)).toObject() as QuestionFolderRow;
+
+export const updateFolder = (m: StoreModels, id: string, set: Partial<QuestionFolderRow>) =>
+  m.QuestionFolder.findByIdAndUpdate(id, { $set: set }, { new: true }).lean<QuestionFolderRow>().exec();
+
+export async function folderIsEmpty(m: StoreModels, id: string): Promise<boolean> {
+  const [child, question] = await Promise.all([
+    m.QuestionFolder.exists({ parentId: id }).exec(),
+    m.Question.exists({ folderId: id, removedAt: null }).exec(),
+  ]);
+  return child === null && question === null;
+}
+
+export const deleteFolder = (m: StoreModels, id: string) => m.QuestionFolder.deleteOne({ _id: id }).exec();
+
+export const findTypes = (m: StoreModels, filter: FilterQuery<QuestionTypeRow>, limit: number) =>
+  m.QuestionTypeDefinition.find(filter)
+    .sort({ isSystem: -1, code: 1, _id: 1 })
+    .limit(limit)
+    .lean<QuestionTypeRow[]>()
+    .exec();
+
+export const findTypeById = (m: StoreModels, id: string) =>
+  m.QuestionTypeDefinition.findById(id).lean<QuestionTypeRow>().exec();
+
+export const findTypesByIds = (m: StoreModels, ids: string[]) =>
+  m.QuestionTypeDefinition.find({ _id: { $in: ids } })
+    .lean<QuestionTypeRow[]>()
+    .exec();
+
+export const countSystemTypes = (m: StoreModels, organizationId: string | null) =>
+  m.QuestionTypeDefinition.countDocuments({ organizationId, isSystem: true, createdById: null }).exec();
+
+/** Idempotent: `$setOnInsert` only, so an admin's later rename or archive survives re-seeding. */
+export async function upsertSystemTypes(m: StoreModels, rows: Array<Omit<QuestionTypeRow, 'updatedAt'>>) {
+  await m.QuestionTypeDefinition.bulkWrite(
+    rows.map((row) => ({
+      updateOne: { filter: { _id: row._id }, update: { $setOnInsert: row }, upsert: true },
+    })),
+    { ordered: false },
+  );
+}
+
+export const insertType = async (m: StoreModels, row: Omit<QuestionTypeRow, 'createdAt' | 'updatedAt'>) =>
+  (await m.QuestionTypeDefinition.create(row)).toObject() as QuestionTypeRow;
+
+export const updateType = (m: StoreModels, id: string, set: Partial<QuestionTypeRow>) =>
+  m.QuestionTypeDefinition.findByIdAndUpdate(id, { $set: set }, { new: true }).lean<QuestionTypeRow>().exec();
+
+export const deleteType = (m: StoreModels, id: string) => m.QuestionTypeDefinition.deleteOne({ _id: id }).exec();
+
+export const findTaxonomy = (m: StoreModels, filter: FilterQuery<TaxonomyRefRow>, page: Page) =>
+  pageOf<TaxonomyRefRow>(m.TaxonomyRef as never, filter, page, { kind: 1, code: 1, _id: 1 });
+
+/** Upserts by `_id`, replacing every given field; returns how many rows were written. */
+export async function upsertById<T extends { _id: string }>(
+  model: { bulkWrite: CatalogModels['UsageCount']['bulkWrite'] },
+  rows: T[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const res = await model.bulkWrite(
+    rows.map(({ _id, ...set }) => ({ updateOne: { filter: { _id }, update: { $set: set }, upsert: true } })) as never,
+    { ordered: false },
+  );
+  return res.upsertedCount + res.matchedCount;
+}
