@@ -1,4 +1,5 @@
-import type { FilterQuery } from 'mongoose';
+import type { FilterQuery, Model } from 'mongoose';
+import { isDuplicateKey } from '../../../kit/src/index.js';
 import type {
   CatalogModels,
   QuestionFolderRow,
@@ -17,23 +18,14 @@ export interface Page {
 
 /** Rows and total of one page, newest first (the list indexes end in createdAt, _id). */
 export async function pageOf<T>(
-  model: {
-    find: CatalogModels['QuestionGroup']['find'];
-    countDocuments: CatalogModels['QuestionGroup']['countDocuments'];
-  },
+  model: Model<T>,
   filter: FilterQuery<T>,
   page: Page,
   sort: Record<string, 1 | -1>,
 ): Promise<{ rows: T[]; total: number }> {
   const [rows, total] = await Promise.all([
-    model
-      .find(filter as never)
-      .sort(sort)
-      .skip(page.skip)
-      .limit(page.limit)
-      .lean<T[]>()
-      .exec(),
-    model.countDocuments(filter as never).exec(),
+    model.find(filter).sort(sort).skip(page.skip).limit(page.limit).lean<T[]>().exec(),
+    model.countDocuments(filter).exec(),
   ]);
   return { rows, total };
 }
@@ -98,7 +90,10 @@ export async function upsertSystemTypes(m: StoreModels, rows: Array<Omit<Questio
       updateOne: { filter: { _id: row._id }, update: { $setOnInsert: row }, upsert: true },
     })),
     { ordered: false },
-  );
+  ).catch((err: unknown) => {
+    // Two first requests of one scope race to seed: the loser's duplicate key means it is done.
+    if (!isDuplicateKey(err)) throw err;
+  });
 }
 
 export const insertType = async (m: StoreModels, row: Omit<QuestionTypeRow, 'createdAt' | 'updatedAt'>) =>
@@ -110,12 +105,12 @@ export const updateType = (m: StoreModels, id: string, set: Partial<QuestionType
 export const deleteType = (m: StoreModels, id: string) => m.QuestionTypeDefinition.deleteOne({ _id: id }).exec();
 
 export const findTaxonomy = (m: StoreModels, filter: FilterQuery<TaxonomyRefRow>, page: Page) =>
-  pageOf<TaxonomyRefRow>(m.TaxonomyRef as never, filter, page, { kind: 1, code: 1, _id: 1 });
+  pageOf<TaxonomyRefRow>(m.TaxonomyRef, filter, page, { kind: 1, code: 1, _id: 1 });
 
 /** Upserts by `_id`, replacing every given field; returns how many rows were written. */
 export async function upsertById<T extends { _id: string }>(
-  model: { bulkWrite: CatalogModels['UsageCount']['bulkWrite'] },
-  rows: T[],
+  model: Model<T>,
+  rows: Array<Partial<T> & { _id: string }>,
 ): Promise<number> {
   if (rows.length === 0) return 0;
   const res = await model.bulkWrite(
@@ -123,4 +118,36 @@ export async function upsertById<T extends { _id: string }>(
     { ordered: false },
   );
   return res.upsertedCount + res.matchedCount;
+}
+
+/** Rows by `_id` as a map; no ids, no query. */
+export async function byIds<T extends { _id: string }>(model: Model<T>, ids: string[]): Promise<Map<string, T>> {
+  if (ids.length === 0) return new Map();
+  const rows = await model
+    .find({ _id: { $in: ids } } as never)
+    .lean<T[]>()
+    .exec();
+  return new Map(rows.map((r) => [r._id, r]));
+}
+
+export async function usedQuestionIds(m: StoreModels, ids: string[]): Promise<string[]> {
+  const rows = await m.UsageCount.find(
+    { _id: { $in: ids }, $or: [{ examItems: { $gt: 0 } }, { attemptItems: { $gt: 0 } }, { answers: { $gt: 0 } }] },
+    { _id: 1 },
+  )
+    .lean<Array<{ _id: string }>>()
+    .exec();
+  return rows.map((r) => r._id);
+}
+
+const CLONE_FIELD = 'sourceMetadataJson.clonedFromQuestionId';
+
+export async function clonedQuestionIds(m: StoreModels, organizationId: string | null, ids: string[]) {
+  const rows = await m.Question.find(
+    { organizationId, removedAt: null, [CLONE_FIELD]: { $in: ids }, _id: { $nin: ids } },
+    { [CLONE_FIELD]: 1 },
+  )
+    .lean<Array<{ sourceMetadataJson?: { clonedFromQuestionId?: string } }>>()
+    .exec();
+  return rows.map((r) => r.sourceMetadataJson?.clonedFromQuestionId).filter((id): id is string => !!id);
 }

@@ -125,7 +125,8 @@ export async function writableType(deps: QuestionBankDeps, scope: WriteScope, id
   if (!row || !mine || (!row.isSystem && row.createdById !== scope.userId)) {
     throw new AppError('QUESTION_TYPE_NOT_FOUND', 'Question type not found');
   }
-  if (row.isSystem && !scope.isAdmin) throw new AppError('FORBIDDEN', 'System question types are changed by ADMIN only');
+  if (row.isSystem && !scope.isAdmin)
+    throw new AppError('FORBIDDEN', 'System question types are changed by ADMIN only');
   return row;
 }
 

@@ -1,0 +1,72 @@
+import type { FilterQuery } from 'mongoose';
+import type { Actor, PageParams } from '../../../../kit/src/index.js';
+import type { QuestionGroupRow } from '../../store/catalog-models.js';
+import * as store from '../../store/catalog-store.js';
+import type { QuestionBankDeps } from '../deps.js';
+import { foldText, literalPattern, readScope, writeScope } from './scope.js';
+
+export type GroupView = Omit<QuestionGroupRow, '_id' | 'searchText'> & { id: string; _count: { questions: number } };
+
+export interface CreateGroupInput {
+  title: string;
+  contentText: string;
+  contentJson?: unknown;
+  mediaJson?: unknown;
+  sourceMetadataJson?: unknown;
+}
+
+export interface ListGroupsQuery {
+  q?: string;
+  organizationId?: string;
+  allOrgs?: boolean;
+}
+
+function toGroupView({ _id, searchText: _s, ...rest }: QuestionGroupRow, questions: number): GroupView {
+  return { id: _id, ...rest, _count: { questions } };
+}
+
+/** Organization scope; non-admins with X-User-Id see their own groups, as with questions. */
+function listFilter(actor: Actor, query: ListGroupsQuery): FilterQuery<QuestionGroupRow> {
+  const scope = readScope(actor, query);
+  const filter: FilterQuery<QuestionGroupRow> = scope.allOrgs ? {} : { organizationId: scope.organizationId };
+  if (!scope.isAdmin && scope.userId !== null) filter.createdById = scope.userId;
+  if (query.q) filter.searchText = literalPattern(foldText(query.q));
+  return filter;
+}
+
+export async function listGroups(
+  deps: QuestionBankDeps,
+  actor: Actor,
+  query: ListGroupsQuery,
+  page: PageParams,
+): Promise<{ items: GroupView[]; total: number }> {
+  const { rows, total } = await store.pageOf<QuestionGroupRow>(
+    deps.models.QuestionGroup,
+    listFilter(actor, query),
+    page,
+    { createdAt: -1, _id: -1 },
+  );
+  // One count query for the whole page.
+  const counts = await store.countLiveQuestionsBy(
+    deps.models,
+    'groupId',
+    rows.map((r) => r._id),
+  );
+  return { items: rows.map((r) => toGroupView(r, counts.get(r._id) ?? 0)), total };
+}
+
+export async function createGroup(deps: QuestionBankDeps, actor: Actor, input: CreateGroupInput): Promise<GroupView> {
+  const scope = writeScope(actor);
+  const row = await store.insertGroup(deps.models, {
+    _id: deps.newId(),
+    organizationId: scope.organizationId,
+    createdById: scope.userId,
+    title: input.title,
+    contentText: input.contentText,
+    contentJson: input.contentJson ?? null,
+    mediaJson: input.mediaJson ?? null,
+    sourceMetadataJson: input.sourceMetadataJson ?? null,
+    searchText: foldText(`${input.title}\n${input.contentText}`),
+  });
+  return toGroupView(row, 0);
+}

@@ -1,0 +1,133 @@
+import Joi from 'joi';
+import { pagingKeys } from '../../../kit/src/index.js';
+import { CORE_TYPES, FOLDER_VISIBILITIES, TAXONOMY_KINDS, TYPE_STATUSES } from '../store/catalog-models.js';
+
+// The same alphabet the kit allows in actor headers, so ids round-trip through paths and headers.
+export const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
+export const MAX_BULK_IDS = 100;
+export const MAX_BACKFILL_ITEMS = 500;
+
+const id = Joi.string().pattern(ID_PATTERN);
+const flag = Joi.boolean().truthy('1').falsy('0');
+const q = Joi.string().max(200).allow('');
+const text = (max: number) => Joi.string().trim().min(1).max(max);
+const json = Joi.alternatives().try(Joi.object().unknown(true), Joi.array()).allow(null);
+const count = Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER).required();
+const ownerOrg = id.allow(null);
+
+const scopeQuery = { organizationId: id, allOrgs: flag };
+
+export const idParams = Joi.object({ id: id.required() });
+
+export const listGroupsQuery = Joi.object({ ...pagingKeys(), ...scopeQuery, q });
+export const createGroupBody = Joi.object({
+  title: text(500).required(),
+  contentText: Joi.string().min(1).max(100_000).required(),
+  contentJson: json,
+  mediaJson: json,
+  sourceMetadataJson: Joi.object().unknown(true).allow(null),
+});
+
+export const listFoldersQuery = Joi.object({ ...pagingKeys(), ...scopeQuery });
+const visibility = Joi.string().valid(...FOLDER_VISIBILITIES);
+export const createFolderBody = Joi.object({
+  name: text(200).required(),
+  parentId: id.allow('', null),
+  visibility,
+});
+export const patchFolderBody = Joi.object({ name: text(200), parentId: id.allow('', null), visibility });
+
+const typeCode = Joi.string().pattern(/^[A-Za-z0-9_]{1,64}$/);
+const typeStatus = Joi.string().valid(...TYPE_STATUSES);
+const baseType = Joi.string().valid(...CORE_TYPES);
+export const listTypesQuery = Joi.object({ ...scopeQuery, summary: flag, status: typeStatus, q });
+export const createTypeBody = Joi.object({
+  code: typeCode.required(),
+  name: text(200).required(),
+  baseType: baseType.required(),
+  status: typeStatus,
+});
+export const patchTypeBody = Joi.object({
+  code: typeCode,
+  name: text(200),
+  baseType,
+  status: typeStatus,
+  isSystem: Joi.boolean(),
+});
+const bulkIds = Joi.array().items(id.required()).min(1).max(MAX_BULK_IDS).required();
+export const bulkTypeStatusBody = Joi.object({ ids: bulkIds, status: typeStatus.required() });
+export const bulkTypeDeleteBody = Joi.object({ ids: bulkIds });
+
+export const listTaxonomyQuery = Joi.object({
+  ...pagingKeys({ defaultLimit: 100, maxLimit: 500 }),
+  ...scopeQuery,
+  kind: Joi.string().valid(...TAXONOMY_KINDS),
+  status: Joi.string().max(32),
+  q,
+  includeGlobal: flag,
+});
+
+const items = (item: Joi.ObjectSchema) => Joi.array().items(item).max(MAX_BACKFILL_ITEMS);
+
+export const putTaxonomyBody = Joi.object({
+  items: items(
+    Joi.object({
+      id: id.required(),
+      kind: Joi.string()
+        .valid(...TAXONOMY_KINDS)
+        .required(),
+      code: text(200).required(),
+      name: text(500).required(),
+      organizationId: ownerOrg,
+      status: Joi.string()
+        .max(32)
+        .pattern(/^[A-Z_]+$/),
+      numericLevel: Joi.number().integer().min(0).max(1000).allow(null),
+      engineDifficulty: Joi.string().max(32).allow(null),
+    }),
+  ).required(),
+});
+
+export const putUsageCountsBody = Joi.object({
+  items: items(
+    Joi.object({
+      questionId: id.required(),
+      organizationId: ownerOrg,
+      examItems: count,
+      attemptItems: count,
+      answers: count,
+    }),
+  ).required(),
+});
+
+export const putRelationRefsBody = Joi.object({
+  users: items(
+    Joi.object({
+      id: id.required(),
+      fullName: text(200).required(),
+      email: Joi.string().max(320).required(),
+      organizationId: ownerOrg,
+    }),
+  ).default([]),
+  organizations: items(
+    Joi.object({
+      id: id.required(),
+      name: text(200).required(),
+      slug: text(200).required(),
+      organizationId: ownerOrg,
+    }),
+  ).default([]),
+});
+
+export const putExamRefsBody = Joi.object({
+  exams: items(
+    Joi.object({
+      questionId: id.required(),
+      examId: id.required(),
+      title: text(500).required(),
+      status: text(32).required(),
+      createdAt: Joi.date().iso().required(),
+      organizationId: ownerOrg,
+    }),
+  ).required(),
+});
