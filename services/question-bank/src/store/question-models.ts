@@ -183,6 +183,7 @@ questionSchema.index({ searchTokens: 1 });
 questionSchema.index({ folderId: 1 });
 questionSchema.index({ groupId: 1 });
 questionSchema.index({ customTypeId: 1 });
+questionSchema.index({ 'sourceMetadataJson.clonedFromQuestionId': 1 });
 
 const versionSchema = new Schema<QuestionVersionRow>(
   {

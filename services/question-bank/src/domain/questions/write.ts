@@ -1,0 +1,126 @@
+import { AppError, isDuplicateKey, type OutboxUnit } from '../../../../kit/src/index.js';
+import { searchProjectionChanged, SEARCH_TOPIC } from '../../events.js';
+import { MSG } from '../../messages.js';
+import type { QuestionRow } from '../../store/question-models.js';
+import * as store from '../../store/question-store.js';
+import type { QuestionBankDeps } from '../deps.js';
+import { canonical, normalizeTags, patchedBody, type QuestionInput } from './body.js';
+import { upsertChange, type ProjectionChange } from './projection.js';
+import { assertPublishable, newQuestionRow, tokensOf, versionOf } from './rows.js';
+import { notFound, writeFilter, type Writer } from './scope.js';
+
+const MAX_CAS_ROUNDS = 8;
+
+/** The outbox stamp of one change of a question (its own document carries it). */
+export function stampFor(deps: QuestionBankDeps, unit: OutboxUnit, change: ProjectionChange) {
+  return unit.enqueue({
+    topic: SEARCH_TOPIC,
+    event: searchProjectionChanged(change, deps.clock()),
+    owner: deps.models.Question,
+    ownerId: change.questionId,
+  });
+}
+
+async function assertFolder(deps: QuestionBankDeps, w: Writer, folderId: unknown): Promise<void> {
+  if (typeof folderId !== 'string' || folderId === '') return;
+  if (await store.folderVisible(deps.models, folderId, w)) return;
+  throw new AppError('VALIDATION_ERROR', MSG.folderNotFound, {
+    details: [{ path: 'folderId', message: 'no folder with this id is visible in this scope' }],
+  });
+}
+
+export async function createQuestion(deps: QuestionBankDeps, w: Writer, input: QuestionInput): Promise<QuestionRow> {
+  const row = newQuestionRow(input, w, { newId: deps.newId, now: deps.clock() });
+  await assertFolder(deps, w, row.folderId);
+  await store.insertVersion(deps.models, versionOf(row, w, row.createdAt));
+  try {
+    await deps.outbox.transaction(async (unit, session) => {
+      await store.insertQuestion(deps.models, row, stampFor(deps, unit, upsertChange(row)), session);
+    });
+  } catch (err) {
+    await store.deleteVersion(deps.models, row.currentVersionId!).catch(() => undefined);
+    throw err;
+  }
+  return row;
+}
+
+const BODY_KEYS = new Set([
+  'content',
+  'contentJson',
+  'explanation',
+  'explanationJson',
+  'answerKeys',
+  'scoringRule',
+  'subItems',
+  'options',
+  'mediaRefs',
+  'formulaRefs',
+]);
+
+function mergedRow(deps: QuestionBankDeps, current: QuestionRow, input: QuestionInput): QuestionRow {
+  const body = patchedBody(current, input, deps.newId);
+  const scalars = Object.fromEntries(
+    Object.entries(input)
+      .filter(([k]) => !BODY_KEYS.has(k) && k !== 'tags')
+      .map(([k, v]) => [k, v === '' ? null : v]),
+  );
+  const now = deps.clock();
+  const next = {
+    ...current,
+    ...scalars,
+    ...body,
+    tags: input.tags !== undefined ? normalizeTags(input.tags) : current.tags,
+    currentVersionId: deps.newId(),
+    versionNumber: current.versionNumber + 1,
+    searchVersion: current.searchVersion + 1,
+    updatedAt: now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1),
+  } as QuestionRow;
+  next.searchTokens = tokensOf(next);
+  assertPublishable(next, body);
+  return next;
+}
+
+async function tryUpdate(deps: QuestionBankDeps, w: Writer, current: QuestionRow, input: QuestionInput) {
+  const next = mergedRow(deps, current, input);
+  try {
+    await store.insertVersion(deps.models, versionOf(next, w, next.updatedAt));
+  } catch (err) {
+    if (isDuplicateKey(err)) return null; // another PATCH took this version number: read again
+    throw err;
+  }
+  const { _id: _ignored, createdAt: _c, ...set } = next;
+  const wrote = await deps.outbox
+    .transaction((unit, session) =>
+      store.casUpdateQuestion(
+        deps.models,
+        { id: current._id, expected: current.searchVersion },
+        { set, stamp: stampFor(deps, unit, upsertChange(next)) },
+        session,
+      ),
+    )
+    .catch(async (err: unknown) => {
+      await store.deleteVersion(deps.models, next.currentVersionId!).catch(() => undefined);
+      throw err;
+    });
+  if (wrote) return next;
+  await store.deleteVersion(deps.models, next.currentVersionId!);
+  return null;
+}
+
+/** PATCH: a new version, `currentVersionId` moved, one search event; concurrent writers retry. */
+export async function updateQuestion(
+  deps: QuestionBankDeps,
+  w: Writer,
+  id: string,
+  raw: QuestionInput,
+): Promise<QuestionRow> {
+  const input = canonical(raw);
+  for (let round = 0; round < MAX_CAS_ROUNDS; round += 1) {
+    const current = await store.findQuestion(deps.models, { ...writeFilter(w), _id: id });
+    if (!current) throw notFound(id);
+    if (round === 0) await assertFolder(deps, w, input.folderId);
+    const next = await tryUpdate(deps, w, current, input);
+    if (next) return next;
+  }
+  throw new AppError('QUESTION_CONFLICT', 'The question kept changing; try again');
+}

@@ -1,0 +1,148 @@
+import Joi from 'joi';
+import { pagingKeys } from '../../../kit/src/index.js';
+import { CORE_TYPES, QUESTION_STATUSES, TAXONOMY_FIELDS } from '../store/question-models.js';
+
+export const DIFFICULTIES = ['EASY', 'MEDIUM', 'HARD', 'VERY_HARD'] as const;
+export const SOURCE_TYPES = ['MANUAL', 'AI_GENERATED', 'IMPORTED'] as const;
+export const VISIBILITIES = ['PRIVATE', 'ORGANIZATION', 'SHARED_LIBRARY', 'PUBLIC'] as const;
+export const SCORING_MODES = ['EXACT', 'PARTIAL', 'THPT_TRUE_FALSE_LADDER'] as const;
+export const MAX_BULK_IDS = 100;
+export const MAX_CONTENT = 50_000;
+
+const id = Joi.string().trim().min(1).max(128);
+const nullableId = id.allow(null, '');
+const json = Joi.any();
+const text = (max: number) => Joi.string().max(max);
+
+const option = Joi.object({
+  id: id.optional(),
+  label: Joi.string().trim().min(1).max(20),
+  content: Joi.string().max(MAX_CONTENT).allow('').required(),
+  contentJson: json,
+  isCorrect: Joi.boolean().default(false),
+});
+const mediaRef = Joi.object({
+  id: id.optional(),
+  mediaAssetId: id,
+  url: Joi.string().uri({ allowRelative: true }).max(2000),
+  kind: text(50),
+  mimeType: text(100),
+  alt: text(1000).allow(''),
+  width: Joi.number().integer().min(0).max(100000),
+  height: Joi.number().integer().min(0).max(100000),
+});
+const formulaRef = Joi.object({
+  id: id.optional(),
+  latex: text(MAX_CONTENT).allow(''),
+  html: text(MAX_CONTENT).allow(''),
+  mathml: text(MAX_CONTENT).allow(''),
+});
+const subItem = Joi.object({
+  label: Joi.string().valid('A', 'B', 'C', 'D').required(),
+  content: Joi.string().max(MAX_CONTENT).allow('').required(),
+  correctBoolean: Joi.boolean().required(),
+});
+const scoringRule = Joi.object({
+  mode: Joi.string()
+    .valid(...SCORING_MODES)
+    .required(),
+  maxScore: Joi.number().min(0).max(1000).required(),
+  incorrectPenalty: Joi.number().min(0).max(1000),
+  minScore: Joi.number().min(-1000).max(1000),
+  tolerance: Joi.number().min(0).max(1e9),
+});
+const answerKeys = Joi.object({
+  correctOptionIds: Joi.array().items(id).max(26),
+  correctLabels: Joi.array().items(Joi.string().max(20)).max(26),
+  acceptedAnswers: Joi.array().items(Joi.string().max(1000)).max(50),
+  tolerance: Joi.number().min(0).max(1e9),
+}).allow(null);
+const subItems = Joi.array().items(subItem).max(4).unique('label').allow(null);
+
+const taxonomy = Object.fromEntries(TAXONOMY_FIELDS.map((f) => [f, nullableId]));
+
+const fields = {
+  content: Joi.string().trim().min(1).max(MAX_CONTENT),
+  contentJson: json,
+  explanation: Joi.string().max(MAX_CONTENT).allow('', null),
+  explanationJson: json,
+  type: Joi.string().valid(...CORE_TYPES),
+  customTypeId: nullableId,
+  subjectId: id,
+  gradeLevel: Joi.number().integer().min(1).max(12),
+  difficulty: Joi.string().valid(...DIFFICULTIES),
+  sourceType: Joi.string().valid(...SOURCE_TYPES),
+  source: Joi.string().max(500).allow('', null),
+  visibility: Joi.string().valid(...VISIBILITIES),
+  status: Joi.string().valid(...QUESTION_STATUSES),
+  ...taxonomy,
+  sourceUrl: Joi.string().uri().max(2000).allow('', null),
+  sourceTeacherId: nullableId,
+  folderId: nullableId,
+  groupId: nullableId,
+  answerKeys,
+  answerKeysJson: answerKeys,
+  scoringRule: scoringRule.allow(null),
+  scoringRuleJson: scoringRule.allow(null),
+  subItems,
+  subItemsJson: subItems,
+  options: Joi.array().items(option).max(26).unique('label', { ignoreUndefined: true }),
+  mediaRefs: Joi.array().items(mediaRef).max(100),
+  formulaRefs: Joi.array().items(formulaRef).max(200),
+  tags: Joi.array().items(Joi.string().trim().min(1).max(200)).max(50),
+  sourceMetadataJson: Joi.object().unknown(true).allow(null),
+};
+
+// An alias and its canonical name together would be ambiguous: refused rather than guessed.
+const aliasRules = (s: Joi.ObjectSchema) =>
+  s.oxor('answerKeys', 'answerKeysJson').oxor('scoringRule', 'scoringRuleJson').oxor('subItems', 'subItemsJson');
+
+export const createQuestionBody = aliasRules(Joi.object({ ...fields, content: fields.content.required() }));
+export const patchQuestionBody = aliasRules(Joi.object(fields).min(1));
+
+export const questionIdParams = Joi.object({ id: Joi.string().min(1).max(128).required() });
+
+const flag = Joi.string().valid('1', 'true', '0', 'false');
+
+export const listQuestionsQuery = Joi.object({
+  ...pagingKeys(),
+  q: Joi.string().max(500).allow(''),
+  organizationId: id,
+  allOrgs: flag,
+  subjectId: id,
+  gradeLevel: Joi.number().integer().min(1).max(12),
+  difficulty: Joi.string().valid(...DIFFICULTIES),
+  ...Object.fromEntries(TAXONOMY_FIELDS.map((f) => [f, id])),
+  type: Joi.string().valid(...CORE_TYPES),
+  customTypeId: id,
+  sourceType: Joi.string().valid(...SOURCE_TYPES),
+  status: Joi.string().valid(...QUESTION_STATUSES),
+  includeArchived: flag,
+  unclassifiedOnly: flag,
+  missingExplanationOnly: flag,
+  fidelityStatus: Joi.string().max(50),
+  sourceMetadataSource: Joi.string().max(200),
+  createdById: id,
+  sourceImportJobId: id,
+  folderId: id,
+  groupId: id,
+});
+
+export const projectionQuery = listQuestionsQuery.keys({
+  page: Joi.any().strip(),
+  cursor: Joi.string().max(200),
+  limit: Joi.number().integer().min(1).max(500).default(100),
+});
+
+export const detailQuery = Joi.object({
+  view: Joi.string().valid('editor'),
+  organizationId: id,
+  allOrgs: flag,
+});
+
+export const bulkStatusBody = Joi.object({
+  ids: Joi.array().items(id.required()).min(1).max(MAX_BULK_IDS).required(),
+  status: Joi.string()
+    .valid(...QUESTION_STATUSES)
+    .required(),
+});
