@@ -71,6 +71,8 @@ export interface TaxonomyRefRow {
   status: string;
   numericLevel?: number | null;
   engineDifficulty?: string | null;
+  /** code and name folded (lower case, no diacritics) for `q`. */
+  searchText: string;
   updatedAt: Date;
 }
 
@@ -185,6 +187,7 @@ const taxonomySchema = new Schema<TaxonomyRefRow>(
     status: { type: String, required: true },
     numericLevel: { type: Number, default: null },
     engineDifficulty: nullableString,
+    searchText: { type: String, default: '' },
   },
   { timestamps: { createdAt: false, updatedAt: true }, versionKey: false },
 );

@@ -56,9 +56,12 @@ export interface ListTaxonomyQuery {
   allOrgs?: boolean;
 }
 
-export type TaxonomyView = Omit<TaxonomyRefRow, '_id'> & { id: string };
+export type TaxonomyView = Omit<TaxonomyRefRow, '_id' | 'searchText'> & { id: string };
 
-export const toTaxonomyView = ({ _id, ...rest }: TaxonomyRefRow): TaxonomyView => ({ id: _id, ...rest });
+export const toTaxonomyView = ({ _id, searchText: _s, ...rest }: TaxonomyRefRow): TaxonomyView => ({
+  id: _id,
+  ...rest,
+});
 
 export async function listTaxonomy(
   deps: QuestionBankDeps,
@@ -74,11 +77,7 @@ export async function listTaxonomy(
   }
   if (query.kind) filter.kind = query.kind;
   if (query.status) filter.status = query.status;
-  if (query.q) {
-    const pattern = literalPattern(query.q);
-    const folded = literalPattern(foldText(query.q));
-    filter.$or = [{ code: pattern }, { name: pattern }, { name: folded }];
-  }
+  if (query.q) filter.searchText = literalPattern(foldText(query.q));
   const { rows, total } = await store.findTaxonomy(deps.models, filter, page);
   return { items: rows.map(toTaxonomyView), total };
 }
@@ -103,6 +102,7 @@ export async function putTaxonomy(deps: QuestionBankDeps, actor: Actor, items: T
     status: rest.status ?? 'ACTIVE',
     numericLevel: rest.numericLevel ?? null,
     engineDifficulty: rest.engineDifficulty ?? null,
+    searchText: foldText(`${rest.code}\n${rest.name}`),
     organizationId: targetOrg(scope, organizationId, scope.organizationId),
   }));
   return { count: await store.upsertById(deps.models.TaxonomyRef, rows) };
