@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { topicsProducedBy } from '../../../kafka/topics.js';
 import {
@@ -11,6 +10,7 @@ import {
 import { buildApp, SERVICE_NAME } from './app.js';
 import { questionBankConfigSchema, type QuestionBankConfig } from './config.js';
 import type { QuestionBankDeps } from './domain/deps.js';
+import { timeOrderedIds } from './domain/questions/ids.js';
 import { catalogModels } from './store/catalog-models.js';
 import { questionModels } from './store/question-models.js';
 
@@ -29,7 +29,7 @@ export const questionBankService: ServiceDefinition<QuestionBankConfig, BuiltQue
     const models = { ...questionModels(db.conn), ...catalogModels(db.conn) };
     await syncIndexes(db.conn);
     const outbox = createOutbox({ db, owners: [models.Question], logger, registry: metrics });
-    const deps: QuestionBankDeps = { db, models, outbox, logger, clock: () => new Date(), newId: randomUUID };
+    const deps: QuestionBankDeps = { db, models, outbox, logger, clock: () => new Date(), newId: timeOrderedIds() };
     const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
     if (config.OUTBOX_PUBLISHER === 'kafka' && !bus) throw new Error('OUTBOX_PUBLISHER=kafka needs KAFKA_BROKERS');
     if (bus) await bus.ensureTopics(topicsProducedBy(SERVICE_NAME));

@@ -67,8 +67,9 @@ function mergedRow(deps: QuestionBankDeps, current: QuestionRow, input: Question
   const now = deps.clock();
   const next = {
     ...current,
-    ...scalars,
     ...body,
+    // After body: patchedBody copies whatever it is given, including the current scalars.
+    ...scalars,
     tags: input.tags !== undefined ? normalizeTags(input.tags) : current.tags,
     currentVersionId: deps.newId(),
     versionNumber: current.versionNumber + 1,
