@@ -18,7 +18,7 @@ describe('read-model backfill routes', () => {
   beforeEach(() => svc.clearCollections());
 
   const put = (path: string, body: object, headers = admin) => svc.request.put(path).set(headers).send(body);
-  const refs = (query: object, headers: object = teacher) =>
+  const refs = (query: object, headers: Record<string, string> = teacher) =>
     svc.request.get('/v1/taxonomy/refs').set(headers).query(query).expect(200);
 
   describe('taxonomy refs', () => {
