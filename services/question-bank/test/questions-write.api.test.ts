@@ -76,16 +76,14 @@ describe('question bank: PATCH, DELETE and bulk status', () => {
 
     it('archives a question with projected usage or a same-organization clone', async () => {
       const used = await createAs(svc, teacher());
-      await svc.db.conn
-        .collection('usage_counts')
-        .insertOne({
-          _id: used.id as never,
-          organizationId: 'org-a',
-          examItems: 1,
-          attemptItems: 0,
-          answers: 0,
-          updatedAt: new Date(),
-        });
+      await svc.db.conn.collection('usage_counts').insertOne({
+        _id: used.id as never,
+        organizationId: 'org-a',
+        examItems: 1,
+        attemptItems: 0,
+        answers: 0,
+        updatedAt: new Date(),
+      });
       const original = await createAs(svc, teacher());
       await createAs(svc, teacher(), choiceBody({ sourceMetadataJson: { clonedFromQuestionId: original.id } }));
       for (const q of [used, original]) {
