@@ -68,9 +68,9 @@ describe('question bank: search projection outbox to Kafka', function () {
       .expect(400);
     await svc.request.delete(`/v1/questions/${q.id}`).set(h).expect(200);
 
-    const events = await waitFor('five events of the question', () => {
+    const events = await waitFor('five events of the question', (): Array<{ id: string; data: Change }> | false => {
       const list = seen.get(q.id) ?? [];
-      return list.some((e) => e.data.operation === 'DELETE') && list.length >= 5 ? list : undefined;
+      return list.some((e) => e.data.operation === 'DELETE') && list.length >= 5 ? list : false;
     });
     expect(events.map((e) => e.data.sourceVersion)).to.deep.equal([1, 2, 3, 4, 5]);
     expect(events.map((e) => e.data.operation)).to.deep.equal(['UPSERT', 'UPSERT', 'UPSERT', 'UPSERT', 'DELETE']);
