@@ -47,14 +47,15 @@ describe('question folders and groups', () => {
       expect(other.items).to.deep.equal([]);
     });
 
-    it('refuses a parent from another organization, an unknown parent and an unknown visibility', async () => {
+    it('refuses a parent from another organization or unknown (404), an unknown visibility (400) and a student (403)', async () => {
       const theirs = await folder({ name: 'B' }, foreign);
       const res = await svc.request.post('/v1/question-folders').set(teacher).send({ name: 'x', parentId: theirs.id });
-      expect(res.status).to.equal(400);
+      expect(res.status).to.equal(404);
+      expect(res.body.error.code).to.equal('FOLDER_PARENT_NOT_FOUND');
       expect(res.body.error.details[0].path).to.equal('parentId');
       expect(
         (await svc.request.post('/v1/question-folders').set(teacher).send({ name: 'x', parentId: 'nope' })).status,
-      ).to.equal(400);
+      ).to.equal(404);
       expect(
         (await svc.request.post('/v1/question-folders').set(teacher).send({ name: 'x', visibility: 'WORLD' })).status,
       ).to.equal(400);
@@ -76,13 +77,15 @@ describe('question folders and groups', () => {
   });
 
   describe('PATCH /v1/question-folders/:id', () => {
-    it('moves a folder, clears the parent with an empty parentId, and refuses cycles', async () => {
+    it('moves a folder, clears the parent with an empty parentId, and refuses cycles with 409', async () => {
       const root = await folder({ name: 'root' });
       const child = await folder({ name: 'child', parentId: root.id });
       const grandchild = await folder({ name: 'gc', parentId: child.id });
       const cycle = await patch(root.id, { parentId: grandchild.id });
-      expect(cycle.status).to.equal(400);
-      expect((await patch(root.id, { parentId: root.id })).status).to.equal(400);
+      expect(cycle.status).to.equal(409);
+      expect(cycle.body.error.code).to.equal('FOLDER_PARENT_CONFLICT');
+      expect((await patch(root.id, { parentId: root.id })).status).to.equal(409);
+      expect((await svc.built.deps.models.QuestionFolder.findById(root.id).lean())?.parentId).to.equal(null);
       const cleared = await patch(child.id, { parentId: '' }).expect(200);
       expect(cleared.body.data.parentId).to.equal(null);
       const moved = await patch(root.id, { parentId: grandchild.id, name: 'moved' }).expect(200);

@@ -148,6 +148,9 @@ describe('read-model backfill routes', () => {
       expect((await put('/v1/questions/exam-refs', { exams: [{ ...exam, createdAt: 'yesterday' }] })).status).to.equal(
         400,
       );
+      expect((await put('/v1/questions/relation-refs', {})).status).to.equal(400);
+      const stringCount = { items: [{ questionId: 'q9', examItems: '1', attemptItems: 0, answers: 0 }] };
+      expect((await put('/v1/questions/usage-counts', stringCount)).status).to.equal(400);
     });
   });
 });

@@ -8,11 +8,24 @@ export const MAX_BULK_IDS = 100;
 export const MAX_BACKFILL_ITEMS = 500;
 
 const id = Joi.string().pattern(ID_PATTERN);
-const flag = Joi.boolean().truthy('1').falsy('0');
+// Exactly these four spellings, as the document lists them; anything else is a 400, not a guess.
+// (A pattern, not valid(): joi returns valid() values before running custom().)
+const flag = Joi.string()
+  .pattern(/^(1|0|true|false)$/)
+  .custom((v: string) => v === '1' || v === 'true');
+// JSON numbers only: "5" in a body is a type error, not a number.
+const int = (min: number, max: number) => Joi.number().strict().integer().min(min).max(max);
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const dateTime = Joi.string()
+  .pattern(DATE_TIME)
+  .custom((v: string, helpers) => {
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? helpers.error('date.base') : new Date(t);
+  });
 const q = Joi.string().max(200).allow('');
 const text = (max: number) => Joi.string().trim().min(1).max(max);
 const json = Joi.alternatives().try(Joi.object().unknown(true), Joi.array()).allow(null);
-const count = Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER).required();
+const count = int(0, Number.MAX_SAFE_INTEGER).required();
 const ownerOrg = id.allow(null);
 
 const scopeQuery = { organizationId: id, allOrgs: flag };
@@ -82,7 +95,7 @@ export const putTaxonomyBody = Joi.object({
       status: Joi.string()
         .max(32)
         .pattern(/^[A-Z_]+$/),
-      numericLevel: Joi.number().integer().min(0).max(1000).allow(null),
+      numericLevel: int(0, 1000).allow(null),
       engineDifficulty: Joi.string().max(32).allow(null),
     }),
   ).required(),
@@ -108,7 +121,7 @@ export const putRelationRefsBody = Joi.object({
       email: Joi.string().max(320).required(),
       organizationId: ownerOrg,
     }),
-  ).default([]),
+  ),
   organizations: items(
     Joi.object({
       id: id.required(),
@@ -116,8 +129,10 @@ export const putRelationRefsBody = Joi.object({
       slug: text(200).required(),
       organizationId: ownerOrg,
     }),
-  ).default([]),
-});
+  ),
+})
+  // An empty body is a mistake, not a request to write nothing.
+  .or('users', 'organizations');
 
 export const putExamRefsBody = Joi.object({
   exams: items(
@@ -126,7 +141,7 @@ export const putExamRefsBody = Joi.object({
       examId: id.required(),
       title: text(500).required(),
       status: text(32).required(),
-      createdAt: Joi.date().iso().required(),
+      createdAt: dateTime.required(),
       organizationId: ownerOrg,
     }),
   ).required(),

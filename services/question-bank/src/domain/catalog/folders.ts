@@ -55,10 +55,9 @@ export async function listFolders(
   return { items: rows.map(toFolderView), total };
 }
 
-function badParent(message: string): AppError {
-  return new AppError('VALIDATION_ERROR', `Validation failed: parentId ${message}`, {
-    details: [{ path: 'parentId', message }],
-  });
+// An unseen or foreign parent is 404 like any unseen folder; a loop or an over-deep tree is a 409.
+function badParent(message: string, code = 'FOLDER_PARENT_CONFLICT'): AppError {
+  return new AppError(code, `Invalid parentId: ${message}`, { details: [{ path: 'parentId', message }] });
 }
 
 /** The parent must be a folder the writer sees in the same organization, and not the folder or below it. */
@@ -66,9 +65,10 @@ async function checkParent(deps: QuestionBankDeps, scope: WriteScope, parentId: 
   let cursor: string | null = parentId;
   for (let depth = 0; cursor !== null; depth += 1) {
     if (cursor === selfId) throw badParent('would make the folder its own ancestor');
-    if (depth >= MAX_FOLDER_DEPTH) throw badParent(`is deeper than ${MAX_FOLDER_DEPTH} levels`);
+    if (depth >= MAX_FOLDER_DEPTH) throw badParent(`the tree would be deeper than ${MAX_FOLDER_DEPTH} levels`);
     const folder: QuestionFolderRow | null = await store.findFolder(deps.models, cursor);
-    if (depth === 0 && (!folder || !canSee(folder, scope))) throw badParent('is not a folder of this organization');
+    if (depth === 0 && (!folder || !canSee(folder, scope)))
+      throw badParent('no such folder in this organization', 'FOLDER_PARENT_NOT_FOUND');
     cursor = folder?.parentId ?? null;
   }
 }

@@ -121,16 +121,16 @@ export async function putUsageCounts(deps: QuestionBankDeps, actor: Actor, items
 export async function putRelationRefs(
   deps: QuestionBankDeps,
   actor: Actor,
-  input: { users: UserRefInput[]; organizations: OrganizationRefInput[] },
+  input: { users?: UserRefInput[]; organizations?: OrganizationRefInput[] },
 ) {
   const scope = writeScope(actor);
-  const users = input.users.map(({ id, organizationId, ...rest }) => ({
+  const users = (input.users ?? []).map(({ id, organizationId, ...rest }) => ({
     _id: id,
     ...rest,
     organizationId: targetOrg(scope, organizationId, scope.organizationId),
   }));
   // An organization's own scope defaults to itself, then to the header.
-  const organizations = input.organizations.map(({ id, organizationId, ...rest }) => ({
+  const organizations = (input.organizations ?? []).map(({ id, organizationId, ...rest }) => ({
     _id: id,
     ...rest,
     organizationId: targetOrg(scope, organizationId, id),
