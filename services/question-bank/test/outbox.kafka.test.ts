@@ -68,10 +68,11 @@ describe('question bank: search projection outbox to Kafka', function () {
       .expect(400);
     await svc.request.delete(`/v1/questions/${q.id}`).set(h).expect(200);
 
-    const events = await waitFor('five events of the question', (): Array<{ id: string; data: Change }> | false => {
+    const found = await waitFor('five events of the question', () => {
       const list = seen.get(q.id) ?? [];
-      return list.some((e) => e.data.operation === 'DELETE') && list.length >= 5 ? list : false;
+      return list.some((e) => e.data.operation === 'DELETE') && list.length >= 5 ? list : null;
     });
+    const events = found!;
     expect(events.map((e) => e.data.sourceVersion)).to.deep.equal([1, 2, 3, 4, 5]);
     expect(events.map((e) => e.data.operation)).to.deep.equal(['UPSERT', 'UPSERT', 'UPSERT', 'UPSERT', 'DELETE']);
     expect(events.map((e) => e.id)).to.deep.equal([1, 2, 3, 4, 5].map((v) => `${q.id}:${v}`));
