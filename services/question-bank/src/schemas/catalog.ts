@@ -8,6 +8,18 @@ export const MAX_BULK_IDS = 100;
 export const MAX_BACKFILL_ITEMS = 500;
 
 const id = Joi.string().pattern(ID_PATTERN);
+
+/**
+ * Length in code points, as the OpenAPI document's minLength/maxLength count them (joi's own
+ * min/max count UTF-16 units, so an emoji would count twice).
+ */
+function chars(min: number, max: number): Joi.StringSchema {
+  return Joi.string().custom((value: string, helpers) => {
+    const n = [...value].length;
+    if (n < min) return helpers.error('string.min', { limit: min });
+    return n > max ? helpers.error('string.max', { limit: max }) : value;
+  });
+}
 // Exactly these four spellings, as the document lists them; anything else is a 400, not a guess.
 // (A pattern, not valid(): joi returns valid() values before running custom().)
 const flag = Joi.string()
@@ -22,8 +34,12 @@ const dateTime = Joi.string()
     const t = Date.parse(v);
     return Number.isNaN(t) ? helpers.error('date.base') : new Date(t);
   });
-const q = Joi.string().max(200).allow('');
-const text = (max: number) => Joi.string().trim().min(1).max(max);
+const q = chars(0, 200).allow('');
+// At least one non-space character (the document's pattern \S), then trimmed.
+const text = (max: number) =>
+  chars(1, max)
+    .pattern(/\S/)
+    .custom((v: string) => v.trim());
 const json = Joi.alternatives().try(Joi.object().unknown(true), Joi.array()).allow(null);
 const count = int(0, Number.MAX_SAFE_INTEGER).required();
 const ownerOrg = id.allow(null);
@@ -35,7 +51,7 @@ export const idParams = Joi.object({ id: id.required() });
 export const listGroupsQuery = Joi.object({ ...pagingKeys(), ...scopeQuery, q });
 export const createGroupBody = Joi.object({
   title: text(500).required(),
-  contentText: Joi.string().min(1).max(100_000).required(),
+  contentText: chars(1, 100_000).required(),
   contentJson: json,
   mediaJson: json,
   sourceMetadataJson: Joi.object().unknown(true).allow(null),
@@ -75,7 +91,7 @@ export const listTaxonomyQuery = Joi.object({
   ...pagingKeys({ defaultLimit: 100, maxLimit: 500 }),
   ...scopeQuery,
   kind: Joi.string().valid(...TAXONOMY_KINDS),
-  status: Joi.string().max(32),
+  status: chars(1, 32),
   q,
   includeGlobal: flag,
 });
@@ -96,7 +112,7 @@ export const putTaxonomyBody = Joi.object({
         .max(32)
         .pattern(/^[A-Z_]+$/),
       numericLevel: int(0, 1000).allow(null),
-      engineDifficulty: Joi.string().max(32).allow(null),
+      engineDifficulty: chars(1, 32).allow(null),
     }),
   ).required(),
 });
@@ -118,7 +134,7 @@ export const putRelationRefsBody = Joi.object({
     Joi.object({
       id: id.required(),
       fullName: text(200).required(),
-      email: Joi.string().max(320).required(),
+      email: chars(1, 320).required(),
       organizationId: ownerOrg,
     }),
   ),
