@@ -113,12 +113,12 @@ export class ZipReader {
     const start = e.localOffset + 30 + u16(b, e.localOffset + 26) + u16(b, e.localOffset + 28);
     if (start + e.compressedSize > b.length) throw new DocxError('DOCX_CORRUPT', 'the ZIP archive is truncated');
     const raw = b.subarray(start, start + e.compressedSize);
-    if (e.method === 0) return this.account(raw, e);
+    if (e.method === 0) return this.account(raw);
     if (e.method !== 8) throw new DocxError('DOCX_UNSUPPORTED', `compression method ${e.method} is not supported`);
     return this.inflate(raw, e);
   }
 
-  private account(out: Uint8Array, e: ZipEntry): Uint8Array {
+  private account(out: Uint8Array): Uint8Array {
     this.inflated += out.length;
     if (this.inflated > this.limits.maxTotalUncompressed) {
       throw new DocxError('DOCX_TOO_LARGE', 'the archive inflates beyond the size limit');
@@ -148,7 +148,7 @@ export class ZipReader {
       out.set(p, at);
       at += p.length;
     }
-    return this.account(out, e);
+    return this.account(out);
   }
 
   private checkGrowth(produced: number, compressed: number, e: ZipEntry): void {
