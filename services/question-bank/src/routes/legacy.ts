@@ -16,10 +16,9 @@ export function legacyRoutes(deps: QuestionBankDeps): Router {
   const byId = validate({ params: questionIdParams, query: detailQuery });
   router.get('/v1/legacy/questions/:id', byId, async (req, res) => {
     const { id } = input<{ id: string }>(req, 'params');
-    ok(
-      res,
-      legacyDetail(await getQuestion(deps, readActor(req), id, { ...input<object>(req, 'query'), legacy: true })),
-    );
+    const query = input<{ view?: string }>(req, 'query');
+    const item = await getQuestion(deps, readActor(req), id, { ...query, legacy: true });
+    ok(res, legacyDetail(item as Parameters<typeof legacyDetail>[0], query.view === 'editor'));
   });
   return router;
 }
