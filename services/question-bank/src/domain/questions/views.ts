@@ -65,6 +65,8 @@ export function legacyListItem(item: Item): Item {
   };
 }
 
+const DETAIL_REFS = ['group', 'customType', 'createdBy', 'currentVersion'] as const;
+
 /**
  * The legacy detail: scalar fields, group, customType, createdBy, currentVersion, ordered options
  * and tags as `{ tag: { name } }` wrappers (the legacy system's join rows); the editor view keeps
@@ -74,10 +76,7 @@ export function legacyDetail(item: Item & { tags?: string[] }, editor = false): 
   return {
     ...scalars(item),
     ...(editor ? { contentJson: item.contentJson ?? null, explanationJson: item.explanationJson ?? null } : {}),
-    group: item.group ?? null,
-    customType: item.customType ?? null,
-    createdBy: item.createdBy ?? null,
-    currentVersion: item.currentVersion ?? null,
+    ...Object.fromEntries(DETAIL_REFS.map((k) => [k, item[k] ?? null])),
     options: item.options ?? [],
     tags: (item.tags ?? []).map((name) => ({ tag: { name } })),
   };
