@@ -135,6 +135,16 @@ describe('question folders and groups', () => {
       expect(res.body.data.items[0]._count).to.deep.equal({ questions: 2 });
     });
 
+    it('stores free-form JSON whatever its keys (NUL, a leading $, dots) and returns it unchanged', async () => {
+      const contentJson = { 'a\u0000b': { $where: 'x', 'c.d': [1, null, { e: true }] } };
+      const g = await group({ title: 't', contentText: 'c', contentJson, mediaJson: [{ $gt: 1 }] });
+      expect(g.contentJson).to.deep.equal(contentJson);
+      const listed = (await svc.request.get('/v1/question-groups').set(teacher).expect(200)).body.data.items[0];
+      expect(listed.contentJson).to.deep.equal(contentJson);
+      expect(listed.mediaJson).to.deep.equal([{ $gt: 1 }]);
+      expect(listed.sourceMetadataJson).to.equal(null);
+    });
+
     it('matches q over title and content text, ignoring case and diacritics, and treats a regex as text', async () => {
       await group({ title: 'Hàm số', contentText: 'Phương trình bậc hai' });
       await group({ title: 'Hình học', contentText: 'Tam giác' });

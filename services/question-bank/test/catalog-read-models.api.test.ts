@@ -110,6 +110,26 @@ describe('read-model backfill routes', () => {
     });
   });
 
+  describe('fixed paths under /v1/questions and /v1/question-types', () => {
+    it('answer other methods with 405 and exactly their own method in Allow, never as a question or type id', async () => {
+      for (const [path, allow] of [
+        ['/v1/questions/usage-counts', 'PUT'],
+        ['/v1/questions/relation-refs', 'PUT'],
+        ['/v1/questions/exam-refs', 'PUT'],
+        ['/v1/question-types/bulk-status', 'PATCH'],
+        ['/v1/question-types/bulk-delete', 'POST'],
+      ] as const) {
+        const res = await svc.request.get(path).set(admin);
+        expect(res.status, path).to.equal(405);
+        expect(res.headers.allow, path).to.equal(allow);
+        const options = await svc.request.options(path);
+        expect(options.status, path).to.equal(200);
+        expect(options.headers.allow, path).to.equal(allow);
+        expect((await svc.request.delete(path).set(admin)).status, path).to.equal(405);
+      }
+    });
+  });
+
   describe('relation and exam refs', () => {
     it('stores users under the header organization and organizations under their own id', async () => {
       const res = await put('/v1/questions/relation-refs', {

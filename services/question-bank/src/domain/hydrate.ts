@@ -81,8 +81,8 @@ const groupRef = (g: QuestionGroupRow | undefined) =>
         id: g._id,
         title: g.title,
         contentText: g.contentText,
-        contentJson: g.contentJson ?? null,
-        mediaJson: g.mediaJson ?? null,
+        contentJson: refs.decodeJson(g.contentJson),
+        mediaJson: refs.decodeJson(g.mediaJson),
       }
     : null;
 

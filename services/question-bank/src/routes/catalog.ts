@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { input, list, ok, pageParams, readActor, requireRole, validate } from '../../../kit/src/index.js';
+import { AppError, input, list, ok, pageParams, readActor, requireRole, validate } from '../../../kit/src/index.js';
 import * as folders from '../domain/catalog/folders.js';
 import * as groups from '../domain/catalog/groups.js';
 import * as readModels from '../domain/catalog/read-models.js';
@@ -52,6 +52,8 @@ function typeRoutes(router: Router, deps: QuestionBankDeps): void {
   router.post('/v1/question-types/bulk-delete', writer, validate({ body: s.bulkTypeDeleteBody }), async (req, res) => {
     ok(res, await bulkTypeDelete(deps, readActor(req), input(req, 'body')));
   });
+  onlyMethods(router, '/v1/question-types/bulk-status', ['PATCH']);
+  onlyMethods(router, '/v1/question-types/bulk-delete', ['POST']);
   const typePatch = validate({ params: s.idParams, body: s.patchTypeBody });
   router.patch('/v1/question-types/:id', writer, typePatch, async (req, res) => {
     ok(res, await types.patchType(deps, readActor(req), idOf(req), input(req, 'body')));
@@ -81,6 +83,31 @@ function readModelRoutes(router: Router, deps: QuestionBankDeps): void {
   router.put('/v1/questions/exam-refs', writer, validate({ body: s.putExamRefsBody }), async (req, res) => {
     const body = input<{ exams: readModels.ExamRefInput[] }>(req, 'body');
     ok(res, await readModels.putExamRefs(deps, readActor(req), body.exams));
+  });
+  for (const path of ['/v1/questions/usage-counts', '/v1/questions/relation-refs', '/v1/questions/exam-refs']) {
+    onlyMethods(router, path, ['PUT']);
+  }
+}
+
+/**
+ * Other methods on a fixed path answer 405 here (OPTIONS: 200 with Allow, as Express does),
+ * before a parameterised route (`/v1/questions/:id`, `/v1/question-types/:id`) takes the path
+ * segment for an id.
+ */
+function onlyMethods(router: Router, path: string, methods: string[]): void {
+  const allow = methods.join(', ');
+  router.all(path, (req, res, next) => {
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Allow', allow);
+      res.type('text/plain').send(allow);
+      return;
+    }
+    next(
+      new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed for ${req.path}`, {
+        headers: { Allow: allow },
+        details: { allow: methods },
+      }),
+    );
   });
 }
 

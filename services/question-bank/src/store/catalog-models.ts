@@ -25,9 +25,11 @@ export interface QuestionGroupRow {
   createdById: string;
   title: string;
   contentText: string;
-  contentJson?: unknown;
-  mediaJson?: unknown;
-  sourceMetadataJson?: unknown;
+  // Free-form JSON is stored serialised: any key a client sends (NUL, a leading $, dots) is then
+  // storable, and no stored document can be read as a query operator.
+  contentJson: string | null;
+  mediaJson: string | null;
+  sourceMetadataJson: string | null;
   /** title and content folded (lower case, no diacritics) for `q`. */
   searchText: string;
   createdAt: Date;
@@ -124,7 +126,6 @@ export interface CatalogModels {
   ExamRef: Model<ExamRefRow>;
 }
 
-const json = { type: Schema.Types.Mixed };
 const nullableString = { type: String, default: null };
 
 const groupSchema = new Schema<QuestionGroupRow>(
@@ -134,9 +135,9 @@ const groupSchema = new Schema<QuestionGroupRow>(
     createdById: { type: String, required: true },
     title: { type: String, required: true },
     contentText: { type: String, required: true },
-    contentJson: json,
-    mediaJson: json,
-    sourceMetadataJson: json,
+    contentJson: nullableString,
+    mediaJson: nullableString,
+    sourceMetadataJson: nullableString,
     searchText: { type: String, required: true },
   },
   { timestamps: true, versionKey: false, minimize: false },

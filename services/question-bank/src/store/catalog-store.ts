@@ -43,6 +43,12 @@ export async function countLiveQuestionsBy(
   return new Map(rows.map((r) => [r._id, r.n]));
 }
 
+export const encodeJson = (value: unknown): string | null =>
+  value === undefined || value === null ? null : JSON.stringify(value);
+
+export const decodeJson = (text: string | null | undefined): unknown =>
+  typeof text === 'string' ? (JSON.parse(text) as unknown) : null;
+
 export const insertGroup = async (m: StoreModels, row: Omit<QuestionGroupRow, 'createdAt' | 'updatedAt'>) =>
   (await m.QuestionGroup.create(row)).toObject() as QuestionGroupRow;
 

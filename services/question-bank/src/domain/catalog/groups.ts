@@ -5,7 +5,16 @@ import * as store from '../../store/catalog-store.js';
 import type { QuestionBankDeps } from '../deps.js';
 import { foldText, literalPattern, readScope, writeScope } from './scope.js';
 
-export type GroupView = Omit<QuestionGroupRow, '_id' | 'searchText'> & { id: string; _count: { questions: number } };
+export type GroupView = Omit<
+  QuestionGroupRow,
+  '_id' | 'searchText' | 'contentJson' | 'mediaJson' | 'sourceMetadataJson'
+> & {
+  id: string;
+  contentJson: unknown;
+  mediaJson: unknown;
+  sourceMetadataJson: unknown;
+  _count: { questions: number };
+};
 
 export interface CreateGroupInput {
   title: string;
@@ -21,8 +30,16 @@ export interface ListGroupsQuery {
   allOrgs?: boolean;
 }
 
-function toGroupView({ _id, searchText: _s, ...rest }: QuestionGroupRow, questions: number): GroupView {
-  return { id: _id, ...rest, _count: { questions } };
+function toGroupView(row: QuestionGroupRow, questions: number): GroupView {
+  const { _id, searchText: _s, contentJson, mediaJson, sourceMetadataJson, ...rest } = row;
+  return {
+    id: _id,
+    ...rest,
+    contentJson: store.decodeJson(contentJson),
+    mediaJson: store.decodeJson(mediaJson),
+    sourceMetadataJson: store.decodeJson(sourceMetadataJson),
+    _count: { questions },
+  };
 }
 
 /** Organization scope; non-admins with X-User-Id see their own groups, as with questions. */
@@ -63,9 +80,9 @@ export async function createGroup(deps: QuestionBankDeps, actor: Actor, input: C
     createdById: scope.userId,
     title: input.title,
     contentText: input.contentText,
-    contentJson: input.contentJson ?? null,
-    mediaJson: input.mediaJson ?? null,
-    sourceMetadataJson: input.sourceMetadataJson ?? null,
+    contentJson: store.encodeJson(input.contentJson),
+    mediaJson: store.encodeJson(input.mediaJson),
+    sourceMetadataJson: store.encodeJson(input.sourceMetadataJson),
     searchText: foldText(`${input.title}\n${input.contentText}`),
   });
   return toGroupView(row, 0);
