@@ -81,9 +81,13 @@ describe('question types', () => {
       expect(archived.map((x: { id: string }) => x.id)).to.deep.equal([t.id]);
     });
 
-    it('treats a hostile regular expression in q as text', async () => {
+    it('treats a hostile regular expression, and a NUL, in q as text', async () => {
       const res = await svc.request.get('/v1/question-types').set(teacher).query({ q: '(a+)+$[' }).expect(200);
       expect(res.body.data).to.deep.equal([]);
+      await custom('nul');
+      await svc.request.patch(`/v1/question-types/org-a:ESSAY`).set(admin).send({ name: 'a\u0000b' }).expect(200);
+      const nul = await svc.request.get('/v1/question-types').set(teacher).query({ q: 'a\u0000b' }).expect(200);
+      expect(nul.body.data.map((t: { id: string }) => t.id)).to.deep.equal(['org-a:ESSAY']);
     });
 
     it('refuses allOrgs=1 without ADMIN (403) and an unknown status (400)', async () => {

@@ -52,5 +52,7 @@ export function foldText(text: string): string {
 
 /** A user's `q` as a literal pattern: a hostile regular expression is only text. */
 export function literalPattern(q: string): RegExp {
-  return new RegExp(q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+  // BSON cannot carry a NUL inside a pattern; the escape \x00 means the same character.
+  const source = q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\0/g, '\\x00');
+  return new RegExp(source, 'i');
 }
