@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { resolveAnswer, type Resolved } from './answers.js';
+import { buildModel, type DocModel } from './model.js';
+import { groupItem, questionItem } from './output.js';
+import { readDocxPackage } from './package.js';
+import { buildStructure } from './structure.js';
+import type { Warning } from './types.js';
+import type { ZipLimits } from './zip.js';
+
+export { DocxError } from './errors.js';
+export type { DocxErrorCode } from './errors.js';
+export { DEFAULT_LIMITS } from './zip.js';
+
+export interface ParseOptions {
+  documentId?: string;
+  limits?: ZipLimits;
+}
+
+export interface QasOutput {
+  document_id: string;
+  latency_ms: number;
+  questions: Record<string, unknown>[];
+  groups: Record<string, unknown>[];
+  warnings: Warning[];
+  stats: Record<string, unknown>;
+}
+
+function documentWarnings(answers: Resolved[], model: DocModel, warnings: Warning[]): void {
+  const styled = answers.filter((a) => a.evidence === 'DOCX_STYLE_HINT');
+  if (styled.length > 0) {
+    warnings.push({
+      code: 'DOCX_NATIVE_STYLE_ANSWER_HINT_APPLIED',
+      message: `${styled.length} answers read from red, underlined or highlighted runs`,
+    });
+  }
+  if (styled.some((a) => a.style === 'highlight')) {
+    warnings.push({ code: 'DOCX_NATIVE_DGNL_FALLBACK', message: 'highlighted answers read as DGNL single choice' });
+  }
+  if (model.unsupportedMath.length > 0) {
+    warnings.push({
+      code: 'DOCX_NATIVE_EQUATION_PARTIAL',
+      message: `equation elements not converted exactly: ${model.unsupportedMath.join(', ')}`,
+    });
+  }
+  if (model.media.some((m) => m.kind === 'equation_object')) {
+    warnings.push({
+      code: 'DOCX_NATIVE_OLE_EQUATION_KEPT',
+      message: 'MathType/OLE equations kept as media references',
+    });
+  }
+}
+
+function questionWarnings(id: string, a: Resolved, warnings: Warning[]): void {
+  if (a.conflict) {
+    warnings.push({
+      code: 'DOCX_NATIVE_ANSWER_CONFLICT',
+      message: 'style marks disagree with the answer line or key',
+      question_id: id,
+    });
+  }
+  if (!a.evidence) warnings.push({ code: 'DOCX_NATIVE_ANSWER_MISSING', message: 'no answer found', question_id: id });
+}
+
+/** Parses a .docx file into the contract's QAS output. Throws DocxError for a hostile or corrupt file. */
+export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput {
+  const started = performance.now();
+  const model = buildModel(readDocxPackage(bytes, opts.limits));
+  const structure = buildStructure(model.blocks);
+  const partsInKeys = structure.keys.some((k) => k.part !== null);
+  const warnings: Warning[] = [];
+  const answers = structure.questions.map((q) => resolveAnswer(q, structure.keys, partsInKeys));
+  const questions = structure.questions.map((q, i) => {
+    const a = answers[i]!;
+    const item = questionItem(q, a, warnings);
+    if (item.type !== 'ESSAY') questionWarnings(q.id, a, warnings);
+    return item;
+  });
+  documentWarnings(answers, model, warnings);
+  const byType: Record<string, number> = {};
+  for (const q of questions) byType[q.type as string] = (byType[q.type as string] ?? 0) + 1;
+  return {
+    document_id: opts.documentId ?? `docx-${createHash('sha256').update(bytes).digest('hex').slice(0, 24)}`,
+    latency_ms: Math.round((performance.now() - started) * 100) / 100,
+    questions,
+    groups: structure.groups.map(groupItem),
+    warnings,
+    stats: {
+      total_questions: questions.length,
+      total_images: model.media.filter((m) => m.kind !== 'equation_object').length,
+      total_equation_objects: model.media.filter((m) => m.kind === 'equation_object').length,
+      total_formulas: questions.reduce((n, q) => n + (q.formulas as unknown[]).length, 0),
+      answered: answers.filter((a) => a.evidence).length,
+      by_type: byType,
+      paragraphs: model.blocks.length,
+    },
+  };
+}

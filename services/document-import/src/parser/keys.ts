@@ -1,0 +1,73 @@
+import { cellText } from './lines.js';
+import type { Table } from './types.js';
+
+export interface KeyEntry {
+  part: string | null;
+  number: number;
+  raw: string;
+}
+
+const CELL_RE = /^\s*(?:Câu\s*)?0*(\d{1,3})\s*[.:\-)]?\s*([A-F](?:\s*,\s*[A-F])*|[ĐS]{2,6})\s*$/u;
+const CELL_NUMERIC_RE = /^\s*(?:Câu\s*)?0*(\d{1,3})\s*[.:)]\s*(-?\d+(?:[.,]\d+)?)\s*$/u;
+const INLINE_RE = /(?:^|\s)0*(\d{1,3})\s*[.:\-)]?\s*([A-F])(?=[\s,;.]|$)/g;
+const NUM_HEAD_RE = /^(Câu|Câu hỏi|STT|Question)$/iu;
+const ANS_HEAD_RE = /^(Chọn|Đáp án|ĐA|Đáp án đúng|Answer|Key)$/iu;
+
+function grid(t: Table): string[][] {
+  return t.rows.map((r) => r.map(cellText));
+}
+
+function cellEntries(g: string[][], part: string | null, numeric: boolean): KeyEntry[] {
+  const out: KeyEntry[] = [];
+  for (const cell of g.flat()) {
+    const m = CELL_RE.exec(cell) ?? (numeric ? CELL_NUMERIC_RE.exec(cell) : null);
+    if (m) out.push({ part, number: Number(m[1]), raw: m[2]! });
+  }
+  return out;
+}
+
+function pairEntries(nums: string[], answers: string[], part: string | null): KeyEntry[] {
+  const out: KeyEntry[] = [];
+  nums.forEach((n, i) => {
+    const raw = answers[i]?.trim();
+    if (/^\d{1,3}$/.test(n.trim()) && raw) out.push({ part, number: Number(n), raw });
+  });
+  return out;
+}
+
+function horizontal(g: string[][], part: string | null): KeyEntry[] {
+  const out: KeyEntry[] = [];
+  g.forEach((row, i) => {
+    const next = g[i + 1];
+    if (NUM_HEAD_RE.test(row[0] ?? '') && next && ANS_HEAD_RE.test(next[0] ?? '')) {
+      out.push(...pairEntries(row.slice(1), next.slice(1), part));
+    }
+  });
+  return out;
+}
+
+function vertical(g: string[][], part: string | null): KeyEntry[] {
+  const head = g[0] ?? [];
+  if (!NUM_HEAD_RE.test(head[0] ?? '') || !ANS_HEAD_RE.test(head[1] ?? '')) return [];
+  return pairEntries(
+    g.slice(1).map((r) => r[0] ?? ''),
+    g.slice(1).map((r) => r.slice(1).join(' ')),
+    part,
+  );
+}
+
+/** Reads an answer-key table; returns [] when the table is not one. */
+export function keyTableEntries(t: Table, part: string | null, strict: boolean): KeyEntry[] {
+  const g = grid(t);
+  const headed = [...horizontal(g, part), ...vertical(g, part)];
+  if (headed.length > 0) return headed;
+  const cells = cellEntries(g, part, !strict);
+  const filled = g.flat().filter((c) => c !== '').length;
+  // Outside a key section, every filled cell must look like "1.B" before the table counts as a key.
+  if (cells.length >= 2 && (!strict || cells.length === filled)) return cells;
+  return [];
+}
+
+export function inlineKeyEntries(text: string, part: string | null): KeyEntry[] {
+  return [...text.matchAll(INLINE_RE)].map((m) => ({ part, number: Number(m[1]), raw: m[2]! }));
+}

@@ -1,0 +1,75 @@
+import type { Block, Para, Seg } from './types.js';
+
+export interface Line {
+  segs: Seg[];
+  text: string;
+  para: number;
+  /** true for the first line of a Word auto-numbered paragraph (its label is prepended to text) */
+  auto?: { label: string; level: number };
+}
+
+export function segText(segs: Seg[]): string {
+  return segs.map((s) => s.text).join('');
+}
+
+function makeLine(segs: Seg[], para: number): Line {
+  return { segs, text: segText(segs), para };
+}
+
+// Soft line breaks separate options written on their own line, so a paragraph becomes several lines.
+export function paraLines(p: Para): Line[] {
+  const lines: Line[] = [];
+  let cur: Seg[] = [];
+  for (const s of p.segs) {
+    if (s.kind !== 'text' || !s.text.includes('\n')) {
+      cur.push(s);
+      continue;
+    }
+    const pieces = s.text.split('\n');
+    pieces.forEach((piece, i) => {
+      if (i > 0) {
+        lines.push(makeLine(cur, p.index));
+        cur = [];
+      }
+      if (piece) cur.push({ ...s, text: piece });
+    });
+  }
+  lines.push(makeLine(cur, p.index));
+  const first = lines[0]!;
+  if (p.autoLabel) {
+    first.auto = { label: p.autoLabel, level: p.autoLevel ?? 0 };
+    first.segs = [
+      { kind: 'text', text: `${p.autoLabel} `, red: false, underline: false, highlight: false },
+      ...first.segs,
+    ];
+    first.text = segText(first.segs);
+  }
+  return lines;
+}
+
+/** Cuts segments at character offsets of their joined text. */
+export function sliceSegs(segs: Seg[], from: number, to: number): Seg[] {
+  const out: Seg[] = [];
+  let at = 0;
+  for (const s of segs) {
+    const end = at + s.text.length;
+    if (end > from && at < to) {
+      const a = Math.max(0, from - at);
+      const b = Math.min(s.text.length, to - at);
+      out.push(a === 0 && b === s.text.length ? s : { ...s, text: s.text.slice(a, b) });
+    }
+    at = end;
+  }
+  return out;
+}
+
+export function cellText(cell: Para[]): string {
+  return cell
+    .map((p) => segText(p.segs))
+    .join('\n')
+    .trim();
+}
+
+export function isParagraph(b: Block): b is Para {
+  return b.kind === 'p';
+}

@@ -1,0 +1,68 @@
+import { Numbering } from './numbering.js';
+import type { DocxPackage } from './package.js';
+import { paragraphSegs, type RunContext } from './runs.js';
+import type { Block, MediaRef, Para, Table } from './types.js';
+import { kid, kids, val, type XEl } from './xml.js';
+
+export interface DocModel {
+  blocks: Block[];
+  media: MediaRef[];
+  unsupportedMath: string[];
+}
+
+interface Walk {
+  ctx: RunContext;
+  numbering: Numbering;
+  blocks: Block[];
+  counter: number;
+}
+
+function para(p: XEl, w: Walk): Para {
+  const out: Para = { kind: 'p', index: w.counter++, segs: paragraphSegs(p, w.ctx) };
+  const numPr = kid(kid(p, 'w:pPr'), 'w:numPr');
+  const numId = val(kid(numPr, 'w:numId'));
+  if (numPr && numId && numId !== '0') {
+    const level = Number(val(kid(numPr, 'w:ilvl')) ?? 0);
+    const label = w.numbering.next(numId, level);
+    if (label) {
+      out.autoLabel = label;
+      out.autoLevel = level;
+    }
+  }
+  return out;
+}
+
+function cellParas(tc: XEl, w: Walk): Para[] {
+  const out: Para[] = [];
+  for (const c of kids(tc)) {
+    if (c.name === 'w:p') out.push(para(c, w));
+    else if (c.name === 'w:tbl') out.push(...flattenTable(table(c, w)));
+  }
+  return out;
+}
+
+function flattenTable(t: Table): Para[] {
+  return t.rows.flatMap((r) => r.flat());
+}
+
+function table(tbl: XEl, w: Walk): Table {
+  const index = w.counter++;
+  const rows = kids(tbl, 'w:tr').map((tr) => kids(tr, 'w:tc').map((tc) => cellParas(tc, w)));
+  return { kind: 'table', index, rows };
+}
+
+function walk(container: XEl, w: Walk): void {
+  for (const c of kids(container)) {
+    if (c.name === 'w:p') w.blocks.push(para(c, w));
+    else if (c.name === 'w:tbl') w.blocks.push(table(c, w));
+    else if (c.name === 'w:sdt' || c.name === 'w:sdtContent' || c.name === 'w:customXml') walk(c, w);
+  }
+}
+
+export function buildModel(pkg: DocxPackage): DocModel {
+  const body = kid(pkg.document, 'w:body');
+  const ctx: RunContext = { rels: pkg.rels, media: [], unsupported: new Set() };
+  const w: Walk = { ctx, numbering: new Numbering(pkg.numbering), blocks: [], counter: 0 };
+  if (body) walk(body, w);
+  return { blocks: w.blocks, media: ctx.media, unsupportedMath: [...ctx.unsupported] };
+}
