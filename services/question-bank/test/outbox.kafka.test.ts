@@ -65,7 +65,7 @@ describe('question bank: search projection outbox to Kafka', function () {
       .patch(`/v1/questions/${q.id}`)
       .set(h)
       .send({ options: [{ content: 'x' }] })
-      .expect(400);
+      .expect(409);
     await svc.request.delete(`/v1/questions/${q.id}`).set(h).expect(200);
 
     const found = await waitFor('five events of the question', () => {

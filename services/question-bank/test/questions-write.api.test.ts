@@ -54,7 +54,7 @@ describe('question bank: PATCH, DELETE and bulk status', () => {
 
     it('refuses a PATCH to PUBLISHED that breaks the base type', async () => {
       const q = await createAs(svc, teacher(), { content: 'Câu', options: [{ content: 'a' }, { content: 'b' }] });
-      expect((await patch(q.id, { status: 'PUBLISHED' })).status).to.equal(400);
+      expect((await patch(q.id, { status: 'PUBLISHED' })).status).to.equal(409);
       const stored = await svc.db.conn.collection('questions').findOne({ _id: q.id as never });
       expect(stored?.status).to.equal('DRAFT');
     });

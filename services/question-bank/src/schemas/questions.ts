@@ -9,14 +9,16 @@ export const SCORING_MODES = ['EXACT', 'PARTIAL', 'THPT_TRUE_FALSE_LADDER'] as c
 export const MAX_BULK_IDS = 100;
 export const MAX_CONTENT = 50_000;
 
-const id = Joi.string().trim().min(1).max(128);
+export const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
+const id = Joi.string().pattern(ID_PATTERN);
+const nonBlank = /\S/;
 const nullableId = id.allow(null, '');
 const json = Joi.any();
 const text = (max: number) => Joi.string().max(max);
 
 const option = Joi.object({
   id: id.optional(),
-  label: Joi.string().trim().min(1).max(20),
+  label: Joi.string().pattern(nonBlank).max(20),
   content: Joi.string().max(MAX_CONTENT).allow('').required(),
   contentJson: json,
   isCorrect: Joi.boolean().default(false),
@@ -62,7 +64,7 @@ const subItems = Joi.array().items(subItem).max(4).unique('label').allow(null);
 const taxonomy = Object.fromEntries(TAXONOMY_FIELDS.map((f) => [f, nullableId]));
 
 const fields = {
-  content: Joi.string().trim().min(1).max(MAX_CONTENT),
+  content: Joi.string().pattern(nonBlank).max(MAX_CONTENT),
   contentJson: json,
   explanation: Joi.string().max(MAX_CONTENT).allow('', null),
   explanationJson: json,
@@ -89,7 +91,7 @@ const fields = {
   options: Joi.array().items(option).max(26).unique('label', { ignoreUndefined: true }),
   mediaRefs: Joi.array().items(mediaRef).max(100),
   formulaRefs: Joi.array().items(formulaRef).max(200),
-  tags: Joi.array().items(Joi.string().trim().min(1).max(200)).max(50),
+  tags: Joi.array().items(Joi.string().pattern(nonBlank).max(200)).max(50),
   sourceMetadataJson: Joi.object().unknown(true).allow(null),
 };
 
@@ -130,7 +132,7 @@ export const listQuestionsQuery = Joi.object({
 
 export const projectionQuery = listQuestionsQuery.keys({
   page: Joi.any().strip(),
-  cursor: Joi.string().max(200),
+  cursor: id,
   limit: Joi.number().integer().min(1).max(500).default(100),
 });
 

@@ -1,5 +1,4 @@
-import { AppError, pageParams, type Actor } from '../../../../kit/src/index.js';
-import { MSG } from '../../messages.js';
+import { pageParams, type Actor } from '../../../../kit/src/index.js';
 import type { QuestionRow, QuestionVersionRow } from '../../store/question-models.js';
 import * as store from '../../store/question-store.js';
 import type { QuestionBankDeps } from '../deps.js';
@@ -61,14 +60,6 @@ export async function getQuestion(
   return hydrated!;
 }
 
-function decodeCursor(cursor: string | undefined): string | null {
-  if (!cursor) return null;
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!id || id.length > 128 || Buffer.from(id, 'utf8').toString('base64url') !== cursor)
-    throw new AppError('VALIDATION_ERROR', MSG.badCursor, { details: [{ path: 'cursor', message: 'invalid' }] });
-  return id;
-}
-
 /** The backfill: keyset pages in id order, archived included unless `status` narrows it. */
 export async function searchProjections(
   deps: QuestionBankDeps,
@@ -76,7 +67,7 @@ export async function searchProjections(
   query: ListQuery & ScopeQuery & { cursor?: string; limit: number },
 ) {
   const filter = listFilter(readScope(actor, query), query, true);
-  const rows = await store.questionsAfter(deps.models, filter, decodeCursor(query.cursor), query.limit + 1);
+  const rows = await store.questionsAfter(deps.models, filter, query.cursor ?? null, query.limit + 1);
   const page = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
   const last = page[page.length - 1];
@@ -84,7 +75,8 @@ export async function searchProjections(
     sourceService: SOURCE_SERVICE,
     entityType: 'QUESTION',
     documents: page.map((r) => ({ ...searchDocument(r), sourceVersion: r.searchVersion })),
-    nextCursor: hasMore && last ? Buffer.from(last._id, 'utf8').toString('base64url') : null,
+    // The cursor is the last id of the page: keyset paging in id order, stable under inserts.
+    nextCursor: hasMore && last ? last._id : null,
     hasMore,
     meta: { limit: query.limit, count: page.length },
   };

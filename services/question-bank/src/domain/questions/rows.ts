@@ -65,10 +65,14 @@ function scalarsOf(input: QuestionInput): Partial<QuestionRow> {
   return out as Partial<QuestionRow>;
 }
 
-export function assertPublishable(row: { status: string; type: CoreType }, body: QuestionBody): void {
+export function assertPublishable(
+  row: { status: string; type: CoreType },
+  body: QuestionBody,
+  code = 'VALIDATION_ERROR',
+): void {
   if (row.status !== 'PUBLISHED') return;
   const problems = publishProblems(row.type, body);
-  if (problems.length > 0) throw new AppError('VALIDATION_ERROR', MSG.notPublishable, { details: problems });
+  if (problems.length > 0) throw new AppError(code, MSG.notPublishable, { details: problems });
 }
 
 export function versionOf(row: QuestionRow, writer: Writer, at: Date): QuestionVersionRow {

@@ -24,9 +24,7 @@ export function stampFor(deps: QuestionBankDeps, unit: OutboxUnit, change: Proje
 async function assertFolder(deps: QuestionBankDeps, w: Writer, folderId: unknown): Promise<void> {
   if (typeof folderId !== 'string' || folderId === '') return;
   if (await store.folderVisible(deps.models, folderId, w)) return;
-  throw new AppError('VALIDATION_ERROR', MSG.folderNotFound, {
-    details: [{ path: 'folderId', message: 'no folder with this id is visible in this scope' }],
-  });
+  throw new AppError('FOLDER_NOT_FOUND', MSG.folderNotFound, { details: { folderId } });
 }
 
 export async function createQuestion(deps: QuestionBankDeps, w: Writer, input: QuestionInput): Promise<QuestionRow> {
@@ -77,7 +75,8 @@ function mergedRow(deps: QuestionBankDeps, current: QuestionRow, input: Question
     updatedAt: now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1),
   } as QuestionRow;
   next.searchTokens = tokensOf(next);
-  assertPublishable(next, body);
+  // The stored state decides here, so a broken PUBLISHED state is a conflict, not a bad body.
+  assertPublishable(next, body, 'QUESTION_PUBLISH_CONFLICT');
   return next;
 }
 
