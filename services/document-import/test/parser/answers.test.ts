@@ -1,0 +1,199 @@
+import { expect } from 'chai';
+import { parseDocx, type QasOutput } from '../../src/parser/index.js';
+import { makeDocx, type Block } from './support/build-docx.js';
+
+type Q = Record<string, unknown> & {
+  correct_answer: unknown;
+  type: string;
+  source_location: { answer_evidence: string | null };
+  sub_items: { label: string; content: string; correct_boolean: boolean | null }[];
+};
+
+async function parse(blocks: Block[]): Promise<{ out: QasOutput; qs: Q[] }> {
+  const out = parseDocx(await makeDocx(blocks));
+  return { out, qs: out.questions as Q[] };
+}
+
+function codes(out: QasOutput): string[] {
+  return out.warnings.map((w) => w.code);
+}
+
+describe('docx parser: answers', () => {
+  it('takes a red or underlined option: the letter only, the text only, or part of it', async () => {
+    const { out, qs } = await parse([
+      'Câu 1. letter red',
+      'A. x\t[[r:B.]] y\tC. z\tD. w',
+      'Câu 2. text red',
+      'A. x\tB. y\tC. [[r:z]]\tD. w',
+      'Câu 3. part underlined',
+      'A. x\tB. y\tC. z\tD. w[[u:ord]]',
+      'Câu 4. red and underlined',
+      'A. [[ru:x]]\tB. y\tC. z\tD. w',
+    ]);
+    expect(qs.map((q) => q.correct_answer)).to.deep.equal(['B', 'C', 'D', 'A']);
+    expect(qs.every((q) => q.source_location.answer_evidence === 'DOCX_STYLE_HINT')).to.equal(true);
+    expect(codes(out)).to.include('DOCX_NATIVE_STYLE_ANSWER_HINT_APPLIED');
+    expect(codes(out)).not.to.include('DOCX_NATIVE_DGNL_FALLBACK');
+  });
+
+  it('reads a yellow highlight as DGNL single choice with its warning', async () => {
+    const { out, qs } = await parse(['Câu 1. dgnl', 'A. x\tB. y\t[[h:C. z]]\tD. w']);
+    expect(qs[0]!.type).to.equal('DGNL_SINGLE_CHOICE');
+    expect(qs[0]!.correct_answer).to.equal('C');
+    expect(codes(out)).to.include('DOCX_NATIVE_DGNL_FALLBACK');
+  });
+
+  it('reads several marked options as MULTIPLE_CHOICE', async () => {
+    const { qs } = await parse(['Câu 1. multi', 'A. [[r:x]]\tB. y\tC. [[r:z]]\tD. w']);
+    expect(qs[0]!.type).to.equal('MULTIPLE_CHOICE');
+    expect(qs[0]!.correct_answer).to.deep.equal(['A', 'C']);
+  });
+
+  it('reads Đáp án and Chọn lines; keeps Lời giải as the solution and never takes its letters', async () => {
+    const { qs } = await parse([
+      'Câu 1. line',
+      'A. x\tB. y\tC. z\tD. w',
+      'Đáp án: B',
+      'Câu 2. choose',
+      'A. x\tB. y\tC. z\tD. w',
+      'Lời giải',
+      'Xét phương án A sai vì [[r:C]] không thỏa, D cũng sai.',
+      'Chọn D',
+      'Câu 3. solution only',
+      'A. x\tB. y\tC. z\tD. w',
+      'Hướng dẫn giải: đáp án A là sai, [[r:B]] cũng sai.',
+    ]);
+    expect(qs.map((q) => q.correct_answer)).to.deep.equal(['B', 'D', null]);
+    expect(qs[1]!.solution).to.include('Xét phương án A sai');
+    expect(qs[2]!.solution).to.include('Hướng dẫn giải');
+    expect(qs[0]!.source_location.answer_evidence).to.equal('ANSWER_LINE');
+  });
+
+  it('reads answer-key tables at the end: 1.B cells, Câu | Chọn rows, Phần II and Phần III keys', async () => {
+    const { qs } = await parse([
+      'PHẦN I',
+      'Câu 1. a',
+      'A. x\tB. y\tC. z\tD. w',
+      'Câu 2. b',
+      'A. x\tB. y\tC. z\tD. w',
+      'Câu 3. c',
+      'A. x\tB. y\tC. z\tD. w',
+      'PHẦN II. Câu trắc nghiệm đúng sai',
+      'Câu 1. statements',
+      'a) s1',
+      'b) s2',
+      'c) s3',
+      'd) s4',
+      'PHẦN III. Trả lời ngắn',
+      'Câu 1. numeric',
+      'BẢNG ĐÁP ÁN',
+      'PHẦN I',
+      { table: [['1.B', '2.D']] },
+      {
+        table: [
+          ['Câu', '3'],
+          ['Chọn', 'A'],
+        ],
+      },
+      'PHẦN II',
+      {
+        table: [
+          ['Câu', 'Đáp án'],
+          ['1', 'a) Đ, b) S, c) Đ, d) S'],
+        ],
+      },
+      'PHẦN III',
+      {
+        table: [
+          ['Câu', 'Đáp án'],
+          ['1', '-0,75'],
+        ],
+      },
+    ]);
+    expect(qs.map((q) => q.correct_answer)).to.deep.equal([
+      'B',
+      'D',
+      'A',
+      { a: true, b: false, c: true, d: false },
+      '-0,75',
+    ]);
+    expect(qs[4]!.correct_answer_numeric).to.equal(-0.75);
+    expect(qs[4]!.type).to.equal('SHORT_NUMERIC_ANSWER');
+    expect(qs[3]!.type).to.equal('TRUE_FALSE_GROUP');
+    expect(qs[0]!.source_location.answer_evidence).to.equal('ANSWER_KEY_TABLE');
+  });
+
+  it('reads true/false groups by colour, underline, suffix, answer line and X table', async () => {
+    const { qs } = await parse([
+      'Câu 1. by colour',
+      '[[r:a)]] s1',
+      'b) s2',
+      '[[r:c) s3]]',
+      'd) s4',
+      'Câu 2. by underline',
+      'a) s1',
+      '[[u:b)]] s2',
+      'c) s3',
+      'd) s4',
+      'Câu 3. by suffix',
+      'a) s1 (Sai)',
+      'b) s2 (Đúng)',
+      'c) s3 (Sai)',
+      'd) s4 (Đúng)',
+      'Câu 4. by line',
+      'a) s1',
+      'b) s2',
+      'c) s3',
+      'd) s4',
+      'Đáp án: a) Đúng; b) Đúng; c) Sai; d) Sai',
+      'Câu 5. by table',
+      {
+        table: [
+          ['Mệnh đề', 'Đúng', 'Sai'],
+          ['a) s1', 'X', ''],
+          ['b) s2', '', 'X'],
+          ['c) s3', '', 'X'],
+          ['d) s4', 'X', ''],
+        ],
+      },
+    ]);
+    const tf = (a: boolean, b: boolean, c: boolean, d: boolean): Record<string, boolean> => ({ a, b, c, d });
+    expect(qs.map((q) => q.correct_answer)).to.deep.equal([
+      tf(true, false, true, false),
+      tf(false, true, false, false),
+      tf(false, true, false, true),
+      tf(true, true, false, false),
+      tf(true, false, false, true),
+    ]);
+    expect(qs.every((q) => q.type === 'TRUE_FALSE_GROUP')).to.equal(true);
+    expect(qs[2]!.sub_items[0]).to.deep.equal({ label: 'a', content: 's1', correct_boolean: false });
+    expect(qs[4]!.sub_items.map((s) => s.content)).to.deep.equal(['s1', 's2', 's3', 's4']);
+  });
+
+  it('reads short numeric answers with comma decimals and negatives', async () => {
+    const { qs } = await parse(['PHẦN III', 'Câu 1. a', 'Đáp án: -12,5', 'Câu 2. b', 'Đáp án: 3']);
+    expect(qs.map((q) => [q.type, q.correct_answer, q.correct_answer_numeric])).to.deep.equal([
+      ['SHORT_NUMERIC_ANSWER', '-12,5', -12.5],
+      ['SHORT_NUMERIC_ANSWER', '3', 3],
+    ]);
+  });
+
+  it('never takes red words in a stem or pronunciation underlines on every option as the answer', async () => {
+    const { out, qs } = await parse([
+      'Câu 1. Chọn câu [[r:KHÔNG]] đúng về [[u:vocabulary]]',
+      'A. x\tB. y\tC. z\tD. w',
+      'Câu 2. Mark the word whose underlined part differs',
+      'A. [[u:c]]at\tB. h[[u:a]]t\tC. n[[u:a]]me\tD. m[[u:a]]p',
+      'Câu 3. Pronunciation with a red answer',
+      'A. [[u:c]]at\tB. h[[u:a]]t\t[[r:C.]] n[[u:a]]me\tD. m[[u:a]]p',
+    ]);
+    expect(qs.map((q) => q.correct_answer)).to.deep.equal([null, null, 'C']);
+    expect(codes(out)).to.include('DOCX_NATIVE_ANSWER_MISSING');
+  });
+
+  it('warns when style marks disagree with the answer line; the line wins', async () => {
+    const { out, qs } = await parse(['Câu 1. conflict', 'A. x\t[[r:B. y]]\tC. z\tD. w', 'Đáp án: C']);
+    expect(qs[0]!.correct_answer).to.equal('C');
+    expect(codes(out)).to.include('DOCX_NATIVE_ANSWER_CONFLICT');
+  });
+});
