@@ -17,7 +17,8 @@ import {
 } from 'docx';
 import { latexToMath } from 'docx/math';
 
-export type Block = string | { table: string[][] } | { auto: 'question' | 'option' | 'caution'; text: string };
+export type Block =
+  string | { table: string[][] } | { auto: 'question' | 'option' | 'caution'; text: string; instance?: number };
 
 // A valid 1×1 PNG.
 const PNG = Buffer.from(
@@ -69,7 +70,7 @@ function block(b: Block): Paragraph | Table {
       ),
     });
   }
-  return new Paragraph({ children: runs(b.text), numbering: { reference: b.auto, level: 0 } });
+  return new Paragraph({ children: runs(b.text), numbering: { reference: b.auto, level: 0, instance: b.instance } });
 }
 
 const NUMBERING = {
