@@ -75,7 +75,12 @@ function layout(opts: string[], r: () => number): Block[] {
   }
 }
 
-function choiceDoc(convention: string, seed: number, count: number, mark: Mark, multi = false): CorpusDoc {
+function choiceDoc(
+  convention: string,
+  seed: number,
+  count: number,
+  { mark, multi = false }: { mark: Mark; multi?: boolean },
+): CorpusDoc {
   const r = rng(seed);
   const blocks: Block[] = [];
   const truth: Truth[] = [];
@@ -239,10 +244,10 @@ function pronunciationDoc(seed: number): CorpusDoc {
 
 export function buildCorpus(): CorpusDoc[] {
   return [
-    choiceDoc('red option (letter/text/part), all spellings and layouts', 1, 40, red),
-    choiceDoc('underlined option', 2, 30, (t) => `[[u:${t}]]`),
-    choiceDoc('yellow highlight (DGNL)', 3, 20, HIGHLIGHT),
-    choiceDoc('several red options (multiple choice)', 4, 20, red, true),
+    choiceDoc('red option (letter/text/part), all spellings and layouts', 1, 40, { mark: red }),
+    choiceDoc('underlined option', 2, 30, { mark: (t) => `[[u:${t}]]` }),
+    choiceDoc('yellow highlight (DGNL)', 3, 20, { mark: HIGHLIGHT }),
+    choiceDoc('several red options (multiple choice)', 4, 20, { mark: red, multi: true }),
     answerLineDoc(5, 30),
     examDoc(6),
     tfDoc(7),
