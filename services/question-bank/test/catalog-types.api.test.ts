@@ -56,6 +56,15 @@ describe('question types', () => {
       );
     });
 
+    it('seeds a scope once when its first requests arrive together', async () => {
+      const org = as('t1', 'TEACHER', 'org-race');
+      const all = await Promise.all(Array.from({ length: 6 }, () => svc.request.get('/v1/question-types').set(org)));
+      expect(all.map((r) => r.status)).to.deep.equal([200, 200, 200, 200, 200, 200]);
+      expect(
+        await svc.built.deps.models.QuestionTypeDefinition.countDocuments({ organizationId: 'org-race' }),
+      ).to.equal(8);
+    });
+
     it('scopes custom types to the actor, filters by q and status, and summary omits usageCount', async () => {
       await custom('alpha');
       await custom('beta', teacher2);
