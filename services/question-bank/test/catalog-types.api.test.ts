@@ -163,6 +163,17 @@ describe('question types', () => {
       expect(foreign.status).to.equal(404);
     });
 
+    it('refuses a PATCH to a code the actor already uses or a core code (409), leaving the row as it was', async () => {
+      await custom('taken');
+      const t = await custom('free');
+      for (const code of ['TAKEN', 'essay']) {
+        const res = await svc.request.patch(`/v1/question-types/${t.id}`).set(teacher).send({ code });
+        expect(res.status, code).to.equal(409);
+        expect(res.body.error.code).to.equal('QUESTION_TYPE_CODE_TAKEN');
+      }
+      expect((await svc.built.deps.models.QuestionTypeDefinition.findById(t.id).lean())?.code).to.equal('FREE');
+    });
+
     it('lets only ADMIN change a system type and ignores code, baseType and isSystem', async () => {
       await svc.request.get('/v1/question-types').set(teacher).expect(200);
       const id = 'org-a:ESSAY';
