@@ -1,9 +1,11 @@
 // One image, one entrypoint: `node dist/services/cli.js <service>` starts that service's main.
 const SERVICES = ['auth'] as const;
+// Commands beside the services: name → module.
+const COMMANDS: Record<string, string> = { 'docx-parse': './document-import/src/parse-cli.js' };
 
 const name = process.argv[2];
-if (!name || !(SERVICES as readonly string[]).includes(name)) {
-  process.stderr.write(`usage: cli <service>; services: ${SERVICES.join(', ')}\n`);
+if (!name || (!(SERVICES as readonly string[]).includes(name) && !COMMANDS[name])) {
+  process.stderr.write(`usage: cli <service|command>; services: ${SERVICES.join(', ')}; commands: docx-parse\n`);
   process.exit(2);
 }
-await import(`./${name}/src/main.js`);
+await import(COMMANDS[name] ?? `./${name}/src/main.js`);
