@@ -33,7 +33,7 @@ describe('question bank: PATCH, DELETE and bulk status', () => {
       expect(await svc.db.conn.collection('question_versions').countDocuments({ questionId: q.id })).to.equal(2);
     });
 
-    it('accepts the *Json aliases and refuses an alias together with its name', async () => {
+    it('accepts the *Json aliases; with both spellings the canonical name wins', async () => {
       const q = await createAs(svc, teacher());
       const res = await patch(q.id, {
         answerKeysJson: { correctLabels: ['A'] },
@@ -41,7 +41,11 @@ describe('question bank: PATCH, DELETE and bulk status', () => {
       });
       expect(res.body.data.answerKeys).to.deep.equal({ correctLabels: ['A'] });
       expect(res.body.data.scoringRule).to.deep.equal({ mode: 'EXACT', maxScore: 1 });
-      expect((await patch(q.id, { subItems: [], subItemsJson: [] })).status).to.equal(400);
+      const both = await patch(q.id, {
+        answerKeys: { correctLabels: ['B'] },
+        answerKeysJson: { correctLabels: ['C'] },
+      });
+      expect(both.body.data.answerKeys).to.deep.equal({ correctLabels: ['B'] });
       expect((await patch(q.id, {})).status).to.equal(400);
     });
 

@@ -45,13 +45,13 @@ describe('question bank: questions', () => {
       expect(q.tags).to.deep.equal(['Đại số', 'Lớp 12']);
     });
 
-    it('refuses a PUBLISHED choice question without a correct option with 400', async () => {
+    it('refuses a PUBLISHED choice question without a correct option with 409 QUESTION_PUBLISH_CONFLICT', async () => {
       const res = await svc.request
         .post('/v1/questions')
         .set(headers(teacher()))
         .send(choiceBody({ status: 'PUBLISHED', options: [{ content: 'a' }, { content: 'b' }] }));
-      expect(res.status).to.equal(400);
-      expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+      expect(res.status).to.equal(409);
+      expect(res.body.error.code).to.equal('QUESTION_PUBLISH_CONFLICT');
       expect(await svc.db.conn.collection('questions').countDocuments()).to.equal(0);
       expect(await svc.db.conn.collection('question_versions').countDocuments()).to.equal(0);
     });
@@ -67,12 +67,12 @@ describe('question bank: questions', () => {
       expect(res.status).to.equal(201);
       expect(res.body.data.subItems).to.have.length(4);
       const bad = { ...good, subItemsJson: items.slice(0, 3) };
-      expect((await svc.request.post('/v1/questions').set(headers(teacher())).send(bad)).status).to.equal(400);
+      expect((await svc.request.post('/v1/questions').set(headers(teacher())).send(bad)).status).to.equal(409);
     });
 
     it('needs accepted answers for a PUBLISHED short answer', async () => {
       const base = { content: 'Tính 2+2', type: 'SHORT_NUMERIC_ANSWER', status: 'PUBLISHED' };
-      expect((await svc.request.post('/v1/questions').set(headers(teacher())).send(base)).status).to.equal(400);
+      expect((await svc.request.post('/v1/questions').set(headers(teacher())).send(base)).status).to.equal(409);
       const res = await svc.request
         .post('/v1/questions')
         .set(headers(teacher()))
@@ -88,7 +88,8 @@ describe('question bank: questions', () => {
         { content: 'x', type: 'NOT_A_TYPE' },
         { content: 'x', status: 'DELETED' },
         { content: 'x', gradeLevel: 13 },
-        { content: 'x', answerKeys: {}, answerKeysJson: {} },
+        { content: 'x', difficulty: 'IMPOSSIBLE' },
+        { content: 'x', answerKeys: { unknown: 1 } },
         { content: 'x', unknownField: 1 },
         { content: 'x', options: 'A' },
       ];

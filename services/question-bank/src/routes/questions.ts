@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { input, ok, readActor, requireRole, validate, list } from '../../../kit/src/index.js';
+import { AppError, input, list, ok, readActor, requireRole, validate } from '../../../kit/src/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import type { QuestionInput } from '../domain/questions/body.js';
 import type { ListQuery } from '../domain/questions/filters.js';
@@ -38,6 +38,9 @@ export function questionRoutes(deps: QuestionBankDeps): Router {
     const body = input<{ ids: string[]; status: QuestionStatus }>(req, 'body');
     ok(res, await bulkSetStatus(deps, writerOf(readActor(req)), body));
   });
+  // Before /v1/questions/:id, which would take these fixed segments for an id.
+  onlyMethods(router, '/v1/questions/search-projections', ['GET', 'HEAD']);
+  onlyMethods(router, '/v1/questions/bulk-status', ['PATCH']);
   router.post('/v1/questions', writers, validate({ body: createQuestionBody }), async (req, res) => {
     const row = await createQuestion(deps, writerOf(readActor(req)), input<QuestionInput>(req, 'body'));
     ok(res, await detailOf(deps, req, row._id), MSG.questionCreated, 201);
@@ -57,4 +60,22 @@ export function questionRoutes(deps: QuestionBankDeps): Router {
     ok(res, await deleteQuestion(deps, writerOf(readActor(req)), id), MSG.questionDeleted);
   });
   return router;
+}
+
+/** Other methods on a fixed path: 405 with its own Allow (OPTIONS: 200 with Allow, as Express does). */
+function onlyMethods(router: Router, path: string, methods: string[]): void {
+  const allow = methods.join(', ');
+  router.all(path, (req, res, next) => {
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Allow', allow);
+      res.type('text/plain').send(allow);
+      return;
+    }
+    next(
+      new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed for ${req.path}`, {
+        headers: { Allow: allow },
+        details: { allow: methods },
+      }),
+    );
+  });
 }

@@ -59,7 +59,7 @@ const answerKeys = Joi.object({
   acceptedAnswers: Joi.array().items(Joi.string().max(1000)).max(50),
   tolerance: Joi.number().min(0).max(1e9),
 }).allow(null);
-const subItems = Joi.array().items(subItem).max(4).unique('label').allow(null);
+const subItems = Joi.array().items(subItem).max(4).allow(null);
 
 const taxonomy = Object.fromEntries(TAXONOMY_FIELDS.map((f) => [f, nullableId]));
 
@@ -88,19 +88,16 @@ const fields = {
   scoringRuleJson: scoringRule.allow(null),
   subItems,
   subItemsJson: subItems,
-  options: Joi.array().items(option).max(26).unique('label', { ignoreUndefined: true }),
+  options: Joi.array().items(option).max(26),
   mediaRefs: Joi.array().items(mediaRef).max(100),
   formulaRefs: Joi.array().items(formulaRef).max(200),
   tags: Joi.array().items(Joi.string().pattern(nonBlank).max(200)).max(50),
   sourceMetadataJson: Joi.object().unknown(true).allow(null),
 };
 
-// An alias and its canonical name together would be ambiguous: refused rather than guessed.
-const aliasRules = (s: Joi.ObjectSchema) =>
-  s.oxor('answerKeys', 'answerKeysJson').oxor('scoringRule', 'scoringRuleJson').oxor('subItems', 'subItemsJson');
-
-export const createQuestionBody = aliasRules(Joi.object({ ...fields, content: fields.content.required() }));
-export const patchQuestionBody = aliasRules(Joi.object(fields).min(1));
+// An alias sent with its canonical name: the canonical name wins (the alias is the legacy spelling).
+export const createQuestionBody = Joi.object({ ...fields, content: fields.content.required() });
+export const patchQuestionBody = Joi.object(fields).min(1);
 
 export const questionIdParams = Joi.object({ id: Joi.string().min(1).max(128).required() });
 

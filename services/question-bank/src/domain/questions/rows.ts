@@ -68,7 +68,7 @@ function scalarsOf(input: QuestionInput): Partial<QuestionRow> {
 export function assertPublishable(
   row: { status: string; type: CoreType },
   body: QuestionBody,
-  code = 'VALIDATION_ERROR',
+  code = 'QUESTION_PUBLISH_CONFLICT',
 ): void {
   if (row.status !== 'PUBLISHED') return;
   const problems = publishProblems(row.type, body);

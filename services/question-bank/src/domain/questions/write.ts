@@ -75,8 +75,7 @@ function mergedRow(deps: QuestionBankDeps, current: QuestionRow, input: Question
     updatedAt: now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1),
   } as QuestionRow;
   next.searchTokens = tokensOf(next);
-  // The stored state decides here, so a broken PUBLISHED state is a conflict, not a bad body.
-  assertPublishable(next, body, 'QUESTION_PUBLISH_CONFLICT');
+  assertPublishable(next, body);
   return next;
 }
 
