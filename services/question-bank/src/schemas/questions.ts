@@ -12,6 +12,8 @@ export const MAX_CONTENT = 50_000;
 export const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
 const id = Joi.string().pattern(ID_PATTERN);
 const nonBlank = /\S/;
+// RFC 3986 characters and %HH escapes only: the same rule in joi and in the OpenAPI document.
+export const URI_REFERENCE = /^([A-Za-z0-9._~:/?#[\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$/;
 const nullableId = id.allow(null, '');
 const json = Joi.any();
 const text = (max: number) => Joi.string().max(max);
@@ -26,7 +28,7 @@ const option = Joi.object({
 const mediaRef = Joi.object({
   id: id.optional(),
   mediaAssetId: id,
-  url: Joi.string().uri({ allowRelative: true }).max(2000),
+  url: Joi.string().pattern(URI_REFERENCE).max(2000),
   kind: text(50),
   mimeType: text(100),
   alt: text(1000).allow(''),
