@@ -13,6 +13,7 @@ export const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
 const id = Joi.string().pattern(ID_PATTERN);
 const nonBlank = /\S/;
 // RFC 3986 characters and %HH escapes only: the same rule in joi and in the OpenAPI document.
+export const HTTP_URL = /^https?:\/\/([A-Za-z0-9._~:/?#[\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$/;
 export const URI_REFERENCE = /^([A-Za-z0-9._~:/?#[\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$/;
 const nullableId = id.allow(null, '');
 const json = Joi.any();
@@ -80,7 +81,7 @@ const fields = {
   visibility: Joi.string().valid(...VISIBILITIES),
   status: Joi.string().valid(...QUESTION_STATUSES),
   ...taxonomy,
-  sourceUrl: Joi.string().uri().max(2000).allow('', null),
+  sourceUrl: Joi.string().pattern(HTTP_URL).max(2000).allow('', null),
   sourceTeacherId: nullableId,
   folderId: nullableId,
   groupId: nullableId,
