@@ -1,4 +1,3 @@
-import { SaxesParser } from 'saxes';
 import { DocxError } from './errors.js';
 
 export interface XEl {
@@ -8,30 +7,105 @@ export interface XEl {
 }
 export type XNode = XEl | string;
 
-// DOCTYPE is refused outright: without it no entity can be declared, so no expansion bomb is possible.
+const OPEN_RE = /<([A-Za-z_][\w:.-]*)((?:\s+[A-Za-z_][\w:.-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>/y;
+const CLOSE_RE = /<\/([A-Za-z_][\w:.-]*)\s*>/y;
+const ATTR_RE = /([A-Za-z_][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+const ENTITY_RE = /&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos)?;?/g;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function invalid(part: string, why: string): DocxError {
+  return new DocxError('DOCX_XML_INVALID', `${part} is not well-formed XML: ${why}`);
+}
+
+// Only the five predefined entities and character references exist without a DOCTYPE; anything else is refused.
+function decode(text: string, part: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(ENTITY_RE, (m, ref: string | undefined) => {
+    if (!ref || !m.endsWith(';')) throw invalid(part, `undeclared entity or stray & near "${m}"`);
+    if (ref[0] !== '#') return NAMED[ref]!;
+    const code = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1));
+    if (code > 0x10ffff) throw invalid(part, 'character reference out of range');
+    return String.fromCodePoint(code);
+  });
+}
+
+function attributes(raw: string, part: string): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  if (!raw) return attrs;
+  for (const m of raw.matchAll(ATTR_RE)) attrs[m[1]!] = decode(m[2] ?? m[3] ?? '', part);
+  return attrs;
+}
+
+interface Cursor {
+  text: string;
+  part: string;
+  at: number;
+  stack: XEl[];
+}
+
+function skipTo(c: Cursor, end: string): void {
+  const i = c.text.indexOf(end, c.at);
+  if (i < 0) throw invalid(c.part, `unterminated ${end}`);
+  c.at = i + end.length;
+}
+
+// Markup that starts with "<!" or "<?": comments, CDATA and the declaration pass; a DOCTYPE never does.
+function special(c: Cursor): void {
+  const t = c.text;
+  if (t.startsWith('<?', c.at)) return skipTo(c, '?>');
+  if (t.startsWith('<!--', c.at)) return skipTo(c, '-->');
+  if (t.startsWith('<![CDATA[', c.at)) {
+    const end = t.indexOf(']]>', c.at);
+    if (end < 0) throw invalid(c.part, 'unterminated CDATA');
+    c.stack[c.stack.length - 1]!.children.push(t.slice(c.at + 9, end));
+    c.at = end + 3;
+    return;
+  }
+  if (/^<!DOCTYPE/i.test(t.slice(c.at, c.at + 9))) {
+    throw new DocxError('DOCX_XML_DOCTYPE', `${c.part} declares a DOCTYPE, which is refused`);
+  }
+  throw invalid(c.part, 'unexpected markup declaration');
+}
+
+function closeTag(c: Cursor): void {
+  CLOSE_RE.lastIndex = c.at;
+  const m = CLOSE_RE.exec(c.text);
+  const top = c.stack.pop();
+  if (!m || !top || top.name !== m[1] || c.stack.length === 0) throw invalid(c.part, `mismatched closing tag`);
+  c.at = CLOSE_RE.lastIndex;
+}
+
+function openTag(c: Cursor): void {
+  OPEN_RE.lastIndex = c.at;
+  const m = OPEN_RE.exec(c.text);
+  if (!m) throw invalid(c.part, `bad tag at offset ${c.at}`);
+  const el: XEl = { name: m[1]!, attrs: attributes(m[2]!, c.part), children: [] };
+  c.stack[c.stack.length - 1]!.children.push(el);
+  if (!m[3]) c.stack.push(el);
+  c.at = OPEN_RE.lastIndex;
+}
+
+function markup(c: Cursor): void {
+  const next = c.text[c.at + 1];
+  if (next === '!' || next === '?') special(c);
+  else if (next === '/') closeTag(c);
+  else openTag(c);
+}
+
+/** A small strict XML reader for OOXML parts: DOCTYPE and unknown entities are refused (no expansion bombs). */
 export function parseXml(text: string, part: string): XEl {
-  const parser = new SaxesParser({ xmlns: false });
   const root: XEl = { name: '#root', attrs: {}, children: [] };
-  const stack: XEl[] = [root];
-  parser.on('doctype', () => {
-    throw new DocxError('DOCX_XML_DOCTYPE', `${part} declares a DOCTYPE, which is refused`);
-  });
-  parser.on('error', (err) => {
-    throw new DocxError('DOCX_XML_INVALID', `${part} is not well-formed XML: ${err.message}`);
-  });
-  parser.on('opentag', (tag) => {
-    const el: XEl = { name: tag.name, attrs: tag.attributes as Record<string, string>, children: [] };
-    stack[stack.length - 1]!.children.push(el);
-    stack.push(el);
-  });
-  parser.on('closetag', () => {
-    stack.pop();
-  });
-  parser.on('text', (t) => {
-    stack[stack.length - 1]!.children.push(t);
-  });
-  parser.write(text).close();
-  const top = root.children.find((c): c is XEl => typeof c !== 'string');
+  const c: Cursor = { text, part, at: 0, stack: [root] };
+  while (c.at < text.length) {
+    const lt = text.indexOf('<', c.at);
+    const end = lt < 0 ? text.length : lt;
+    if (end > c.at && c.stack.length > 1)
+      c.stack[c.stack.length - 1]!.children.push(decode(text.slice(c.at, end), part));
+    c.at = end;
+    if (lt >= 0) markup(c);
+  }
+  if (c.stack.length !== 1) throw invalid(part, 'unclosed elements at the end');
+  const top = root.children.find((n): n is XEl => typeof n !== 'string');
   if (!top) throw new DocxError('DOCX_XML_INVALID', `${part} has no root element`);
   return top;
 }
