@@ -11,7 +11,7 @@ TEST_LOG_DIR := $(RUN_DIR)/test-logs
 
 .PHONY: help install build typecheck lint format test unit-test k8s-test schemathesis dev dev-down dev-status \
         infra-up infra-down infra-status cluster-build cluster-up cluster-down cluster-status \
-        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-kit bench-operator clean kind-up kind-load helm-install
+        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-kit bench-operator bench-docx clean kind-up kind-load helm-install
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -103,6 +103,9 @@ bench-kit: install ## the kit's per-request cost: createApp vs bare Express on a
 
 bench-operator: install ## operator reaction time and API requests per reconcile
 	@scripts/with-servers.sh --cluster -- node --import tsx bench/operator/run.ts
+
+bench-docx: install ## native DOCX parser vs mammoth on a 120-question exam: ms per file and per question, peak RSS
+	@node --import tsx bench/docx-parse/run.ts
 
 kind-up: ## (Docker only) create a kind cluster from k8s-tests/kind.yaml
 	@kind create cluster --name edu-platform --config k8s-tests/kind.yaml
