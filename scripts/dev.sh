@@ -8,7 +8,7 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
 readonly RUN="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}/run/dev/services"
 # Service name and default port (DESIGN.md); a service joins this list when it exists.
-readonly SERVICES=("auth:4001")
+readonly SERVICES=("auth:4001" "question-bank:4005")
 
 log() { printf 'dev: %s\n' "$*" >&2; }
 
@@ -44,7 +44,8 @@ up() {
       log "$name already running"
     else
       # A simple command in the background is exec'd, so $! is node's own pid (what `ours` checks).
-      PORT=$port MONGODB_URI=$mongo KAFKA_BROKERS=$kafka NODE_ENV=development \
+      # The outbox relay is on under make dev (DESIGN.md): services with an outbox publish as they write.
+      PORT=$port MONGODB_URI=$mongo KAFKA_BROKERS=$kafka NODE_ENV=development OUTBOX_PUBLISHER=kafka \
         nohup node --import tsx services/cli.ts "$name" </dev/null >>"$RUN/$name.log" 2>&1 &
       echo $! >"$RUN/$name.pid"
       wait_ready "http://127.0.0.1:$port" "$name"
