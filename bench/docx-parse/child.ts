@@ -1,19 +1,25 @@
 // One engine in its own process so its peak RSS is its own: prints {ms[], questions, maxRssMb} as JSON.
+// The engine is imported only when used: the idle engine shows what node + tsx alone take.
 import { readFile } from 'node:fs/promises';
-import mammoth from 'mammoth';
-import { parseDocx } from '../../services/document-import/src/parser/index.js';
 
 const [engine, file, runsArg] = process.argv.slice(2);
 const runs = Number(runsArg ?? 20);
 const bytes = await readFile(file!);
 
-async function once(): Promise<number> {
-  if (engine === 'native') return parseDocx(new Uint8Array(bytes)).questions.length;
-  await mammoth.convertToHtml({ buffer: bytes });
-  return 0;
+async function loadEngine(): Promise<() => Promise<number>> {
+  if (engine === 'native') {
+    const { parseDocx } = await import('../../services/document-import/src/parser/index.js');
+    return async () => parseDocx(new Uint8Array(bytes)).questions.length;
+  }
+  if (engine === 'mammoth') {
+    const mammoth = (await import('mammoth')).default;
+    return async () => (await mammoth.convertToHtml({ buffer: bytes })).value.length * 0;
+  }
+  return async () => 0;
 }
 
-for (let i = 0; i < 3; i++) await once();
+const once = await loadEngine();
+for (let i = 0; i < 10; i++) await once();
 const ms: number[] = [];
 let questions = 0;
 for (let i = 0; i < runs; i++) {

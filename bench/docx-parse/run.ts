@@ -39,6 +39,7 @@ try {
   const file = join(dir, 'exam.docx');
   const bytes = await makeExam(QUESTIONS);
   await writeFile(file, bytes);
+  const idle = await engine('idle', file);
   const native: Result[] = [];
   const baseline: Result[] = [];
   for (let r = 0; r < ROUNDS; r++) {
@@ -56,6 +57,7 @@ try {
   console.log(
     `mammoth (HTML)  ${m.toFixed(1)} ms/file  peak RSS ${Math.max(...baseline.map((x) => x.maxRssMb)).toFixed(0)} MB`,
   );
+  console.log(`idle child (node + tsx, no engine) peak RSS ${idle.maxRssMb.toFixed(0)} MB`);
   console.log(`speed-up: ${(m / n).toFixed(1)}× (goal ≥ 5×); native RSS goal < 150 MB`);
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -1,0 +1,94 @@
+// Constructs Word has but the docx library does not write: MathType OLE objects, VML pictures, runs split by
+// proofing marks, tracked insertions, hyperlinks, and equation elements the converter does not know.
+import { expect } from 'chai';
+import { strToU8, zipSync } from 'fflate';
+import { parseDocx } from '../../src/parser/index.js';
+
+const NS =
+  'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math" ' +
+  'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office"';
+
+function p(inner: string): string {
+  return `<w:p>${inner}</w:p>`;
+}
+function r(text: string, rPr = ''): string {
+  return `<w:r>${rPr ? `<w:rPr>${rPr}</w:rPr>` : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+}
+
+function docx(body: string): Uint8Array {
+  const rels =
+    '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+    '<Relationship Id="rIdEq" Type="image" Target="media/image1.wmf"/>' +
+    '<Relationship Id="rIdOle" Type="oleObject" Target="embeddings/oleObject1.bin"/>' +
+    '<Relationship Id="rIdPic" Type="image" Target="media/image2.png"/>' +
+    '<Relationship Id="rIdWeb" Type="hyperlink" Target="https://example.org" TargetMode="External"/></Relationships>';
+  return zipSync({
+    '[Content_Types].xml': strToU8('<?xml version="1.0"?><Types xmlns="x"/>'),
+    'word/document.xml': strToU8(`<?xml version="1.0"?><w:document ${NS}><w:body>${body}</w:body></w:document>`),
+    'word/_rels/document.xml.rels': strToU8(rels),
+  });
+}
+
+const RED = '<w:color w:val="C00000"/>';
+
+describe('docx parser: Word constructs beyond the generator', () => {
+  it('keeps MathType OLE equations as media (not images) and VML pictures as images, in order', () => {
+    const out = parseDocx(
+      docx(
+        p(
+          r('Câu 1. Tính ') +
+            '<w:r><w:object><v:shape><v:imagedata r:id="rIdEq"/></v:shape><o:OLEObject ProgID="Equation.DSMT4" r:id="rIdOle"/></w:object></w:r>' +
+            r(' theo hình ') +
+            '<w:r><w:pict><v:shape><v:imagedata r:id="rIdPic"/></v:shape></w:pict></w:r>',
+        ) + p(r('A. 1\tB. 2\tC. 3\tD. 4')),
+      ),
+    );
+    const q = out.questions[0] as { media: { kind: string; url: string; index: number }[] };
+    expect(q.media.map((m) => [m.index, m.kind, m.url])).to.deep.equal([
+      [1, 'equation_object', 'word/media/image1.wmf'],
+      [2, 'image', 'word/media/image2.png'],
+    ]);
+    expect(out.stats.total_images).to.equal(1);
+    expect(out.stats.total_equation_objects).to.equal(1);
+    expect(out.warnings.map((w) => w.code)).to.include('DOCX_NATIVE_OLE_EQUATION_KEPT');
+  });
+
+  it('reads runs split by proofing marks, insertions and hyperlinks as one text; dark red counts as red', () => {
+    const out = parseDocx(
+      docx(
+        p(
+          r('Câ') + '<w:proofErr w:type="spellStart"/>' + r('u 1') + '<w:proofErr w:type="spellEnd"/>' + r('. Thủ đô'),
+        ) +
+          p(
+            '<w:ins w:id="1">' +
+              r('A. Huế\t') +
+              '</w:ins><w:hyperlink r:id="rIdWeb">' +
+              r('B. ', RED) +
+              r('Hà ', RED) +
+              r('Nội', RED) +
+              '</w:hyperlink>' +
+              r('\tC. Vinh') +
+              r('\tD. Đà Lạt'),
+          ) +
+          '<w:del w:id="2"><w:r><w:delText>xoá</w:delText></w:r></w:del>',
+      ),
+    );
+    const q = out.questions[0] as {
+      number: number;
+      content: string;
+      options: { content: string }[];
+      correct_answer: string;
+    };
+    expect(q.number).to.equal(1);
+    expect(q.content).to.equal('Thủ đô');
+    expect(q.options.map((o) => o.content.trim())).to.deep.equal(['Huế', 'Hà Nội', 'Vinh', 'Đà Lạt']);
+    expect(q.correct_answer).to.equal('B');
+  });
+
+  it('flags equation elements it cannot convert exactly, and keeps their text', () => {
+    const math = '<m:oMath><m:unknownThing><m:r><m:t>x</m:t></m:r></m:unknownThing></m:oMath>';
+    const out = parseDocx(docx(p(r('Câu 1. ') + math) + p(r('Đáp án: 2'))));
+    expect((out.questions[0] as { content: string }).content).to.include('$x$');
+    expect(out.warnings.map((w) => w.code)).to.include('DOCX_NATIVE_EQUATION_PARTIAL');
+  });
+});
