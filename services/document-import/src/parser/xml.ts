@@ -31,9 +31,31 @@ function decode(text: string, part: string): string {
 
 function attributes(raw: string, part: string): Record<string, string> {
   const attrs: Record<string, string> = {};
-  if (!raw) return attrs;
-  for (const m of raw.matchAll(ATTR_RE)) attrs[m[1]!] = decode(m[2] ?? m[3] ?? '', part);
+  ATTR_RE.lastIndex = 0;
+  for (let m = ATTR_RE.exec(raw); m; m = ATTR_RE.exec(raw)) attrs[m[1]!] = decode(m[2] ?? m[3] ?? '', part);
   return attrs;
+}
+
+const NO_ATTRS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+// Most attributes (rsids, sizes) are never read: they are split only when asked for. Entities are still
+// checked at once, so a bad reference fails the part whether or not anyone reads it.
+class Element implements XEl {
+  readonly children: XNode[] = [];
+  private parsed: Record<string, string> | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly raw: string,
+    private readonly part: string,
+  ) {
+    if (!raw) this.parsed = NO_ATTRS;
+    else if (raw.includes('&')) this.parsed = attributes(raw, part);
+  }
+
+  get attrs(): Record<string, string> {
+    return (this.parsed ??= attributes(this.raw, this.part));
+  }
 }
 
 interface Cursor {
@@ -79,7 +101,7 @@ function openTag(c: Cursor): void {
   OPEN_RE.lastIndex = c.at;
   const m = OPEN_RE.exec(c.text);
   if (!m) throw invalid(c.part, `bad tag at offset ${c.at}`);
-  const el: XEl = { name: m[1]!, attrs: attributes(m[2]!, c.part), children: [] };
+  const el = new Element(m[1]!, m[2]!, c.part);
   c.stack[c.stack.length - 1]!.children.push(el);
   if (!m[3]) c.stack.push(el);
   c.at = OPEN_RE.lastIndex;
