@@ -10,10 +10,10 @@ export interface DocxPackage {
   zip: ZipReader;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: false });
-
 function readXml(zip: ZipReader, name: string): XEl {
-  return parseXml(decoder.decode(zip.read(name)), name);
+  const bytes = zip.read(name);
+  // Buffer's native UTF-8 decoder is several times faster than TextDecoder on large parts.
+  return parseXml(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), name);
 }
 
 function readRels(zip: ZipReader): Map<string, string> {
