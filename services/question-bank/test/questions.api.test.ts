@@ -109,6 +109,12 @@ describe('question bank: questions', () => {
       expect(await svc.db.conn.collection('questions').countDocuments()).to.equal(0);
     });
 
+    it('counts length limits in characters: 20 emoji make a valid label, 21 do not', async () => {
+      const body = (n: number) => choiceBody({ options: [{ label: '😀'.repeat(n), content: 'a' }] });
+      expect((await svc.request.post('/v1/questions').set(headers(teacher())).send(body(20))).status).to.equal(201);
+      expect((await svc.request.post('/v1/questions').set(headers(teacher())).send(body(21))).status).to.equal(400);
+    });
+
     it('allows writes only to ADMIN and TEACHER with an organization', async () => {
       const body = choiceBody();
       expect((await svc.request.post('/v1/questions').send(body)).status).to.equal(401);

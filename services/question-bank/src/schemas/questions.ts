@@ -10,6 +10,12 @@ export const MAX_BULK_IDS = 100;
 export const MAX_CONTENT = 50_000;
 
 export const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
+// Length in characters (code points), as the OpenAPI document's maxLength counts them; joi's own
+// max counts UTF-16 units, so an emoji would count twice.
+const str = (max: number) =>
+  Joi.string().custom((value: string, helpers) =>
+    [...value].length > max ? helpers.error('string.max', { limit: max }) : value,
+  );
 const id = Joi.string().pattern(ID_PATTERN);
 const nonBlank = /\S/;
 // RFC 3986 characters and %HH escapes only: the same rule in joi and in the OpenAPI document.
@@ -17,19 +23,19 @@ export const HTTP_URL = /^https?:\/\/([A-Za-z0-9._~:/?#[\]@!$&'()*+,;=-]|%[0-9A-
 export const URI_REFERENCE = /^([A-Za-z0-9._~:/?#[\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$/;
 const nullableId = id.allow(null, '');
 const json = Joi.any();
-const text = (max: number) => Joi.string().max(max);
+const text = (max: number) => str(max);
 
 const option = Joi.object({
   id: id.optional(),
-  label: Joi.string().pattern(nonBlank).max(20),
-  content: Joi.string().max(MAX_CONTENT).allow('').required(),
+  label: str(20).pattern(nonBlank),
+  content: str(MAX_CONTENT).allow('').required(),
   contentJson: json,
   isCorrect: Joi.boolean().default(false),
 });
 const mediaRef = Joi.object({
   id: id.optional(),
   mediaAssetId: id,
-  url: Joi.string().pattern(URI_REFERENCE).max(2000),
+  url: str(2000).pattern(URI_REFERENCE),
   kind: text(50),
   mimeType: text(100),
   alt: text(1000).allow(''),
@@ -44,7 +50,7 @@ const formulaRef = Joi.object({
 });
 const subItem = Joi.object({
   label: Joi.string().valid('A', 'B', 'C', 'D').required(),
-  content: Joi.string().max(MAX_CONTENT).allow('').required(),
+  content: str(MAX_CONTENT).allow('').required(),
   correctBoolean: Joi.boolean().required(),
 });
 const scoringRule = Joi.object({
@@ -58,8 +64,8 @@ const scoringRule = Joi.object({
 });
 const answerKeys = Joi.object({
   correctOptionIds: Joi.array().items(id).max(26),
-  correctLabels: Joi.array().items(Joi.string().max(20)).max(26),
-  acceptedAnswers: Joi.array().items(Joi.string().max(1000)).max(50),
+  correctLabels: Joi.array().items(str(20)).max(26),
+  acceptedAnswers: Joi.array().items(str(1000)).max(50),
   tolerance: Joi.number().min(0).max(1e9),
 }).allow(null);
 const subItems = Joi.array().items(subItem).max(4).allow(null);
@@ -67,9 +73,9 @@ const subItems = Joi.array().items(subItem).max(4).allow(null);
 const taxonomy = Object.fromEntries(TAXONOMY_FIELDS.map((f) => [f, nullableId]));
 
 const fields = {
-  content: Joi.string().pattern(nonBlank).max(MAX_CONTENT),
+  content: str(MAX_CONTENT).pattern(nonBlank),
   contentJson: json,
-  explanation: Joi.string().max(MAX_CONTENT).allow('', null),
+  explanation: str(MAX_CONTENT).allow('', null),
   explanationJson: json,
   type: Joi.string().valid(...CORE_TYPES),
   customTypeId: nullableId,
@@ -77,11 +83,11 @@ const fields = {
   gradeLevel: Joi.number().integer().min(1).max(12),
   difficulty: Joi.string().valid(...DIFFICULTIES),
   sourceType: Joi.string().valid(...SOURCE_TYPES),
-  source: Joi.string().max(500).allow('', null),
+  source: str(500).allow('', null),
   visibility: Joi.string().valid(...VISIBILITIES),
   status: Joi.string().valid(...QUESTION_STATUSES),
   ...taxonomy,
-  sourceUrl: Joi.string().pattern(HTTP_URL).max(2000).allow('', null),
+  sourceUrl: str(2000).pattern(HTTP_URL).allow('', null),
   sourceTeacherId: nullableId,
   folderId: nullableId,
   groupId: nullableId,
@@ -94,7 +100,7 @@ const fields = {
   options: Joi.array().items(option).max(26),
   mediaRefs: Joi.array().items(mediaRef).max(100),
   formulaRefs: Joi.array().items(formulaRef).max(200),
-  tags: Joi.array().items(Joi.string().pattern(nonBlank).max(200)).max(50),
+  tags: Joi.array().items(str(200).pattern(nonBlank)).max(50),
   sourceMetadataJson: Joi.object().unknown(true).allow(null),
 };
 
@@ -102,13 +108,13 @@ const fields = {
 export const createQuestionBody = Joi.object({ ...fields, content: fields.content.required() });
 export const patchQuestionBody = Joi.object(fields).min(1);
 
-export const questionIdParams = Joi.object({ id: Joi.string().min(1).max(128).required() });
+export const questionIdParams = Joi.object({ id: str(128).required() });
 
 const flag = Joi.string().valid('1', 'true', '0', 'false');
 
 export const listQuestionsQuery = Joi.object({
   ...pagingKeys(),
-  q: Joi.string().max(500).allow(''),
+  q: str(500).allow(''),
   organizationId: id,
   allOrgs: flag,
   subjectId: id,
@@ -122,8 +128,8 @@ export const listQuestionsQuery = Joi.object({
   includeArchived: flag,
   unclassifiedOnly: flag,
   missingExplanationOnly: flag,
-  fidelityStatus: Joi.string().max(50),
-  sourceMetadataSource: Joi.string().max(200),
+  fidelityStatus: str(50),
+  sourceMetadataSource: str(200),
   createdById: id,
   sourceImportJobId: id,
   folderId: id,
