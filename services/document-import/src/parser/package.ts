@@ -10,8 +10,12 @@ export interface DocxPackage {
   zip: ZipReader;
 }
 
+// A parsed part takes several times its size in memory; Word's largest real parts are a few MB.
+export const MAX_XML_PART_BYTES = 32 * 1024 * 1024;
+
 function readXml(zip: ZipReader, name: string): XEl {
   const bytes = zip.read(name);
+  if (bytes.length > MAX_XML_PART_BYTES) throw new DocxError('DOCX_TOO_LARGE', `${name} is larger than 32 MB`);
   // Buffer's native UTF-8 decoder is several times faster than TextDecoder on large parts.
   return parseXml(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), name);
 }

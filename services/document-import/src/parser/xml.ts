@@ -11,6 +11,8 @@ const OPEN_RE = /<([A-Za-z_][\w:.-]*)((?:\s+[A-Za-z_][\w:.-]*\s*=\s*(?:"[^"<]*"|
 const CLOSE_RE = /<\/([A-Za-z_][\w:.-]*)\s*>/y;
 const ATTR_RE = /([A-Za-z_][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 const ENTITY_RE = /&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos)?;?/g;
+// Word nests a few dozen levels at most; the limit keeps every recursive walk far from the stack's end.
+const MAX_DEPTH = 256;
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 function invalid(part: string, why: string): DocxError {
@@ -104,6 +106,7 @@ function openTag(c: Cursor): void {
   const el = new Element(m[1]!, m[2]!, c.part);
   c.stack[c.stack.length - 1]!.children.push(el);
   if (!m[3]) c.stack.push(el);
+  if (c.stack.length > MAX_DEPTH) throw invalid(c.part, `elements nested deeper than ${MAX_DEPTH}`);
   c.at = OPEN_RE.lastIndex;
 }
 

@@ -77,6 +77,12 @@ describe('docx package reading', () => {
     );
   });
 
+  it('refuses an XML part over 32 MB even when the archive limits allow it', () => {
+    const huge = strToU8(DOC.replace('x</w:t>', 'x'.repeat(33 * 1024 * 1024) + '</w:t>'));
+    const z = pkg({ '[Content_Types].xml': strToU8(CT), 'word/document.xml': huge }, 1);
+    expect(codeOf(() => readDocxPackage(z, { ...DEFAULT_LIMITS, maxRatio: 10_000 }))).to.equal('DOCX_TOO_LARGE');
+  });
+
   it('refuses a DOCTYPE (entity expansion) in any XML part', () => {
     const laughs =
       '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>' +

@@ -32,5 +32,7 @@ describe('docx parser: XML reader', () => {
     expect(code('<a x=1/>')).to.equal('DOCX_XML_INVALID');
     expect(code('')).to.equal('DOCX_XML_INVALID');
     expect(code('<a/>')).to.equal('ok');
+    expect(code('<a>'.repeat(100_000) + '</a>'.repeat(100_000))).to.equal('DOCX_XML_INVALID');
+    expect(code('<a>'.repeat(200) + '</a>'.repeat(200))).to.equal('ok');
   });
 });
