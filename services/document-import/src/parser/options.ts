@@ -51,3 +51,22 @@ export function bodyText(d: LabeledDraft): string {
     .replace(/^\s*[A-Fa-f]\s*[.)]\s*/, '')
     .trim();
 }
+
+/** "Tính x. A. 1 B. 2 C. 3 D. 4" on one line: at least A, B, C in sequence after the stem text. */
+export function inlineOptionsAt(line: Line): number {
+  let expected = 'A';
+  let first = -1;
+  for (const m of line.text.matchAll(OPTION_ANY_RE)) {
+    if (m[2] !== expected) continue;
+    if (expected === 'A') first = m.index + m[1]!.length;
+    expected = String.fromCharCode(expected.charCodeAt(0) + 1);
+  }
+  return first > 0 && expected >= 'D' ? first : -1;
+}
+
+export function splitInline(q: QDraft, line: Line): boolean {
+  const at = q.options.length === 0 ? inlineOptionsAt(line) : -1;
+  if (at < 0) return false;
+  q.stem.push({ ...line, segs: sliceSegs(line.segs, 0, at), text: line.text.slice(0, at) });
+  return takeOptions(q, { ...line, segs: sliceSegs(line.segs, at, line.text.length), text: line.text.slice(at) });
+}

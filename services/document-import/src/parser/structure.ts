@@ -1,7 +1,7 @@
 import type { GroupDraft, QDraft, State, Structure } from './drafts.js';
 import { inlineKeyEntries } from './keys.js';
 import { paraLines, sliceSegs, type Line } from './lines.js';
-import { appendTo, takeOptions, takeSub } from './options.js';
+import { appendTo, splitInline, takeOptions, takeSub } from './options.js';
 import {
   ANSWER_RE,
   AUTO_QUESTION_LABEL_RE,
@@ -50,7 +50,7 @@ function newQuestion(st: State, line: Line, start: { number: number; rest: numbe
   st.group = null;
   const rest = { ...line, segs: sliceSegs(line.segs, start.rest, line.text.length) };
   rest.text = line.text.slice(start.rest).replace(/^\s*[.:]\s*/, '');
-  if (!takeOptions(q, rest)) q.stem.push(rest);
+  if (!takeOptions(q, rest) && !splitInline(q, rest)) q.stem.push(rest);
 }
 
 function heading(st: State, line: Line): boolean {
@@ -86,6 +86,10 @@ function groupStart(st: State, line: Line): boolean {
   return true;
 }
 
+function takeStructured(q: QDraft, line: Line): boolean {
+  return takeOptions(q, line) || takeSub(q, line) || (q.mode === 'stem' && splitInline(q, line));
+}
+
 function inQuestion(q: QDraft, line: Line): void {
   q.para_end = line.para;
   if (ANSWER_RE.test(line.text) || CHOOSE_RE.test(line.text)) {
@@ -97,7 +101,7 @@ function inQuestion(q: QDraft, line: Line): void {
     q.solution.push(line);
     return;
   }
-  if (takeOptions(q, line) || takeSub(q, line)) return;
+  if (takeStructured(q, line)) return;
   if (q.mode === 'options') appendTo(q.options, line);
   else if (q.mode === 'subs') appendTo(q.subs, line);
   else q.stem.push(line);

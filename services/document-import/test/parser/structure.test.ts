@@ -90,6 +90,27 @@ describe('docx parser: structure', () => {
     expect(q.media).to.have.length(1);
   });
 
+  it('splits options written on the question line or after the stem on one line', async () => {
+    const qs = await parse([
+      'Câu 1. 2 + 2 = ? A. 3 B. [[r:4]] C. 5 D. 6',
+      'Câu 2. Cho tam giác ABC. B. là trung điểm',
+      'Tính góc. A. 30°\tB. 45°\tC. 60°\tD. 90°',
+      'Câu 3. Điểm A. và điểm B. nằm trên đường tròn',
+      'A. x\tB. y\tC. z\tD. w',
+    ]);
+    expect(qs.map((q) => q.options.map((o) => o.content))).to.deep.equal([
+      ['3', '4', '5', '6'],
+      ['30°', '45°', '60°', '90°'],
+      ['x', 'y', 'z', 'w'],
+    ]);
+    expect(qs.map((q) => q.content)).to.deep.equal([
+      '2 + 2 = ?',
+      'Cho tam giác ABC. B. là trung điểm\nTính góc.',
+      'Điểm A. và điểm B. nằm trên đường tròn',
+    ]);
+    expect(qs[0]!.correct_answer).to.equal('B');
+  });
+
   it('reads Word auto-numbered questions and options', async () => {
     const qs = await parse([
       { auto: 'question', text: 'Tự động một' },
