@@ -46,6 +46,23 @@ function horizontal(g: string[][], part: string | null): KeyEntry[] {
   return out;
 }
 
+// Phần II keys as a grid: "Câu | a | b | c | d" with Đ/S (or Đúng/Sai) in the cells.
+function statementGrid(g: string[][], part: string | null): KeyEntry[] {
+  const head = (g[0] ?? []).map((h) => h.trim().toLowerCase().replace(/\)$/, ''));
+  if (!NUM_HEAD_RE.test(g[0]?.[0] ?? '') || head.slice(1).join('') !== 'abcd'.slice(0, head.length - 1)) return [];
+  const raws = g.slice(1).map((r) =>
+    head
+      .slice(1)
+      .map((l, i) => `${l}) ${r[i + 1] ?? ''}`)
+      .join(', '),
+  );
+  return pairEntries(
+    g.slice(1).map((r) => r[0] ?? ''),
+    raws,
+    part,
+  );
+}
+
 function vertical(g: string[][], part: string | null): KeyEntry[] {
   const head = g[0] ?? [];
   if (!NUM_HEAD_RE.test(head[0] ?? '') || !ANS_HEAD_RE.test(head[1] ?? '')) return [];
@@ -59,7 +76,7 @@ function vertical(g: string[][], part: string | null): KeyEntry[] {
 /** Reads an answer-key table; returns [] when the table is not one. */
 export function keyTableEntries(t: Table, part: string | null, strict: boolean): KeyEntry[] {
   const g = grid(t);
-  const headed = [...horizontal(g, part), ...vertical(g, part)];
+  const headed = [...horizontal(g, part), ...vertical(g, part), ...statementGrid(g, part)];
   if (headed.length > 0) return headed;
   const cells = cellEntries(g, part, !strict);
   const filled = g.flat().filter((c) => c !== '').length;

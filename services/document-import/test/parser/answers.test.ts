@@ -123,6 +123,35 @@ describe('docx parser: answers', () => {
     expect(qs[0]!.source_location.answer_evidence).to.equal('ANSWER_KEY_TABLE');
   });
 
+  it('reads a Phần II key grid: Câu | a | b | c | d with Đ/S cells', async () => {
+    const { qs } = await parse([
+      'PHẦN II',
+      'Câu 1. x',
+      'a) s1',
+      'b) s2',
+      'c) s3',
+      'd) s4',
+      'Câu 2. y',
+      'a) s1',
+      'b) s2',
+      'c) s3',
+      'd) s4',
+      'ĐÁP ÁN',
+      'PHẦN II',
+      {
+        table: [
+          ['Câu', 'a', 'b', 'c', 'd'],
+          ['1', 'Đ', 'S', 'S', 'Đ'],
+          ['2', 'Sai', 'Đúng', 'Đúng', 'Sai'],
+        ],
+      },
+    ]);
+    expect(qs.map((q) => q.correct_answer)).to.deep.equal([
+      { a: true, b: false, c: false, d: true },
+      { a: false, b: true, c: true, d: false },
+    ]);
+  });
+
   it('reads true/false groups by colour, underline, suffix, answer line and X table', async () => {
     const { qs } = await parse([
       'Câu 1. by colour',
