@@ -183,12 +183,23 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       );
     },
     async publish(topic, messages) {
-      const p = await getProducer();
-      await p.send({
+      const pending = getProducer();
+      const record = {
         topic,
         acks: -1,
         messages: messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
-      });
+      };
+      try {
+        await pending.then((p) => p.send(record));
+      } catch (err) {
+        // kafkajs's idempotent producer advances its sequence numbers for a send that failed (a
+        // broker stopped mid-send), after which every send fails with OUT_OF_ORDER_SEQUENCE_NUMBER
+        // for good. A fresh producer (new producer id) is the way out; callers resend in order.
+        if (producer === pending) producer = undefined;
+        void pending.then((c) => c.disconnect()).catch(() => undefined);
+        opts.logger.warn({ err, topic }, 'kafka: send failed; the next send uses a new producer');
+        throw err;
+      }
     },
     async subscribe(sub) {
       await assertTopicsExist(await getAdmin(), sub);
