@@ -27,11 +27,15 @@ export interface QDraft {
   mode: 'stem' | 'options' | 'subs' | 'solution';
 }
 
+export type GroupKind = 'PART' | 'SECTION' | 'PASSAGE';
+
 export interface GroupDraft {
   group_id: string;
+  kind: GroupKind;
+  parent_group_id: string | null;
   title: string;
-  from: number;
-  to: number;
+  from: number | null;
+  to: number | null;
   part: string | null;
   content: Line[];
 }
@@ -45,6 +49,8 @@ export interface Structure {
 export interface State extends Structure {
   cur: QDraft | null;
   group: GroupDraft | null;
+  /** the open headings, outermost first */
+  open: GroupDraft[];
   part: string | null;
   partHint: PartHint;
   keyMode: boolean;

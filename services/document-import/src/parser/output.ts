@@ -92,5 +92,14 @@ export function questionItem(q: QDraft, a: Resolved, warnings: Warning[]): Recor
 }
 
 export function groupItem(g: GroupDraft): Record<string, unknown> {
-  return { group_id: g.group_id, part: g.part, title: g.title, from: g.from, to: g.to, content: linesText(g.content) };
+  return {
+    group_id: g.group_id,
+    kind: g.kind,
+    parent_group_id: g.parent_group_id,
+    part: g.part,
+    title: g.title,
+    from: g.from,
+    to: g.to,
+    content: linesText(g.content),
+  };
 }

@@ -1,4 +1,5 @@
-import type { GroupDraft, QDraft, State, Structure } from './drafts.js';
+import type { QDraft, State, Structure } from './drafts.js';
+import { groupOf, openGroup, passageStart, sectionStart } from './groups.js';
 import { inlineKeyEntries } from './keys.js';
 import { paraLines, sliceSegs, type Line } from './lines.js';
 import { appendTo, splitInline, takeOptions, takeSub } from './options.js';
@@ -26,13 +27,12 @@ function questionStart(line: Line): { number: number; rest: number } | null {
 
 function newQuestion(st: State, line: Line, start: { number: number; rest: number }): void {
   const points = POINTS_RE.exec(line.text);
-  const group = st.groups.find((g) => g.part === st.part && start.number >= g.from && start.number <= g.to);
   const q: QDraft = {
     id: `q${st.questions.length + 1}`,
     number: start.number,
     part: st.part,
     partHint: st.partHint,
-    group_id: group?.group_id ?? null,
+    group_id: groupOf(st, start.number),
     stem: [],
     options: [],
     subs: [],
@@ -57,32 +57,25 @@ function heading(st: State, line: Line): boolean {
   if (KEY_HEADING_RE.test(line.text)) {
     st.keyMode = true;
     st.cur = null;
+    st.open = [];
     return true;
   }
   const part = PART_RE.exec(line.text);
   if (part) {
     st.part = part[1]!.toUpperCase();
     st.partHint = partHint(line.text);
-    st.cur = null;
+    if (st.keyMode) st.cur = null;
+    else openGroup(st, line, 'PART');
     return true;
   }
-  return false;
+  return !st.keyMode && sectionStart(st, line);
 }
 
 function groupStart(st: State, line: Line): boolean {
   const m = GROUP_RE.exec(line.text);
-  if (!m || QUESTION_RE.test(line.text)) return false;
-  const group: GroupDraft = {
-    group_id: `g${st.groups.length + 1}`,
-    title: line.text.trim(),
-    from: Number(m[1]),
-    to: Number(m[2]),
-    part: st.part,
-    content: [],
-  };
-  st.groups.push(group);
-  st.group = group;
-  st.cur = null;
+  if (QUESTION_RE.test(line.text)) return false;
+  if (!m) return passageStart(st, line);
+  openGroup(st, line, 'PASSAGE', { from: Number(m[1]), to: Number(m[2]) });
   return true;
 }
 
@@ -128,6 +121,7 @@ export function buildStructure(blocks: Block[]): Structure {
     keys: [],
     cur: null,
     group: null,
+    open: [],
     part: null,
     partHint: null,
     keyMode: false,

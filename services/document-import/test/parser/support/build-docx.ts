@@ -1,8 +1,9 @@
 // Builds real .docx files with the `docx` library from a tiny markup, so tests state documents in one line each:
 //   [[r:text]] red run, [[u:text]] underlined, [[h:text]] yellow highlight, [[ru:text]] red and underlined,
-//   [[m:latex]] a Word equation (OMML), [[img]] a picture, \t a tab, \n a soft line break.
+//   [[m:latex]] a Word equation (OMML), [[img]] a picture, [[col]] a column break, \t a tab, \n a soft line break.
 import {
   AlignmentType,
+  ColumnBreak,
   Document,
   ImageRun,
   LevelFormat,
@@ -26,7 +27,7 @@ const PNG = Buffer.from(
   'base64',
 );
 
-const TOKEN_RE = /\[\[(r|u|h|ru|m):(.*?)\]\]|\[\[img\]\]|\t|\n/gs;
+const TOKEN_RE = /\[\[(r|u|h|ru|m):(.*?)\]\]|\[\[img\]\]|\[\[col\]\]|\t|\n/gs;
 
 function textRuns(text: string): TextRun[] {
   return text ? [new TextRun({ text })] : [];
@@ -35,6 +36,7 @@ function textRuns(text: string): TextRun[] {
 function token(kind: string | undefined, body: string | undefined, raw: string): ParagraphChild {
   if (raw === '\t') return new TextRun({ children: ['\t'] });
   if (raw === '\n') return new TextRun({ break: 1 });
+  if (raw === '[[col]]') return new ColumnBreak();
   if (raw === '[[img]]') return new ImageRun({ type: 'png', data: PNG, transformation: { width: 20, height: 20 } });
   if (kind === 'm') return new OMath({ children: latexToMath(body!) });
   return new TextRun({
@@ -90,7 +92,9 @@ const NUMBERING = {
   ],
 };
 
-export async function makeDocx(blocks: Block[]): Promise<Uint8Array> {
-  const doc = new Document({ numbering: NUMBERING, sections: [{ children: blocks.map(block) }] });
+/** `columns: 2` lays the section out in two newspaper columns (`w:cols w:num="2"`). */
+export async function makeDocx(blocks: Block[], opts: { columns?: number } = {}): Promise<Uint8Array> {
+  const properties = opts.columns ? { column: { count: opts.columns, space: 708 } } : {};
+  const doc = new Document({ numbering: NUMBERING, sections: [{ properties, children: blocks.map(block) }] });
   return new Uint8Array(await Packer.toBuffer(doc));
 }
