@@ -205,6 +205,21 @@ describe('question types', () => {
       expect(left.find((r) => r._id === used.id)?.status).to.equal('ARCHIVED');
       expect(left.find((r) => r._id === 'org-a:ESSAY')?.status).to.equal('ARCHIVED');
     });
+
+    it('counts live questions that name a custom type: the list shows them and DELETE archives it', async () => {
+      const used = await custom('in_use');
+      await svc.request
+        .post('/v1/questions')
+        .set(teacher)
+        .send({ content: 'Câu hỏi dùng dạng riêng', customTypeId: used.id })
+        .expect(201);
+      const list = await svc.request.get('/v1/question-types').set(teacher).expect(200);
+      expect(list.body.data.find((t: { id: string }) => t.id === used.id)).to.include({ usageCount: 1 });
+      const res = await svc.request.delete(`/v1/question-types/${used.id}`).set(teacher).expect(200);
+      expect(res.body.data).to.deep.equal({ id: used.id, deleted: false, archived: true });
+      const row = await svc.built.deps.models.QuestionTypeDefinition.findById(used.id).lean();
+      expect(row?.status).to.equal('ARCHIVED');
+    });
   });
 
   describe('bulk routes', () => {

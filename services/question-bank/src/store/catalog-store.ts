@@ -32,7 +32,7 @@ export async function pageOf<T>(
 
 export async function countLiveQuestionsBy(
   m: StoreModels,
-  field: 'groupId' | 'folderId',
+  field: 'groupId' | 'folderId' | 'customTypeId',
   ids: string[],
 ): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();

@@ -44,6 +44,17 @@ export function toTypeView(row: QuestionTypeRow, summary = false): TypeView {
   return summary ? { id: _id, ...rest } : { id: _id, ...rest, usageCount };
 }
 
+// usageCount is the larger of the stored read model and the live questions that name the
+// definition: nothing else feeds the read model, and a used definition must never read as unused.
+async function withLiveUsage(deps: QuestionBankDeps, rows: QuestionTypeRow[]): Promise<QuestionTypeRow[]> {
+  const live = await store.countLiveQuestionsBy(
+    deps.models,
+    'customTypeId',
+    rows.map((r) => r._id),
+  );
+  return rows.map((r) => ({ ...r, usageCount: Math.max(r.usageCount, live.get(r._id) ?? 0) }));
+}
+
 /** The eight core definitions, ACTIVE, for one organization scope; cheap when already there. */
 export async function seedSystemTypes(deps: QuestionBankDeps, organizationId: string | null): Promise<void> {
   if ((await store.countSystemTypes(deps.models, organizationId)) >= CORE_TYPES.length) return;
@@ -80,7 +91,8 @@ export async function listTypes(deps: QuestionBankDeps, actor: Actor, query: Lis
   if (status) filter.status = status;
   if (query.q) filter.$and = [{ $or: [{ code: literalPattern(query.q) }, { name: literalPattern(query.q) }] }];
   const rows = await store.findTypes(deps.models, filter, TYPE_LIST_CAP);
-  return rows.map((r) => toTypeView(r, query.summary === true));
+  if (query.summary) return rows.map((r) => toTypeView(r, true));
+  return (await withLiveUsage(deps, rows)).map((r) => toTypeView(r));
 }
 
 function assertCustomCodeFree(code: string): void {
@@ -162,10 +174,11 @@ export interface TypeDeleteResult {
 }
 
 /** System or used definitions are archived; custom unused ones are removed. */
-export async function deleteTypeRow(deps: QuestionBankDeps, row: QuestionTypeRow): Promise<TypeDeleteResult> {
-  if (row.isSystem || row.usageCount > 0) {
-    await store.updateType(deps.models, row._id, { status: 'ARCHIVED' });
-    return { id: row._id, deleted: false, archived: true };
+export async function deleteTypeRow(deps: QuestionBankDeps, stored: QuestionTypeRow): Promise<TypeDeleteResult> {
+  const [row] = await withLiveUsage(deps, [stored]);
+  if (!row || row.isSystem || row.usageCount > 0) {
+    await store.updateType(deps.models, stored._id, { status: 'ARCHIVED' });
+    return { id: stored._id, deleted: false, archived: true };
   }
   await store.deleteType(deps.models, row._id);
   return { id: row._id, deleted: true, archived: false };
