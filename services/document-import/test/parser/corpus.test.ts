@@ -3,7 +3,7 @@ import { buildCorpus } from './support/corpus.js';
 import { formatScores, scoreDoc, type Score } from './support/evaluate.js';
 
 describe('docx parser: accuracy on the generated corpus', () => {
-  it('finds every question (F1 ≥ 0.99), answers ≥ 0.98 right, types ≥ 0.95 right; prints per convention', async () => {
+  it('finds every question (F1 ≥ 0.99), answers ≥ 0.98 right, types ≥ 0.95 right, groups all right; prints per convention', async () => {
     const scores: (Score & { misses: string[] })[] = [];
     for (const doc of buildCorpus()) scores.push(await scoreDoc(doc));
     console.log(formatScores(scores));
@@ -16,5 +16,6 @@ describe('docx parser: accuracy on the generated corpus', () => {
     expect((2 * p * r) / (p + r)).to.be.at.least(0.99);
     expect(sum((s) => s.answers) / matched).to.be.at.least(0.98);
     expect(sum((s) => s.types) / matched).to.be.at.least(0.95);
+    expect(sum((s) => s.grouped)).to.equal(sum((s) => s.groupTruth));
   });
 });

@@ -1,17 +1,21 @@
 // A generated corpus: one document per teachers' convention, each question with its known answer and type.
 import type { Block } from './build-docx.js';
+import { sectionDoc, twoColumnDoc } from './corpus-layout.js';
 
 export interface Truth {
   part: string | null;
   number: number;
   answer: unknown;
   type: string;
+  /** how the title of the question's group begins, when the document has groups */
+  group?: string;
 }
 
 export interface CorpusDoc {
   convention: string;
   blocks: Block[];
   truth: Truth[];
+  columns?: number;
 }
 
 function rng(seed: number): () => number {
@@ -255,5 +259,7 @@ export function buildCorpus(): CorpusDoc[] {
     essayDoc(),
     autoDoc(9),
     pronunciationDoc(10),
+    sectionDoc(11),
+    twoColumnDoc(12),
   ];
 }

@@ -10,6 +10,9 @@ export interface Score {
   f1: number;
   answers: number;
   types: number;
+  /** questions whose truth names a group, and how many of them landed in it */
+  groupTruth: number;
+  grouped: number;
 }
 
 interface Got {
@@ -17,10 +20,15 @@ interface Got {
   number: number;
   correct_answer: unknown;
   type: string;
+  group_id: string | null;
 }
 
 export async function scoreDoc(doc: CorpusDoc): Promise<Score & { misses: string[] }> {
-  const got = parseDocx(await makeDocx(doc.blocks)).questions as unknown as Got[];
+  const out = parseDocx(await makeDocx(doc.blocks, { columns: doc.columns }));
+  const got = out.questions as unknown as Got[];
+  const titles = new Map(out.groups.map((g) => [g.group_id as string, g.title as string]));
+  let groupTruth = 0;
+  let grouped = 0;
   const misses: string[] = [];
   let matched = 0;
   let answers = 0;
@@ -39,6 +47,11 @@ export async function scoreDoc(doc: CorpusDoc): Promise<Score & { misses: string
       );
     if (g.type === t.type) types++;
     else misses.push(`${t.part ?? ''}/${t.number} type ${g.type} ≠ ${t.type}`);
+    if (t.group === undefined) continue;
+    groupTruth++;
+    const title = titles.get(g.group_id ?? '') ?? '';
+    if (title.startsWith(t.group)) grouped++;
+    else misses.push(`${t.part ?? ''}/${t.number} group "${title}" ≠ "${t.group}…"`);
   }
   const precision = got.length ? matched / got.length : 0;
   const recall = matched / doc.truth.length;
@@ -51,15 +64,18 @@ export async function scoreDoc(doc: CorpusDoc): Promise<Score & { misses: string
     f1,
     answers,
     types,
+    groupTruth,
+    grouped,
     misses,
   };
 }
 
 export function formatScores(scores: Score[]): string {
   const pct = (a: number, b: number): string => `${((100 * a) / Math.max(1, b)).toFixed(1)}%`;
+  const groups = (s: Score): string => (s.groupTruth ? `  groups ${pct(s.grouped, s.groupTruth)}` : '');
   const lines = scores.map(
     (s) =>
-      `${s.convention.padEnd(58)} ${String(s.truth).padStart(4)}  F1 ${s.f1.toFixed(3)}  answers ${pct(s.answers, s.matched)}  types ${pct(s.types, s.matched)}`,
+      `${s.convention.padEnd(58)} ${String(s.truth).padStart(4)}  F1 ${s.f1.toFixed(3)}  answers ${pct(s.answers, s.matched)}  types ${pct(s.types, s.matched)}${groups(s)}`,
   );
   const t = scores.reduce(
     (a, s) => ({
