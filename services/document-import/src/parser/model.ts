@@ -1,8 +1,9 @@
 import { Numbering } from './numbering.js';
 import type { DocxPackage } from './package.js';
 import { paragraphSegs, type RunContext } from './runs.js';
+import { paragraphNumbering, styleNumbering, type NumRef } from './styles.js';
 import type { Block, MediaRef, Para, Table } from './types.js';
-import { kid, kids, val, type XEl } from './xml.js';
+import { kid, kids, type XEl } from './xml.js';
 
 export interface DocModel {
   blocks: Block[];
@@ -13,17 +14,17 @@ export interface DocModel {
 interface Walk {
   ctx: RunContext;
   numbering: Numbering;
+  styles: Map<string, NumRef>;
   blocks: Block[];
   counter: number;
 }
 
 function para(p: XEl, w: Walk): Para {
   const out: Para = { kind: 'p', index: w.counter++, segs: paragraphSegs(p, w.ctx) };
-  const numPr = kid(kid(p, 'w:pPr'), 'w:numPr');
-  const numId = val(kid(numPr, 'w:numId'));
-  if (numPr && numId && numId !== '0') {
-    const level = Number(val(kid(numPr, 'w:ilvl')) ?? 0);
-    const label = w.numbering.next(numId, level);
+  const num = paragraphNumbering(kid(p, 'w:pPr'), w.styles);
+  if (num) {
+    const level = Number(num.ilvl ?? 0);
+    const label = w.numbering.next(num.numId!, level);
     if (label) {
       out.autoLabel = label;
       out.autoLevel = level;
@@ -62,7 +63,8 @@ function walk(container: XEl, w: Walk): void {
 export function buildModel(pkg: DocxPackage): DocModel {
   const body = kid(pkg.document, 'w:body');
   const ctx: RunContext = { rels: pkg.rels, media: [], unsupported: new Set() };
-  const w: Walk = { ctx, numbering: new Numbering(pkg.numbering), blocks: [], counter: 0 };
+  const numbering = new Numbering(pkg.numbering);
+  const w: Walk = { ctx, numbering, styles: styleNumbering(pkg.styles), blocks: [], counter: 0 };
   if (body) walk(body, w);
   return { blocks: w.blocks, media: ctx.media, unsupportedMath: [...ctx.unsupported] };
 }

@@ -5,6 +5,7 @@ import { DEFAULT_LIMITS, openZip, type ZipLimits, type ZipReader } from './zip.j
 export interface DocxPackage {
   document: XEl;
   numbering: XEl | undefined;
+  styles: XEl | undefined;
   /** relationship id → target path inside the package (word/media/image1.png) */
   rels: Map<string, string>;
   zip: ZipReader;
@@ -41,5 +42,6 @@ export function readDocxPackage(bytes: Uint8Array, limits: ZipLimits = DEFAULT_L
   readXml(zip, '[Content_Types].xml');
   const document = readXml(zip, 'word/document.xml');
   const numbering = zip.has('word/numbering.xml') ? readXml(zip, 'word/numbering.xml') : undefined;
-  return { document, numbering, rels: readRels(zip), zip };
+  const styles = zip.has('word/styles.xml') ? readXml(zip, 'word/styles.xml') : undefined;
+  return { document, numbering, styles, rels: readRels(zip), zip };
 }

@@ -106,4 +106,27 @@ describe('docx parser: section groups and two-column layouts', () => {
     expect(qs[1]!.content.replace(/\s+/g, ' ')).to.equal('Số nào lớn nhất?');
     expect(qs.map((q) => q.correct_answer)).to.deep.equal(['B', 'C', 'B']);
   });
+
+  it('numbers questions and options through their paragraph styles, basedOn included', async () => {
+    const qs = parseDocx(
+      await makeDocx([
+        { style: 'CauHoi', text: 'Một cộng một bằng?' },
+        { style: 'PhuongAn', text: '1' },
+        { style: 'PhuongAn', text: '[[r:2]]' },
+        { style: 'PhuongAn', text: '3' },
+        { style: 'PhuongAn', text: '4' },
+        { style: 'CauHoiPhu', text: 'Kiểu kế thừa?' },
+        OPTS,
+        { style: 'CauHoi', text: 'Ba' },
+        OPTS,
+      ]),
+    ).questions as Q[];
+    expect(qs.map((q) => [q.number, q.content])).to.deep.equal([
+      [1, 'Một cộng một bằng?'],
+      [2, 'Kiểu kế thừa?'],
+      [3, 'Ba'],
+    ]);
+    expect(qs[0]!.options.map((o) => `${o.label}${o.content}`)).to.deep.equal(['A1', 'B2', 'C3', 'D4']);
+    expect(qs.map((q) => q.correct_answer)).to.deep.equal(['B', 'B', 'B']);
+  });
 });

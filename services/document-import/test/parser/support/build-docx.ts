@@ -19,7 +19,11 @@ import {
 import { latexToMath } from 'docx/math';
 
 export type Block =
-  string | { table: string[][] } | { auto: 'question' | 'option' | 'caution'; text: string; instance?: number };
+  | string
+  | { table: string[][] }
+  | { auto: 'question' | 'option' | 'caution'; text: string; instance?: number }
+  // a paragraph of a style from STYLES, numbered through the style (styles.xml w:numPr), not the paragraph
+  | { style: 'CauHoi' | 'CauHoiPhu' | 'PhuongAn'; text: string };
 
 // A valid 1×1 PNG.
 const PNG = Buffer.from(
@@ -72,6 +76,7 @@ function block(b: Block): Paragraph | Table {
       ),
     });
   }
+  if ('style' in b) return new Paragraph({ children: runs(b.text), style: b.style });
   return new Paragraph({ children: runs(b.text), numbering: { reference: b.auto, level: 0, instance: b.instance } });
 }
 
@@ -92,9 +97,22 @@ const NUMBERING = {
   ],
 };
 
+// CauHoiPhu has no list of its own: it inherits CauHoi's through w:basedOn.
+const STYLES = {
+  paragraphStyles: [
+    { id: 'CauHoi', name: 'Cau hoi', paragraph: { numbering: { reference: 'question', level: 0 } } },
+    { id: 'CauHoiPhu', name: 'Cau hoi phu', basedOn: 'CauHoi', run: { bold: true } },
+    { id: 'PhuongAn', name: 'Phuong an', paragraph: { numbering: { reference: 'option', level: 0 } } },
+  ],
+};
+
 /** `columns: 2` lays the section out in two newspaper columns (`w:cols w:num="2"`). */
 export async function makeDocx(blocks: Block[], opts: { columns?: number } = {}): Promise<Uint8Array> {
   const properties = opts.columns ? { column: { count: opts.columns, space: 708 } } : {};
-  const doc = new Document({ numbering: NUMBERING, sections: [{ properties, children: blocks.map(block) }] });
+  const doc = new Document({
+    numbering: NUMBERING,
+    styles: STYLES,
+    sections: [{ properties, children: blocks.map(block) }],
+  });
   return new Uint8Array(await Packer.toBuffer(doc));
 }

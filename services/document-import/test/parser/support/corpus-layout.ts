@@ -74,3 +74,14 @@ export function twoColumnDoc(seed: number): CorpusDoc {
   }
   return doc;
 }
+
+export function styleNumberedDoc(seed: number): CorpusDoc {
+  const doc: CorpusDoc = { convention: 'Word numbering from paragraph styles', blocks: [], truth: [] };
+  for (let n = 1; n <= 20; n++) {
+    const a = answerOf(n, seed);
+    doc.blocks.push({ style: n % 2 ? 'CauHoi' : 'CauHoiPhu', text: `Câu hỏi đánh số theo kiểu ${n}?` });
+    doc.blocks.push(marked(a, red).join('\t'));
+    doc.truth.push({ part: null, number: n, answer: a, type: 'SINGLE_CHOICE' });
+  }
+  return doc;
+}

@@ -1,6 +1,6 @@
 // A generated corpus: one document per teachers' convention, each question with its known answer and type.
 import type { Block } from './build-docx.js';
-import { sectionDoc, twoColumnDoc } from './corpus-layout.js';
+import { sectionDoc, styleNumberedDoc, twoColumnDoc } from './corpus-layout.js';
 
 export interface Truth {
   part: string | null;
@@ -261,5 +261,6 @@ export function buildCorpus(): CorpusDoc[] {
     pronunciationDoc(10),
     sectionDoc(11),
     twoColumnDoc(12),
+    styleNumberedDoc(13),
   ];
 }
