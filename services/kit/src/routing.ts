@@ -53,20 +53,32 @@ export function unmatchedRoute(app: Express, others: readonly Router[] = []) {
     const allowed = new Set<string>();
     for (const router of [app.router, ...others]) allowedMethods(stackOf(router), req.path, allowed);
     if (allowed.size === 0) return notFoundHandler(req, res, next);
-    const allow = [...allowed].sort().join(', ');
-    if (req.method === 'OPTIONS') {
-      // What Express's router answers for OPTIONS on its own routes, so the kit's paths match.
-      res.setHeader('Allow', allow);
-      res.type('text/plain').send(allow);
-      return;
-    }
-    next(
-      new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed for ${req.path}`, {
-        headers: { Allow: allow },
-        details: { allow: allow.split(', ') },
-      }),
-    );
+    refuseMethod(req, res, next, [...allowed].sort());
   };
+}
+
+/** OPTIONS: 200 with `Allow` (what Express answers for its own routes); any other method: 405. */
+function refuseMethod(req: Request, res: Response, next: NextFunction, methods: string[]): void {
+  const allow = methods.join(', ');
+  if (req.method === 'OPTIONS') {
+    res.setHeader('Allow', allow);
+    res.type('text/plain').send(allow);
+    return;
+  }
+  next(
+    new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed for ${req.path}`, {
+      headers: { Allow: allow },
+      details: { allow: methods },
+    }),
+  );
+}
+
+/**
+ * Declares that a fixed path has only `methods`: any other method answers 405 with `Allow` here,
+ * before a parameterised route registered later (`/v1/things/:id`) takes the segment for an id.
+ */
+export function onlyMethods(router: Router, path: string, methods: readonly string[]): void {
+  router.all(path, (req, res, next) => refuseMethod(req, res, next, [...methods]));
 }
 
 interface RouterInternals {

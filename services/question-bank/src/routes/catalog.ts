@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { AppError, input, list, ok, pageParams, readActor, requireRole, validate } from '../../../kit/src/index.js';
+import { input, list, ok, onlyMethods, pageParams, readActor, requireRole, validate } from '../../../kit/src/index.js';
 import * as folders from '../domain/catalog/folders.js';
 import * as groups from '../domain/catalog/groups.js';
 import * as readModels from '../domain/catalog/read-models.js';
@@ -87,28 +87,6 @@ function readModelRoutes(router: Router, deps: QuestionBankDeps): void {
   for (const path of ['/v1/questions/usage-counts', '/v1/questions/relation-refs', '/v1/questions/exam-refs']) {
     onlyMethods(router, path, ['PUT']);
   }
-}
-
-/**
- * Other methods on a fixed path answer 405 here (OPTIONS: 200 with Allow, as Express does),
- * before a parameterised route (`/v1/questions/:id`, `/v1/question-types/:id`) takes the path
- * segment for an id.
- */
-function onlyMethods(router: Router, path: string, methods: string[]): void {
-  const allow = methods.join(', ');
-  router.all(path, (req, res, next) => {
-    if (req.method === 'OPTIONS') {
-      res.setHeader('Allow', allow);
-      res.type('text/plain').send(allow);
-      return;
-    }
-    next(
-      new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed for ${req.path}`, {
-        headers: { Allow: allow },
-        details: { allow: methods },
-      }),
-    );
-  });
 }
 
 function pageResult<T>(

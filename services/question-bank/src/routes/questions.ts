@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { AppError, input, list, ok, readActor, requireRole, validate } from '../../../kit/src/index.js';
+import { input, list, ok, onlyMethods, readActor, requireRole, validate } from '../../../kit/src/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import type { QuestionInput } from '../domain/questions/body.js';
 import type { ListQuery } from '../domain/questions/filters.js';
@@ -60,22 +60,4 @@ export function questionRoutes(deps: QuestionBankDeps): Router {
     ok(res, await deleteQuestion(deps, writerOf(readActor(req)), id), MSG.questionDeleted);
   });
   return router;
-}
-
-/** Other methods on a fixed path: 405 with its own Allow (OPTIONS: 200 with Allow, as Express does). */
-function onlyMethods(router: Router, path: string, methods: string[]): void {
-  const allow = methods.join(', ');
-  router.all(path, (req, res, next) => {
-    if (req.method === 'OPTIONS') {
-      res.setHeader('Allow', allow);
-      res.type('text/plain').send(allow);
-      return;
-    }
-    next(
-      new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed for ${req.path}`, {
-        headers: { Allow: allow },
-        details: { allow: methods },
-      }),
-    );
-  });
 }
