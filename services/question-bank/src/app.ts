@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Router, type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { createApp, type HealthChecks, type ReadinessState } from '../../kit/src/index.js';
@@ -17,34 +17,12 @@ export interface QuestionBankAppOptions {
   internalToken?: string;
 }
 
-interface OpenApiPart {
-  paths?: Record<string, object>;
-  components?: Record<string, Record<string, unknown>>;
-  'x-decisions'?: string[];
-  [key: string]: unknown;
+/** The service's one OpenAPI document (every route, shape and open choice). */
+export function loadOpenApi(): object {
+  return JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as object;
 }
 
-const PARTS = ['base.json', 'questions.json', 'catalog.json'];
-
-/** One document from the parts each half of the service owns: paths, components and decisions merged. */
-export function loadOpenApi(): OpenApiPart {
-  const doc: OpenApiPart = { paths: {}, components: {}, 'x-decisions': [] };
-  for (const name of PARTS) {
-    const url = new URL(`../openapi/${name}`, import.meta.url);
-    if (!existsSync(url)) continue;
-    const part = JSON.parse(readFileSync(url, 'utf8')) as OpenApiPart;
-    const { paths, components, 'x-decisions': decisions, ...rest } = part;
-    Object.assign(doc, rest);
-    Object.assign(doc.paths!, paths);
-    for (const [kind, entries] of Object.entries(components ?? {})) {
-      doc.components![kind] = { ...doc.components![kind], ...entries };
-    }
-    doc['x-decisions']!.push(...(decisions ?? []));
-  }
-  return doc;
-}
-
-/** The question bank's Express app from injected dependencies; reads only its own OpenAPI files. */
+/** The question bank's Express app from injected dependencies; reads only its own OpenAPI document. */
 export function buildApp(deps: QuestionBankDeps, opts: QuestionBankAppOptions): Express {
   const routes = Router();
   // Catalog first: its fixed paths under /v1/questions/ must not be taken for a question id.

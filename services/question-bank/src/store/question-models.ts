@@ -16,6 +16,20 @@ export const CORE_TYPES = [
 ] as const;
 export type CoreType = (typeof CORE_TYPES)[number];
 
+/** The question body a version carries (and a removed question's shell clears). */
+export const VERSION_BODY_FIELDS = [
+  'content',
+  'contentJson',
+  'explanation',
+  'explanationJson',
+  'answerKeys',
+  'scoringRule',
+  'subItems',
+  'options',
+  'mediaRefs',
+  'formulaRefs',
+] as const;
+
 export const TAXONOMY_FIELDS = [
   'educationLevelId',
   'gradeId',

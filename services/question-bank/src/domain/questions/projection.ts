@@ -1,6 +1,6 @@
 // Pure: the search projection of a question: a copy without answer keys, scoring, explanation,
 // access credentials or raw source metadata (kafka/schemas/search.projection.changed.v1.json).
-import type { QuestionRow } from '../../store/question-models.js';
+import { TAXONOMY_FIELDS, type QuestionRow } from '../../store/question-models.js';
 
 export const SOURCE_SERVICE = 'question-bank-service';
 
@@ -11,15 +11,7 @@ export interface SearchDocument extends Record<string, unknown> {
 
 const NULLABLE_IDS = [
   'customTypeId',
-  'educationLevelId',
-  'gradeId',
-  'curriculumId',
-  'curriculumNodeId',
-  'examTrackId',
-  'questionSourceId',
-  'difficultyLevelId',
-  'chapterId',
-  'topicId',
+  ...TAXONOMY_FIELDS,
   'folderId',
   'groupId',
   'sourceTeacherId',

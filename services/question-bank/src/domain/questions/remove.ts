@@ -1,5 +1,5 @@
 import { AppError } from '../../../../kit/src/index.js';
-import type { QuestionRow, QuestionStatus } from '../../store/question-models.js';
+import { VERSION_BODY_FIELDS, type QuestionRow, type QuestionStatus } from '../../store/question-models.js';
 import * as store from '../../store/question-store.js';
 import type { QuestionBankDeps } from '../deps.js';
 import { hasProjectedUsageOrCloneRefs } from '../hydrate.js';
@@ -10,22 +10,7 @@ import { stampFor } from './write.js';
 const MAX_CAS_ROUNDS = 8;
 
 // What a removed question's shell keeps: its id, scope and sourceVersion (see question-models).
-const CLEARED = [
-  'content',
-  'contentJson',
-  'explanation',
-  'explanationJson',
-  'answerKeys',
-  'scoringRule',
-  'subItems',
-  'options',
-  'mediaRefs',
-  'formulaRefs',
-  'tags',
-  'searchTokens',
-  'sourceMetadataJson',
-  'sourceUrl',
-];
+const CLEARED = [...VERSION_BODY_FIELDS, 'tags', 'searchTokens', 'sourceMetadataJson', 'sourceUrl'];
 
 async function setStatus(deps: QuestionBankDeps, row: QuestionRow, status: QuestionStatus): Promise<boolean> {
   const next: QuestionRow = { ...row, status, searchVersion: row.searchVersion + 1, updatedAt: deps.clock() };

@@ -1,7 +1,7 @@
 import { AppError, isDuplicateKey, type OutboxUnit } from '../../../../kit/src/index.js';
 import { searchProjectionChanged, SEARCH_TOPIC } from '../../events.js';
 import { MSG } from '../../messages.js';
-import type { QuestionRow } from '../../store/question-models.js';
+import { VERSION_BODY_FIELDS, type QuestionRow } from '../../store/question-models.js';
 import * as store from '../../store/question-store.js';
 import type { QuestionBankDeps } from '../deps.js';
 import { canonical, normalizeTags, patchedBody, type QuestionInput } from './body.js';
@@ -42,18 +42,7 @@ export async function createQuestion(deps: QuestionBankDeps, w: Writer, input: Q
   return row;
 }
 
-const BODY_KEYS = new Set([
-  'content',
-  'contentJson',
-  'explanation',
-  'explanationJson',
-  'answerKeys',
-  'scoringRule',
-  'subItems',
-  'options',
-  'mediaRefs',
-  'formulaRefs',
-]);
+const BODY_KEYS = new Set<string>(VERSION_BODY_FIELDS);
 
 function mergedRow(deps: QuestionBankDeps, current: QuestionRow, input: QuestionInput): QuestionRow {
   const body = patchedBody(current, input, deps.newId);
