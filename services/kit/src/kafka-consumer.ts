@@ -27,7 +27,7 @@ class ConsumerStoppingError extends Error {
 }
 
 /** The wait before attempt `failures + 1`: exponential, capped. */
-export function backoffMs(policy: RetryPolicy, failures: number): number {
+export function backoffMs(policy: Pick<RetryPolicy, 'initialMs' | 'maxMs'>, failures: number): number {
   return Math.min(policy.maxMs, policy.initialMs * 2 ** Math.max(0, failures - 1));
 }
 

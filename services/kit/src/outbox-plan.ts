@@ -1,5 +1,6 @@
 // Pure decisions of the outbox (no I/O, time as an argument), unit-tested on their own.
 import type { OutboxEntryRow, OutboxStampRow } from './outbox-model.js';
+import { backoffMs } from './kafka-consumer.js';
 
 /**
  * Coalesces the stamps of one owner document: of the stamps one unit wrote for one key, only the
@@ -81,10 +82,9 @@ export interface BackoffPolicy {
   maxAttempts: number;
 }
 
-/** Exponential backoff with a cap: the delay before attempt `failures + 1`. */
+/** Exponential backoff with a cap (the consumers' formula): the delay before attempt `failures + 1`. */
 export function backoffDelayMs(failures: number, policy: BackoffPolicy): number {
-  const exp = policy.baseMs * 2 ** Math.max(0, failures - 1);
-  return Math.min(policy.capMs, exp);
+  return backoffMs({ initialMs: policy.baseMs, maxMs: policy.capMs }, failures);
 }
 
 export type FailureOutcome =
