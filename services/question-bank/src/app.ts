@@ -3,7 +3,12 @@ import { Router, type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { createApp, type HealthChecks, type ReadinessState } from '../../kit/src/index.js';
 import type { QuestionBankDeps } from './domain/deps.js';
+import { aiClassifyRoutes } from './routes/ai-classify.js';
+import { aiPreviewRoutes } from './routes/ai-preview.js';
+import { blueprintRoutes } from './routes/blueprint.js';
 import { catalogRoutes } from './routes/catalog.js';
+import { deletionRoutes } from './routes/deletion.js';
+import { ingestRoutes } from './routes/ingest.js';
 import { legacyRoutes } from './routes/legacy.js';
 import { questionRoutes } from './routes/questions.js';
 
@@ -28,6 +33,12 @@ export function buildApp(deps: QuestionBankDeps, opts: QuestionBankAppOptions): 
   // Catalog first: its fixed paths under /v1/questions/ must not be taken for a question id.
   routes.use(catalogRoutes(deps));
   routes.use(legacyRoutes(deps));
+  // Part 2's fixed paths under /v1/questions/ likewise come before /v1/questions/:id.
+  routes.use(deletionRoutes(deps));
+  routes.use(aiPreviewRoutes(deps));
+  routes.use(aiClassifyRoutes(deps));
+  routes.use(ingestRoutes(deps));
+  routes.use(blueprintRoutes(deps));
   routes.use(questionRoutes(deps));
   return createApp({
     name: SERVICE_NAME,

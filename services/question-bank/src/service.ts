@@ -11,7 +11,10 @@ import { buildApp, SERVICE_NAME } from './app.js';
 import { questionBankConfigSchema, type QuestionBankConfig } from './config.js';
 import type { QuestionBankDeps } from './domain/deps.js';
 import { timeOrderedIds } from './domain/questions/ids.js';
+import { aiPreviewModels } from './store/ai-preview-models.js';
 import { catalogModels } from './store/catalog-models.js';
+import { deletionModels } from './store/deletion-models.js';
+import { ingestModels } from './store/ingest-models.js';
 import { questionModels } from './store/question-models.js';
 
 export interface BuiltQuestionBank {
@@ -26,7 +29,13 @@ export const questionBankService: ServiceDefinition<QuestionBankConfig, BuiltQue
   name: SERVICE_NAME,
   configSchema: questionBankConfigSchema,
   async build({ config, logger, db, metrics, readiness, checks, bus }) {
-    const models = { ...questionModels(db.conn), ...catalogModels(db.conn) };
+    const models = {
+      ...questionModels(db.conn),
+      ...catalogModels(db.conn),
+      ...deletionModels(db.conn),
+      ...aiPreviewModels(db.conn),
+      ...ingestModels(db.conn),
+    };
     await syncIndexes(db.conn);
     const outbox = createOutbox({ db, owners: [models.Question], logger, registry: metrics });
     const deps: QuestionBankDeps = { db, models, outbox, logger, clock: () => new Date(), newId: timeOrderedIds() };

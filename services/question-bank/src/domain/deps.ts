@@ -10,10 +10,13 @@
 //   (every question write must carry its search event through `outbox`).
 // - `clock` and `newId` are the only time and id sources, so tests can pin them.
 import type { Logger, MongoHandle, Outbox } from '../../../kit/src/index.js';
+import type { AiPreviewModels } from '../store/ai-preview-models.js';
 import type { CatalogModels } from '../store/catalog-models.js';
+import type { DeletionModels } from '../store/deletion-models.js';
+import type { IngestModels } from '../store/ingest-models.js';
 import type { QuestionModels } from '../store/question-models.js';
 
-export type QuestionBankModels = QuestionModels & CatalogModels;
+export type QuestionBankModels = QuestionModels & CatalogModels & DeletionModels & AiPreviewModels & IngestModels;
 
 export interface QuestionBankDeps {
   db: MongoHandle;
