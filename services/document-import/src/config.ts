@@ -1,0 +1,73 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Joi from 'joi';
+import { commonConfig, outboxConfig, type CommonConfig } from '../../kit/src/index.js';
+import { TOPICS } from '../../../kafka/topics.js';
+
+/** The service's and the parser workers' config (one schema: both read the same spool and queue). */
+export interface DocumentImportConfig extends CommonConfig {
+  MONGODB_DB: string;
+  OUTBOX_PUBLISHER: 'none' | 'kafka';
+  DOCX_IMPORT_PAYLOAD_DIR: string;
+  DOCX_IMPORT_PAYLOAD_STORE: 'dir' | 'gridfs';
+  DOCX_IMPORT_WORKER_CONCURRENCY?: number;
+  ALGORITHM_IMPORT_WORKER_CONCURRENCY?: number;
+  /** Injected by the operator into the worker pods (spec.worker.concurrency). */
+  WORKER_CONCURRENCY?: number;
+  DOCX_IMPORT_TOPIC: string;
+  DOCX_IMPORT_CONSUMER_GROUP: string;
+  DOCX_IMPORT_EVENTS_TOPIC: string;
+  DOCX_IMPORT_LIVE_POLL_MS: number;
+  DOCX_WORKER_LEASE_MS: number;
+  DOCX_WORKER_SESSION_TIMEOUT_MS: number;
+  /** Test hook: while this file exists a worker holds each job after marking it PROCESSING. */
+  DOCX_WORKER_PAUSE_FILE?: string;
+  DOCX_PARSER_URL?: string;
+  DOCUMENT_SERVICE_URL?: string;
+  QUESTION_BANK_URL?: string;
+  EXAM_SERVICE_URL?: string;
+}
+
+const concurrency = Joi.number().integer().min(1).max(64);
+const topicName = Joi.string().pattern(/^[a-zA-Z0-9._-]{1,249}$/);
+const url = Joi.string().uri({ scheme: ['http', 'https'] });
+
+export const documentImportConfigSchema = Joi.object<DocumentImportConfig>({
+  ...commonConfig,
+  ...outboxConfig,
+  // The work queue travels through the outbox: without the relay no job would ever reach a worker.
+  OUTBOX_PUBLISHER: Joi.string().valid('none', 'kafka').default('kafka'),
+  PORT: Joi.number().port().default(4007),
+  MONGODB_DB: Joi.string()
+    .pattern(/^[A-Za-z0-9_-]{1,63}$/)
+    .default('edu_document_import'),
+  DOCX_IMPORT_PAYLOAD_DIR: Joi.string().default(join(tmpdir(), 'edu-docx-import-spool')),
+  DOCX_IMPORT_PAYLOAD_STORE: Joi.string().valid('dir', 'gridfs').default('dir'),
+  DOCX_IMPORT_WORKER_CONCURRENCY: concurrency.optional(),
+  ALGORITHM_IMPORT_WORKER_CONCURRENCY: concurrency.optional(),
+  WORKER_CONCURRENCY: concurrency.optional(),
+  DOCX_IMPORT_TOPIC: topicName.default(TOPICS.docxImportJobs),
+  DOCX_IMPORT_CONSUMER_GROUP: Joi.string().min(1).max(255).default('docx-parser'),
+  DOCX_IMPORT_EVENTS_TOPIC: topicName.default(TOPICS.docxImportJobEvents),
+  DOCX_IMPORT_LIVE_POLL_MS: Joi.number().integer().min(50).max(60000).default(500),
+  DOCX_WORKER_LEASE_MS: Joi.number().integer().min(1000).max(600000).default(15000),
+  DOCX_WORKER_SESSION_TIMEOUT_MS: Joi.number().integer().min(6000).max(300000).default(30000),
+  DOCX_WORKER_PAUSE_FILE: Joi.string().optional(),
+  DOCX_PARSER_URL: url.optional(),
+  DOCUMENT_SERVICE_URL: url.optional(),
+  QUESTION_BANK_URL: url.optional(),
+  EXAM_SERVICE_URL: url.optional(),
+});
+
+/**
+ * Jobs one worker process runs at once: the contract's DOCX_IMPORT_WORKER_CONCURRENCY, else
+ * ALGORITHM_IMPORT_WORKER_CONCURRENCY, else the operator's WORKER_CONCURRENCY, else 2.
+ */
+export function workerConcurrency(config: DocumentImportConfig): number {
+  return (
+    config.DOCX_IMPORT_WORKER_CONCURRENCY ??
+    config.ALGORITHM_IMPORT_WORKER_CONCURRENCY ??
+    config.WORKER_CONCURRENCY ??
+    2
+  );
+}

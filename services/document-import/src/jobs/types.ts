@@ -1,0 +1,179 @@
+// The job engine's data shapes, shared by the engine, the worker and the routes.
+
+export type JobStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+export type JobKind = 'QAS' | 'DOCX_FAST';
+/** UPLOAD: multipart upload (`.../qas/jobs`); STORAGE: fetched from the document service by key. */
+export type JobSource = 'UPLOAD' | 'STORAGE';
+export type ApprovalTarget = 'QUESTION_BANK' | 'EXAM_DRAFT';
+
+/** Who acts: `X-Organization-Id` and `X-User-Id`. Jobs are visible within their organization. */
+export interface JobScope {
+  organizationId: string;
+  actorId: string;
+}
+
+export interface JobFailure {
+  code: string;
+  message: string;
+}
+
+export interface JobCounters {
+  totalQuestions: number;
+  parsedQuestions: number;
+  pendingEquations: number;
+  pendingImages: number;
+  warnings: number;
+  errors: number;
+}
+
+/** The `queue` object, present only while PENDING or PROCESSING. */
+export interface QueueInfo {
+  status: 'WAITING' | 'ACTIVE';
+  /** PENDING jobs of the whole queue (every organization: the workers are shared). */
+  waiting: number;
+  /** PROCESSING jobs of the whole queue. */
+  active: number;
+  totalPending: number;
+  /** 1-based place among the waiting jobs (oldest first); 0 once active. */
+  waitingPosition: number;
+  /** Waiting jobs queued before this one; 0 once active. */
+  jobsAhead: number;
+  workerConcurrency: number;
+}
+
+/** List and stream snapshot shape (the contract's summary fields). */
+export interface JobSummary {
+  id: string;
+  jobKind: JobKind;
+  source: JobSource;
+  title: string | null;
+  questionFileName: string;
+  fileName: string;
+  status: JobStatus;
+  fileStatus: string;
+  extractionStatus: string;
+  parseStatus: string;
+  matchStatus: string;
+  reviewStatus: string;
+  progress: number;
+  errorSummary: JobFailure | null;
+  organizationId: string;
+  createdBy: string;
+  run: number;
+  autoApproveToQuestionBank: boolean;
+  subjectId: string | null;
+  gradeLevel: number | null;
+  questionStorageKey: string | null;
+  counters: JobCounters;
+  createdAt: string;
+  updatedAt: string;
+  queuedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  failedAt: string | null;
+  reviewedAt: string | null;
+  queue?: QueueInfo;
+}
+
+/** Detail: the summary plus the parse output (the reviewed payload when one was saved). */
+export interface JobDetail extends JobSummary {
+  packagingJson: Record<string, unknown> | null;
+  parseResultJson: Record<string, unknown> | null;
+  /** The worker's own output, kept beside the reviewed one (the baseline for a re-review). */
+  originalParseResultJson: Record<string, unknown> | null;
+  approvals: StoredApproval[];
+}
+
+export interface StoredApproval {
+  approvalKey: string;
+  target: ApprovalTarget;
+  auto: boolean;
+  questionIds: string[];
+  examId: string | null;
+  documentId: string | null;
+  /** What the approval answered, returned verbatim on a retry with the same key. */
+  result: unknown;
+  at: string;
+}
+
+/** One event as stored per job (`type` is the contract's short name, e.g. `job.queued`). */
+export interface StoredJobEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  time: string;
+}
+
+/** The bytes of a submission: a file on disk (the kit's upload temp file) or a buffer. */
+export type PayloadSource = { filePath: string } | { bytes: Buffer };
+
+export interface SubmitInput {
+  source: PayloadSource;
+  fileName: string;
+  title?: string | null;
+  jobKind: JobKind;
+  jobSource: JobSource;
+  autoApproveToQuestionBank?: boolean;
+  subjectId?: string | null;
+  gradeLevel?: number | null;
+  questionStorageKey?: string | null;
+  /** Fast jobs: already trimmed and capped by the route. */
+  idempotencyKey?: string | null;
+}
+
+export interface SubmitResult {
+  job: JobSummary;
+  /** True when an equal fast-job request within 15 minutes already made this job (nothing enqueued). */
+  replayed: boolean;
+}
+
+export interface JobFilters {
+  status?: JobStatus;
+  jobKind?: JobKind;
+  source?: JobSource;
+  /** Only the jobs this actor created (the teacher library passes the caller). */
+  createdBy?: string;
+  /** Case-insensitive substring of the title or file name. */
+  q?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+}
+
+export interface Paging {
+  page: number;
+  limit: number;
+}
+
+export interface JobPage {
+  items: JobSummary[];
+  total: number;
+}
+
+export interface JobStatusView extends JobCounters {
+  status: JobStatus;
+}
+
+export interface ReviewInput {
+  /** Stored verbatim. */
+  parseResult: Record<string, unknown>;
+  title?: string | null;
+}
+
+export interface ApprovalRecord {
+  approvalKey: string;
+  target: ApprovalTarget;
+  /** `auto_approval.completed` instead of `approval.completed`. */
+  auto?: boolean;
+  questionIds: string[];
+  examId?: string | null;
+  documentId?: string | null;
+  result: unknown;
+}
+
+/** A live change, for the event streams: the summary, never the parse body. */
+export interface JobUpdate {
+  type: 'job.updated';
+  job: JobSummary;
+}
+
+export type JobListener = (update: JobUpdate) => void;
