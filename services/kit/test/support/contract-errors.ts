@@ -71,6 +71,12 @@ export const CONTRACT_ERRORS: readonly ContractError[] = [
   { contract: '001', text: 'AI classification context over 25 questionIds', code: 'VALIDATION_ERROR', status: 400 },
   { contract: '001', text: 'folderId not visible in the same scope', code: 'FOLDER_NOT_FOUND', status: 404 },
   { contract: '001', text: 'question type id unknown', code: 'QUESTION_TYPE_NOT_FOUND', status: 404 },
+  {
+    contract: '001',
+    text: 'blueprint rule unfilled with requireComplete=true (ours: says so, never fewer silently)',
+    code: 'BLUEPRINT_INCOMPLETE',
+    status: 409,
+  },
   { contract: '001', text: 'permanent-delete job id unknown', code: 'PERMANENT_DELETE_JOB_NOT_FOUND', status: 404 },
   { contract: '001', text: 'write without the scope headers', code: 'UNAUTHENTICATED', status: 401 },
   { contract: '001', text: 'write with a role other than ADMIN or TEACHER', code: 'FORBIDDEN', status: 403 },

@@ -192,6 +192,8 @@ questionSchema.plugin(outboxOwnerPlugin);
 questionSchema.index({ organizationId: 1, removedAt: 1, createdAt: -1, _id: -1 });
 questionSchema.index({ organizationId: 1, createdById: 1, removedAt: 1, createdAt: -1 });
 questionSchema.index({ removedAt: 1, createdAt: -1, _id: -1 });
+// Blueprint selection: PUBLISHED rows of an organization, newest first (drafts never scanned).
+questionSchema.index({ organizationId: 1, status: 1, removedAt: 1, createdAt: -1, _id: -1 });
 // `q`: multikey index over folded words (mongo-java-server has no $text).
 questionSchema.index({ searchTokens: 1 });
 questionSchema.index({ folderId: 1 });
