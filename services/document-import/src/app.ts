@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { Router, type Express } from 'express';
+import type { Registry } from 'prom-client';
+import { createApp, type HealthChecks, type ReadinessState } from '../../kit/src/index.js';
+import type { ImportDeps } from './domain/deps.js';
+import { qasRoutes } from './routes/qas.js';
+
+export const SERVICE_NAME = 'document-import';
+export const SERVICE_VERSION = '0.1.0';
+
+export interface ImportAppOptions {
+  metrics: Registry;
+  checks: HealthChecks;
+  readiness?: ReadinessState;
+  internalToken?: string;
+}
+
+/** The service's one OpenAPI document (every route, shape and open choice). */
+export function loadOpenApi(): object {
+  return JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as object;
+}
+
+/** The document-import Express app from injected dependencies; reads only its own OpenAPI document. */
+export function buildApp(deps: ImportDeps, opts: ImportAppOptions): Express {
+  const routes = Router();
+  routes.use(qasRoutes(deps));
+  return createApp({
+    name: SERVICE_NAME,
+    version: SERVICE_VERSION,
+    routes,
+    checks: opts.checks,
+    logger: deps.logger,
+    metrics: opts.metrics,
+    openapi: loadOpenApi(),
+    internalToken: opts.internalToken,
+    readiness: opts.readiness,
+    bodyLimit: '2mb',
+  });
+}

@@ -1,0 +1,64 @@
+import { open } from 'node:fs/promises';
+import { AppError } from '../../../kit/src/index.js';
+import { DocxError, DEFAULT_LIMITS, type DocxErrorCode } from '../parser/index.js';
+import { hasZipMagic, listEntries } from '../parser/zip.js';
+import { CODES, MSG } from '../messages.js';
+
+// The refusal statuses openapi.json states for the parser's codes.
+const REFUSAL_STATUS: Record<DocxErrorCode, number> = {
+  DOCX_NOT_ZIP: 415,
+  DOCX_UNSUPPORTED: 415,
+  DOCX_TOO_LARGE: 413,
+  DOCX_TOO_MANY_ENTRIES: 413,
+  DOCX_COMPRESSION_RATIO: 413,
+  DOCX_CORRUPT: 400,
+  DOCX_MISSING_DOCUMENT: 400,
+  DOCX_XML_DOCTYPE: 400,
+  DOCX_XML_INVALID: 400,
+};
+
+/** A parser refusal as the 4xx the service answers; anything else is rethrown unchanged. */
+export function refusalOf(err: unknown): unknown {
+  if (!(err instanceof DocxError)) return err;
+  return new AppError(err.code, err.message, { status: REFUSAL_STATUS[err.code], details: { code: err.code } });
+}
+
+export function isDocxName(name: string): boolean {
+  return name.toLowerCase().endsWith('.docx');
+}
+
+export function assertDocxName(name: string, path = 'fileName'): void {
+  if (!isDocxName(name))
+    throw new AppError(CODES.invalidFile, MSG.extensionDocx, { details: [{ path, message: MSG.extensionDocx }] });
+}
+
+export function assertZipMagic(head: Uint8Array): void {
+  if (!hasZipMagic(head)) throw new AppError(CODES.invalidFile, MSG.notDocx);
+}
+
+/** Reads the first bytes of an uploaded file and refuses it unless it starts with the ZIP magic. */
+export async function assertZipMagicFile(path: string): Promise<void> {
+  const fh = await open(path, 'r');
+  try {
+    const head = new Uint8Array(4);
+    await fh.read(head, 0, 4, 0);
+    assertZipMagic(head);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * What can be refused before a job is queued, from the central directory alone (no inflating):
+ * bad magic, ZIP64, too many entries, declared sizes past the limit, no word/document.xml.
+ * A bomb that lies about its sizes is caught by the parser's streaming limits in the worker.
+ */
+export function precheckPackage(bytes: Uint8Array): void {
+  assertZipMagic(bytes.subarray(0, 4));
+  try {
+    const entries = listEntries(bytes, DEFAULT_LIMITS);
+    if (!entries.has('word/document.xml')) throw new DocxError('DOCX_MISSING_DOCUMENT', 'word/document.xml is missing');
+  } catch (err) {
+    throw refusalOf(err);
+  }
+}

@@ -1,0 +1,39 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, readActor, type Role } from '../../../kit/src/index.js';
+import { CODES, MSG } from '../messages.js';
+
+/** Tenant and actor of a request: both headers are required on every import route. */
+export interface Scope {
+  organizationId: string;
+  userId: string;
+  role?: Role;
+}
+
+export function scopeOf(req: Request): Scope {
+  const actor = readActor(req);
+  if (!actor.userId) throw new AppError(CODES.unauthenticated, MSG.userRequired);
+  if (!actor.organizationId) {
+    throw new AppError(CODES.validation, MSG.organizationRequired, {
+      details: [{ path: 'X-Organization-Id', message: 'is required' }],
+    });
+  }
+  return { organizationId: actor.organizationId, userId: actor.userId, role: actor.role };
+}
+
+/**
+ * Checks the scope headers before anything is read or stored: an upload without them is refused
+ * before its first byte is spooled (and the connection closed, so the unread body is not drained).
+ */
+export function requireScope(req: Request, res: Response, next: NextFunction): void {
+  try {
+    res.locals.scope = scopeOf(req);
+    next();
+  } catch (err) {
+    if (req.headers['content-length'] !== '0' && !req.complete) res.setHeader('Connection', 'close');
+    next(err);
+  }
+}
+
+export function scope(res: Response): Scope {
+  return res.locals.scope as Scope;
+}

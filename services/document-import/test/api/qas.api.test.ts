@@ -1,0 +1,170 @@
+import { expect } from 'chai';
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { UPLOAD_TEMP_PREFIX } from '../../../kit/src/index.js';
+import { startTestService, type TestService } from '../../../kit/test/support/harness.js';
+import { documentImportService } from '../../src/service.js';
+import {
+  entityExpansion,
+  headers,
+  notAWordPackage,
+  rawUpload,
+  simpleDocx,
+  sseEvents,
+  teacher,
+  until,
+  zipBomb,
+} from './support.js';
+
+type Svc = TestService<
+  Record<string, unknown> & { PORT: number },
+  Awaited<ReturnType<typeof documentImportService.build>>
+>;
+
+const tempFiles = async () => (await readdir(tmpdir())).filter((n) => n.startsWith(UPLOAD_TEMP_PREFIX));
+
+describe('document-import: synchronous QAS routes', () => {
+  let svc: Svc;
+  let docx: Buffer;
+  let baseline: Set<string>;
+  before(async () => {
+    svc = (await startTestService(documentImportService, { file: import.meta.url })) as unknown as Svc;
+    docx = await simpleDocx();
+  });
+  after(() => svc.close());
+  beforeEach(async () => {
+    baseline = new Set(await tempFiles());
+  });
+  afterEach(async () => {
+    await until('no upload temp file left', async () => (await tempFiles()).every((n) => baseline.has(n)));
+  });
+
+  const post = (path: string, file: Buffer, name = 'de-thi.docx', who = teacher()) =>
+    svc.request.post(path).set(headers(who)).attach('file', file, { filename: name });
+
+  describe('POST /v1/import/docx/qas', () => {
+    it('parses an uploaded DOCX into the QAS output with latency_ms', async () => {
+      const res = await post('/v1/import/docx/qas', docx);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const out = res.body.data;
+      expect(out.document_id).to.match(/^docx-[0-9a-f]{24}$/);
+      expect(out.latency_ms).to.be.a('number').and.at.least(0);
+      expect(out.questions.map((q: { correct_answer: unknown }) => q.correct_answer)).to.deep.equal(['B', 'B']);
+      expect(out.stats.total_questions).to.equal(2);
+    });
+
+    it('refuses a file whose name does not end in .docx with 415 before reading it', async () => {
+      const res = await post('/v1/import/docx/qas', docx, 'de-thi.pdf');
+      expect([res.status, res.body.error.code]).to.deep.equal([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    });
+
+    it('refuses a .docx without the ZIP magic header with 415 DOCX_INVALID_FILE', async () => {
+      const res = await post('/v1/import/docx/qas', Buffer.from('%PDF-1.7 this is not a zip'));
+      expect([res.status, res.body.error.code]).to.deep.equal([415, 'DOCX_INVALID_FILE']);
+    });
+
+    it('refuses a zip bomb with 413 DOCX_COMPRESSION_RATIO', async () => {
+      const res = await post('/v1/import/docx/qas', zipBomb());
+      expect([res.status, res.body.error.code]).to.deep.equal([413, 'DOCX_COMPRESSION_RATIO']);
+    });
+
+    it('refuses entity expansion (a DOCTYPE) with 400 DOCX_XML_DOCTYPE', async () => {
+      const res = await post('/v1/import/docx/qas', entityExpansion());
+      expect([res.status, res.body.error.code]).to.deep.equal([400, 'DOCX_XML_DOCTYPE']);
+    });
+
+    it('refuses a ZIP that is not a Word package with 400 DOCX_MISSING_DOCUMENT', async () => {
+      const res = await post('/v1/import/docx/qas', notAWordPackage());
+      expect([res.status, res.body.error.code]).to.deep.equal([400, 'DOCX_MISSING_DOCUMENT']);
+    });
+
+    it('refuses a truncated archive with 400 DOCX_CORRUPT', async () => {
+      const res = await post('/v1/import/docx/qas', docx.subarray(0, Math.floor(docx.length / 2)));
+      expect([res.status, res.body.error.code]).to.deep.equal([400, 'DOCX_CORRUPT']);
+    });
+
+    it('413 PAYLOAD_TOO_LARGE past 50 MB while the client is still sending', async () => {
+      const { req, response } = rawUpload(svc.url, '/v1/import/docx/qas', teacher());
+      const chunk = Buffer.alloc(1024 * 1024, 0x50);
+      for (let i = 0; i < 50; i++) req.write(chunk);
+      req.write(Buffer.alloc(1, 1));
+      // The body is never ended: the answer must come at byte 50 MB + 1, not after buffering the rest.
+      const res = await response;
+      expect(res.status).to.equal(413);
+      expect(JSON.parse(res.body).error.code).to.equal('PAYLOAD_TOO_LARGE');
+      req.destroy();
+    });
+
+    it('400 when the file field is missing, 415 when the body is not multipart', async () => {
+      const missing = await svc.request.post('/v1/import/docx/qas').set(headers(teacher())).field('title', 'x');
+      expect([missing.status, missing.body.error.code]).to.deep.equal([400, 'VALIDATION_ERROR']);
+      const json = await svc.request.post('/v1/import/docx/qas').set(headers(teacher())).send({ file: 'x' });
+      expect([json.status, json.body.error.code]).to.deep.equal([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    });
+
+    it('401 without X-User-Id and 400 without X-Organization-Id, before the upload is read', async () => {
+      const anon = await post('/v1/import/docx/qas', docx, 'a.docx', { organizationId: 'org-a' });
+      expect([anon.status, anon.body.error.code]).to.deep.equal([401, 'UNAUTHENTICATED']);
+      const noOrg = await post('/v1/import/docx/qas', docx, 'a.docx', { userId: 't1' });
+      expect([noOrg.status, noOrg.body.error.code]).to.deep.equal([400, 'VALIDATION_ERROR']);
+    });
+
+    it('405 with Allow for another method', async () => {
+      const res = await svc.request.get('/v1/import/docx/qas').set(headers(teacher()));
+      expect(res.status).to.equal(405);
+      expect(res.headers.allow).to.include('POST');
+    });
+  });
+
+  describe('POST /v1/import/docx/qas/stream', () => {
+    it('streams progress, one event per question, then the result', async () => {
+      const res = await post('/v1/import/docx/qas/stream', docx)
+        .buffer(true)
+        .parse((r, cb) => {
+          let text = '';
+          r.setEncoding('utf8');
+          r.on('data', (c: string) => (text += c));
+          r.on('end', () => cb(null, text));
+        });
+      expect(res.status).to.equal(200);
+      expect(res.headers['content-type']).to.match(/^text\/event-stream/);
+      const events = sseEvents(res.body as string);
+      expect(events.map((e) => e.event)).to.deep.equal([
+        'progress',
+        'progress',
+        'progress',
+        'question',
+        'question',
+        'result',
+      ]);
+      expect(events[0]!.data).to.deep.include({ stage: 'received', fileName: 'de-thi.docx', bytes: docx.length });
+      expect(events[3]!.data).to.deep.include({ index: 0, total: 2 });
+      const result = events[5]!.data as { questions: unknown[]; latency_ms: number };
+      expect(result.questions).to.have.length(2);
+      expect(result.latency_ms).to.be.a('number');
+    });
+
+    it('refuses bad magic and a package without a document with a JSON 4xx before the stream opens', async () => {
+      const magic = await post('/v1/import/docx/qas/stream', Buffer.from('not a zip at all'));
+      expect([magic.status, magic.body.error.code]).to.deep.equal([415, 'DOCX_INVALID_FILE']);
+      const missing = await post('/v1/import/docx/qas/stream', notAWordPackage());
+      expect([missing.status, missing.body.error.code]).to.deep.equal([400, 'DOCX_MISSING_DOCUMENT']);
+    });
+
+    it('reports a refusal found while parsing as one error event with its status', async () => {
+      const res = await post('/v1/import/docx/qas/stream', entityExpansion())
+        .buffer(true)
+        .parse((r, cb) => {
+          let text = '';
+          r.setEncoding('utf8');
+          r.on('data', (c: string) => (text += c));
+          r.on('end', () => cb(null, text));
+        });
+      const events = sseEvents(res.body as string);
+      expect(events.at(-1)).to.deep.equal({
+        event: 'error',
+        data: { code: 'DOCX_XML_DOCTYPE', message: (events.at(-1)!.data as { message: string }).message, status: 400 },
+      });
+    });
+  });
+});

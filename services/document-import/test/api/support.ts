@@ -1,0 +1,104 @@
+// Shared by the document-import API tests: headers, DOCX files built by the tests, hostile files.
+import http from 'node:http';
+import { strToU8, zipSync } from 'fflate';
+import { makeDocx } from '../parser/support/build-docx.js';
+
+export interface Who {
+  userId?: string;
+  organizationId?: string;
+  role?: string;
+}
+
+export const teacher = (userId = 't1', organizationId = 'org-a'): Who => ({ userId, organizationId, role: 'TEACHER' });
+
+export function headers(who: Who): Record<string, string> {
+  const h: Record<string, string> = {};
+  if (who.userId) h['X-User-Id'] = who.userId;
+  if (who.organizationId) h['X-Organization-Id'] = who.organizationId;
+  if (who.role) h['X-User-Role'] = who.role;
+  return h;
+}
+
+/** Two single-choice questions with answer lines, one red-marked answer. */
+export async function simpleDocx(): Promise<Buffer> {
+  const bytes = await makeDocx([
+    'Câu 1. 1 + 1 = ?',
+    'A. 1\tB. 2\tC. 3\tD. 4',
+    'Đáp án: B',
+    'Câu 2. Thủ đô của Việt Nam?',
+    'A. Huế\t[[r:B. Hà Nội]]\tC. Đà Nẵng\tD. Sài Gòn',
+  ]);
+  return Buffer.from(bytes);
+}
+
+const CT = '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>';
+
+/** A 40 MB document.xml of zeros squeezed under 1 MB: refused by ratio while inflating. */
+export function zipBomb(): Buffer {
+  return Buffer.from(
+    zipSync(
+      { '[Content_Types].xml': strToU8(CT), 'word/document.xml': new Uint8Array(40 * 1024 * 1024) },
+      { level: 9 },
+    ),
+  );
+}
+
+/** A billion-laughs document.xml: refused for its DOCTYPE before any entity is expanded. */
+export function entityExpansion(): Buffer {
+  const lol =
+    '<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">';
+  const xml = `<?xml version="1.0"?><!DOCTYPE w:document [${lol}]><w:document xmlns:w="w"><w:body><w:p><w:r><w:t>&c;</w:t></w:r></w:p></w:body></w:document>`;
+  return Buffer.from(zipSync({ '[Content_Types].xml': strToU8(CT), 'word/document.xml': strToU8(xml) }));
+}
+
+/** A ZIP without word/document.xml. */
+export function notAWordPackage(): Buffer {
+  return Buffer.from(zipSync({ '[Content_Types].xml': strToU8(CT), 'a.txt': strToU8('hello') }));
+}
+
+export async function until(what: string, cond: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export interface RawResponse {
+  status: number;
+  body: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** A multipart request whose body the test writes piece by piece and may never end. */
+export function rawUpload(url: string, path: string, who: Who, fileName = 'de-thi.docx') {
+  const boundary = 'b0undary7';
+  const req = http.request(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, ...headers(who) },
+  });
+  const response = new Promise<RawResponse>((resolve, reject) => {
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+  });
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  req.write(head);
+  return { req, response };
+}
+
+/** Parses a text/event-stream body into its events (comments skipped). */
+export function sseEvents(body: string): Array<{ event: string; data: unknown }> {
+  return body
+    .split('\n\n')
+    .map((block) => block.split('\n').filter((l) => l && !l.startsWith(':')))
+    .filter((lines) => lines.some((l) => l.startsWith('event: ')))
+    .map((lines) => ({
+      event: lines.find((l) => l.startsWith('event: '))!.slice(7),
+      data: JSON.parse(lines.find((l) => l.startsWith('data: '))!.slice(6)) as unknown,
+    }));
+}
