@@ -1,0 +1,50 @@
+// This part's reads of the taxonomy and type read models (raw documents: a curriculum node's
+// subjectId/gradeId/curriculumId links are read as stored).
+import type { TaxonomyKind } from '../../store/catalog-models.js';
+import type { QuestionBankModels } from '../deps.js';
+import type { StoredRef, TypeDef } from './candidates.js';
+
+// A picker's list, not a page: far above any real family (grades, subjects, curricula, ...).
+export const MAX_REFS_PER_QUERY = 5000;
+
+type Filter = Record<string, unknown>;
+
+function activeRefs(m: QuestionBankModels, organizationId: string, filter: Filter): Promise<StoredRef[]> {
+  return m.TaxonomyRef.collection
+    .find({ ...filter, status: 'ACTIVE', organizationId: { $in: [organizationId, null] } } as never)
+    .sort({ kind: 1, code: 1, _id: 1 })
+    .limit(MAX_REFS_PER_QUERY)
+    .toArray() as unknown as Promise<StoredRef[]>;
+}
+
+export const refsOfKinds = (m: QuestionBankModels, organizationId: string, kinds: TaxonomyKind[]) =>
+  activeRefs(m, organizationId, { kind: { $in: kinds } });
+
+/** Curriculum nodes linked to any of the subjects (by id or code). */
+export const nodesOfSubjects = (m: QuestionBankModels, organizationId: string, subjects: string[]) =>
+  activeRefs(m, organizationId, { kind: 'CURRICULUM_NODE', subjectId: { $in: subjects } });
+
+/** Curriculum nodes a classifier named: by id, code or name (case-folded matching happens after). */
+export function nodesNamed(m: QuestionBankModels, organizationId: string, values: string[]) {
+  if (values.length === 0) return Promise.resolve([] as StoredRef[]);
+  const variants = [...new Set(values.flatMap((v) => [v, v.toUpperCase(), v.toLowerCase()]))];
+  return activeRefs(m, organizationId, {
+    kind: 'CURRICULUM_NODE',
+    $or: [{ _id: { $in: values } }, { code: { $in: variants } }, { name: { $in: values } }],
+  });
+}
+
+/** ACTIVE definitions: the organization's system ones, the actor's custom ones, global system ones. */
+export function activeTypes(m: QuestionBankModels, organizationId: string, userId: string): Promise<TypeDef[]> {
+  return m.QuestionTypeDefinition.find({
+    status: 'ACTIVE',
+    $or: [
+      { organizationId, isSystem: true },
+      { organizationId, isSystem: false, createdById: userId },
+      { organizationId: null, isSystem: true },
+    ],
+  })
+    .sort({ isSystem: -1, code: 1, _id: 1 })
+    .lean<TypeDef[]>()
+    .exec();
+}
