@@ -1,0 +1,144 @@
+import Joi from 'joi';
+import { ID_PATTERN, MAX_CONTENT, URI_REFERENCE } from './questions.js';
+
+export const INGEST_LIMITS = {
+  questions: 500,
+  groups: 500,
+  warnings: 5000,
+  options: 8,
+  subItems: 8,
+  media: 100,
+  formulas: 200,
+  jsonDepth: 16,
+} as const;
+
+const str = (max: number) =>
+  Joi.string().custom((value: string, helpers) =>
+    [...value].length > max ? helpers.error('string.max', { limit: max }) : value,
+  );
+const nonBlank = /\S/;
+const id = Joi.string().pattern(ID_PATTERN);
+
+// Stored as MongoDB documents: a key starting with `$`, holding a dot or a NUL could be read as an
+// operator or a path, so such keys are refused, and so is nesting past the depth limit.
+function unsafeKey(value: unknown, depth: number): string | null {
+  if (depth > INGEST_LIMITS.jsonDepth) return 'is nested too deeply';
+  if (Array.isArray(value)) return value.map((v) => unsafeKey(v, depth + 1)).find((p) => p !== null) ?? null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) {
+    if (k.startsWith('$') || k.includes('.') || k.includes('\0')) return `has a key that starts with $ or holds a dot`;
+    const inner = unsafeKey(v, depth + 1);
+    if (inner) return inner;
+  }
+  return null;
+}
+
+const safeObject = () =>
+  Joi.object()
+    .unknown(true)
+    .custom((value: unknown, helpers) => {
+      const problem = unsafeKey(value, 0);
+      return problem ? helpers.message({ custom: `{{#label}} ${problem}` }) : value;
+    });
+
+// A media reference is a reference: a `data:` URL would be the bytes themselves.
+const mediaUrl = str(2000)
+  .pattern(URI_REFERENCE)
+  .pattern(/^data:/i, { invert: true, name: 'reference (not a data: URL)' });
+
+const option = Joi.object({
+  label: Joi.string()
+    .pattern(/^[A-Ha-h]$/)
+    .required(),
+  content: str(MAX_CONTENT).allow('').required(),
+  is_correct: Joi.boolean(),
+});
+const subItem = Joi.object({
+  label: Joi.string()
+    .pattern(/^[A-Ha-h]$/)
+    .required(),
+  content: str(MAX_CONTENT).allow('').required(),
+  correct_boolean: Joi.boolean().allow(null),
+});
+const formula = Joi.object({
+  latex: str(MAX_CONTENT).allow(''),
+  html: str(MAX_CONTENT).allow(''),
+  mathml: str(MAX_CONTENT).allow(''),
+}).or('latex', 'html', 'mathml');
+const media = Joi.object({
+  media_asset_id: id.allow(null),
+  url: mediaUrl,
+  object_key: str(1000),
+  content_type: str(100),
+  kind: str(50),
+  index: Joi.number().integer().min(0).max(1_000_000),
+  width: Joi.number().integer().min(0).max(100000),
+  height: Joi.number().integer().min(0).max(100000),
+  alt: str(1000).allow(''),
+}).or('media_asset_id', 'url', 'object_key');
+const correctAnswer = Joi.alternatives(
+  str(1000).allow(''),
+  Joi.array().items(str(1000)).max(26),
+  Joi.object().pattern(/^[A-Ha-h]$/, Joi.alternatives(Joi.boolean(), str(20))),
+).allow(null);
+
+// Open to fields a legacy parser adds (ignored); the fields we read are checked.
+const question = Joi.object({
+  id: str(200).pattern(nonBlank).required(),
+  number: Joi.number().integer().min(0).max(1_000_000),
+  part: str(20).allow(null, ''),
+  group_id: str(200).allow(null),
+  type: str(64),
+  preset_code: str(64),
+  template_code: str(64),
+  type_confidence: Joi.number().min(0).max(1),
+  review_reason: str(50).allow(null),
+  points: Joi.number().min(0).max(1000).allow(null),
+  content: str(MAX_CONTENT).allow('').required(),
+  options: Joi.array()
+    .items(option)
+    .max(INGEST_LIMITS.options)
+    .unique((a, b) => a.label.toUpperCase() === b.label.toUpperCase()),
+  sub_items: Joi.array()
+    .items(subItem)
+    .max(INGEST_LIMITS.subItems)
+    .unique((a, b) => a.label.toUpperCase() === b.label.toUpperCase()),
+  correct_answer: correctAnswer,
+  correct_answer_numeric: Joi.number().allow(null),
+  solution: str(MAX_CONTENT).allow(null, ''),
+  formulas: Joi.array().items(formula).max(INGEST_LIMITS.formulas),
+  media: Joi.array().items(media).max(INGEST_LIMITS.media),
+  source_location: safeObject().allow(null),
+}).unknown(true);
+
+const group = Joi.object({
+  group_id: str(200).pattern(nonBlank).required(),
+  kind: str(50),
+  parent_group_id: str(200).allow(null),
+  part: str(20).allow(null, ''),
+  title: str(1000).allow(''),
+  from: Joi.number().integer().min(0).allow(null),
+  to: Joi.number().integer().min(0).allow(null),
+  content: str(MAX_CONTENT).allow(''),
+}).unknown(true);
+
+const warning = Joi.object({
+  code: str(100).required(),
+  message: str(2000).allow('').required(),
+  question_id: str(200),
+});
+
+export const ingestBody = Joi.object({
+  document_id: str(200).pattern(nonBlank).required(),
+  latency_ms: Joi.number().min(0).required(),
+  questions: Joi.array().items(question).min(1).max(INGEST_LIMITS.questions).unique('id').required(),
+  groups: Joi.array().items(group).max(INGEST_LIMITS.groups).unique('group_id'),
+  warnings: Joi.array().items(warning).max(INGEST_LIMITS.warnings).required(),
+  stats: safeObject().required(),
+  subjectId: id,
+  gradeLevel: Joi.number().integer().min(1).max(12),
+  sourceFileName: str(500).pattern(nonBlank),
+  sourceImportJobId: id,
+  sourceMetadataJson: safeObject(),
+  tags: Joi.array().items(str(200).pattern(nonBlank)).max(50),
+});
