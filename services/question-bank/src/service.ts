@@ -9,6 +9,7 @@ import {
 } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { questionBankConfigSchema, type QuestionBankConfig } from './config.js';
+import { createDeletionRunner } from './domain/deletion/runner.js';
 import type { QuestionBankDeps } from './domain/deps.js';
 import { timeOrderedIds } from './domain/questions/ids.js';
 import { aiPreviewModels } from './store/ai-preview-models.js';
@@ -21,6 +22,7 @@ export interface BuiltQuestionBank {
   app: Express;
   deps: QuestionBankDeps;
   relay?: OutboxRelay;
+  beforeDrain?: Array<() => void>;
   stoppers: Array<() => Promise<unknown>>;
 }
 
@@ -39,11 +41,15 @@ export const questionBankService: ServiceDefinition<QuestionBankConfig, BuiltQue
     await syncIndexes(db.conn);
     const outbox = createOutbox({ db, owners: [models.Question], logger, registry: metrics });
     const deps: QuestionBankDeps = { db, models, outbox, logger, clock: () => new Date(), newId: timeOrderedIds() };
+    deps.deletion = createDeletionRunner(deps);
     const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
     if (config.OUTBOX_PUBLISHER === 'kafka' && !bus) throw new Error('OUTBOX_PUBLISHER=kafka needs KAFKA_BROKERS');
     if (bus) await bus.ensureTopics(topicsProducedBy(SERVICE_NAME));
     const relay = bus ? startOutboxRelay(config.OUTBOX_PUBLISHER, { outbox, publish: bus.publish }) : undefined;
     const stoppers = relay ? [() => relay.stop()] : [];
-    return { app, deps, relay, stoppers };
+    // Jobs left running or pending by a stopped or crashed instance are resumed from here.
+    deps.deletion.start();
+    stoppers.unshift(() => deps.deletion!.stop());
+    return { app, deps, relay, stoppers, beforeDrain: [() => void deps.deletion?.streams.closeAll()] };
   },
 };

@@ -15,6 +15,7 @@ import type { CatalogModels } from '../store/catalog-models.js';
 import type { DeletionModels } from '../store/deletion-models.js';
 import type { IngestModels } from '../store/ingest-models.js';
 import type { QuestionModels } from '../store/question-models.js';
+import type { DeletionRunner } from './deletion/runner.js';
 
 export type QuestionBankModels = QuestionModels & CatalogModels & DeletionModels & AiPreviewModels & IngestModels;
 
@@ -25,4 +26,6 @@ export interface QuestionBankDeps {
   logger: Logger;
   clock: () => Date;
   newId: () => string;
+  /** The permanent-delete job runner (service.ts starts it); without it jobs wait as `pending`. */
+  deletion?: DeletionRunner;
 }

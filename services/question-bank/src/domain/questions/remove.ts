@@ -1,6 +1,8 @@
 import { AppError } from '../../../../kit/src/index.js';
 import { VERSION_BODY_FIELDS, type QuestionRow, type QuestionStatus } from '../../store/question-models.js';
+import { deleteOwnedProjections } from '../../store/deletion-store.js';
 import * as store from '../../store/question-store.js';
+import { forgetPreviewsOf } from '../ai-preview/records.js';
 import type { QuestionBankDeps } from '../deps.js';
 import { hasProjectedUsageOrCloneRefs } from '../hydrate.js';
 import { tombstoneChange, upsertChange } from './projection.js';
@@ -42,8 +44,31 @@ async function removeRow(deps: QuestionBankDeps, row: QuestionRow): Promise<bool
       session,
     ),
   );
-  if (wrote) await store.deleteVersionsOf(deps.models, row._id);
+  // Only this service's rows: versions and its read models of the question (never other owners').
+  if (wrote)
+    await Promise.all([store.deleteVersionsOf(deps.models, row._id), deleteOwnedProjections(deps.models, row._id)]);
+  if (wrote) await forgetPreviewsOf(deps, [row._id]);
   return wrote;
+}
+
+/**
+ * Permanent delete: removes the row matching `filter` whatever its usage, with its tombstone.
+ * `first` may be the row already read (a job's batch); false when no row matches any more.
+ */
+export async function removeForever(
+  deps: QuestionBankDeps,
+  filter: Record<string, unknown>,
+  first: QuestionRow | string,
+): Promise<boolean> {
+  const id = typeof first === 'string' ? first : first._id;
+  let row: QuestionRow | null = typeof first === 'string' ? null : first;
+  for (let round = 0; round < MAX_CAS_ROUNDS; round += 1) {
+    row ??= await store.findQuestion(deps.models, { ...filter, _id: id });
+    if (!row) return false;
+    if (await removeRow(deps, row)) return true;
+    row = null;
+  }
+  throw new AppError('QUESTION_CONFLICT', 'The question kept changing; try again');
 }
 
 export interface DeleteResult {
