@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import express, { Router, type Express } from 'express';
+import { createApp, errorMiddleware, syncIndexes, type ServiceDefinition } from '../../../kit/src/index.js';
+import { MAX_OBJECT_BYTES, peerConfigSchema, type PeerConfig } from '../config.js';
+import { bucketOf } from '../grid.js';
+import { bytesRoutes } from './bytes-routes.js';
+import { documentModels } from './models.js';
+import { documentRoutes } from './routes.js';
+import type { DocumentDeps } from './store.js';
+
+export const DOCUMENT_PEER_NAME = 'peer-documents';
+
+function openapi(): object {
+  return JSON.parse(readFileSync(new URL('../../openapi/documents.json', import.meta.url), 'utf8')) as object;
+}
+
+export interface BuiltDocumentPeer {
+  app: Express;
+  deps: DocumentDeps;
+}
+
+/** The local document service: stored objects and media assets in GridFS, in its own database. */
+export const documentPeerService: ServiceDefinition<PeerConfig, BuiltDocumentPeer> = {
+  name: DOCUMENT_PEER_NAME,
+  configSchema: peerConfigSchema,
+  dbName: 'edu_peer_documents',
+  async build({ config, logger, db, metrics, readiness, checks }) {
+    const deps: DocumentDeps = {
+      models: documentModels(db.conn),
+      bucket: bucketOf(db.conn),
+      maxBytes: MAX_OBJECT_BYTES,
+      clock: () => new Date(),
+    };
+    await syncIndexes(db.conn);
+    const routes = Router();
+    routes.use(documentRoutes(deps));
+    const kitApp = createApp({
+      name: DOCUMENT_PEER_NAME,
+      version: '0.1.0',
+      routes,
+      checks,
+      logger,
+      metrics,
+      openapi: openapi(),
+      internalToken: config.INTERNAL_API_TOKEN,
+      readiness,
+    });
+    // Byte bodies first (the kit's app refuses bodies that are not JSON or multipart), then the kit's app.
+    const app = express();
+    app.disable('x-powered-by');
+    app.use(bytesRoutes(deps, config.INTERNAL_API_TOKEN));
+    app.use(kitApp);
+    app.use(errorMiddleware(logger));
+    return { app, deps };
+  },
+};

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { Router, type Express } from 'express';
+import type { Model } from 'mongoose';
+import { createApp, syncIndexes, type ServiceDefinition } from '../../../kit/src/index.js';
+import { peerConfigSchema, type PeerConfig } from '../config.js';
+import { examModel, type ExamRow } from './models.js';
+import { examRoutes } from './routes.js';
+
+export const EXAM_PEER_NAME = 'peer-exams';
+
+function openapi(): object {
+  return JSON.parse(readFileSync(new URL('../../openapi/exams.json', import.meta.url), 'utf8')) as object;
+}
+
+export interface BuiltExamPeer {
+  app: Express;
+  Exam: Model<ExamRow>;
+}
+
+/** The local exam service: draft exams and their question snapshots, in its own database. */
+export const examPeerService: ServiceDefinition<PeerConfig, BuiltExamPeer> = {
+  name: EXAM_PEER_NAME,
+  configSchema: peerConfigSchema,
+  dbName: 'edu_peer_exams',
+  async build({ config, logger, db, metrics, readiness, checks }) {
+    const Exam = examModel(db.conn);
+    const routes = Router();
+    routes.use(examRoutes(Exam, db.conn));
+    await syncIndexes(db.conn);
+    const app = createApp({
+      name: EXAM_PEER_NAME,
+      version: '0.1.0',
+      routes,
+      checks,
+      logger,
+      metrics,
+      openapi: openapi(),
+      internalToken: config.INTERNAL_API_TOKEN,
+      readiness,
+      bodyLimit: '10mb',
+    });
+    return { app, Exam };
+  },
+};

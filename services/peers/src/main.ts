@@ -1,0 +1,38 @@
+// `node dist/services/cli.js peers`: the document service on DOCUMENT_SERVICE_PORT (4008) and the
+// exam service on EXAM_SERVICE_PORT (4009), one process, each with its own database.
+import Joi from 'joi';
+import { commonConfig, loadConfig, runMain } from '../../kit/src/index.js';
+import { peerPortsSchema, type PeerPorts } from './config.js';
+import { startDocumentPeer, startExamPeer, type RunningPeer } from './start.js';
+
+interface PeersCommandConfig extends PeerPorts {
+  MONGODB_URI: string;
+  LOG_LEVEL: string;
+  INTERNAL_API_TOKEN?: string;
+}
+
+const schema = (peerPortsSchema as Joi.ObjectSchema).keys({
+  MONGODB_URI: commonConfig.MONGODB_URI,
+  LOG_LEVEL: commonConfig.LOG_LEVEL,
+  INTERNAL_API_TOKEN: commonConfig.INTERNAL_API_TOKEN,
+}) as Joi.ObjectSchema<PeersCommandConfig>;
+
+async function main(): Promise<void> {
+  const config = loadConfig(schema);
+  const base = {
+    mongoUri: config.MONGODB_URI,
+    host: '0.0.0.0',
+    logLevel: config.LOG_LEVEL,
+    internalToken: config.INTERNAL_API_TOKEN,
+  };
+  const peers: Array<RunningPeer<unknown>> = [];
+  peers.push(await startDocumentPeer({ ...base, port: config.DOCUMENT_SERVICE_PORT }));
+  peers.push(await startExamPeer({ ...base, port: config.EXAM_SERVICE_PORT }));
+  const stop = () => {
+    void Promise.all(peers.map((p) => p.close())).then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+runMain(main);
