@@ -18,7 +18,11 @@ describe('POST /v1/questions/ai-classify/context', () => {
   after(() => svc.close());
   beforeEach(() => svc.clearCollections());
 
-  const post = (who: Who, body: unknown) => svc.request.post(CONTEXT).set(headers(who)).send(body as object);
+  const post = (who: Who, body: unknown) =>
+    svc.request
+      .post(CONTEXT)
+      .set(headers(who))
+      .send(body as object);
   const context = async (who: Who, body: Record<string, unknown>) => {
     const res = await post(who, body);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -91,7 +95,9 @@ describe('POST /v1/questions/ai-classify/context', () => {
       expect(res.body.error.code).to.equal('VALIDATION_ERROR');
     }
     expect((await post(teacher(), { questionIds: ids.slice(0, 25) })).status).to.equal(200);
-    expect((await post({ userId: 's', role: 'STUDENT', organizationId: 'org-a' }, { questionIds: ['a'] })).status).to.equal(403);
+    expect(
+      (await post({ userId: 's', role: 'STUDENT', organizationId: 'org-a' }, { questionIds: ['a'] })).status,
+    ).to.equal(403);
     expect((await post({ userId: 't1', role: 'TEACHER' }, { questionIds: ['a'] })).status).to.equal(400);
     expect((await svc.request.get(CONTEXT).set(headers(teacher()))).status).to.equal(405);
   });
@@ -125,7 +131,9 @@ describe('POST /v1/questions/ai-classify/context', () => {
     const nodes = row!.candidateCurriculumNodes;
     expect(nodes).to.have.length(160);
     expect(row!.candidateCurriculumNodesTotal).to.equal(180);
-    expect(nodes.slice(0, 30).every((n) => n.match === 'SUBJECT_GRADE_CURRICULUM' && n.id.startsWith('e'))).to.equal(true);
+    expect(nodes.slice(0, 30).every((n) => n.match === 'SUBJECT_GRADE_CURRICULUM' && n.id.startsWith('e'))).to.equal(
+      true,
+    );
     expect(nodes.slice(30).every((n) => n.match === 'SUBJECT_GRADE' && n.id.startsWith('l'))).to.equal(true);
     expect(nodes.map((n) => n.id)).to.not.include.members(['other-grade', 'other-subject', 'inactive']);
   });
@@ -149,7 +157,10 @@ describe('POST /v1/questions/ai-classify/context', () => {
     const [row] = data.rows;
     expect(row!.candidateGrades.map((g) => g.id)).to.deep.equal(['g10-org', 'g11-global']);
     expect(row!.candidateCurriculumNodes.map((n) => n.id)).to.deep.equal(['n-extra']);
-    const candidates = data.candidates as { difficultyLevels: Array<{ id: string }>; questionTypes: Array<{ code: string }> };
+    const candidates = data.candidates as {
+      difficultyLevels: Array<{ id: string }>;
+      questionTypes: Array<{ code: string }>;
+    };
     expect(candidates.difficultyLevels.map((d) => d.id)).to.deep.equal(['d-global']);
     expect(candidates.questionTypes.map((t) => t.code)).to.include.members(['SINGLE_CHOICE', 'ESSAY']);
   });

@@ -83,7 +83,14 @@ describe('AI classification rules (pure)', () => {
     const defs: TypeDef[] = [
       { _id: 'ESSAY', code: 'ESSAY', name: 'ESSAY', baseType: 'ESSAY', isSystem: true, organizationId: null },
       { _id: 'org-a:ESSAY', code: 'ESSAY', name: 'ESSAY', baseType: 'ESSAY', isSystem: true, organizationId: ORG },
-      { _id: 'c1', code: 'DIEN_KHUYET', name: 'Điền khuyết', baseType: 'SHORT_ANSWER', isSystem: false, organizationId: ORG },
+      {
+        _id: 'c1',
+        code: 'DIEN_KHUYET',
+        name: 'Điền khuyết',
+        baseType: 'SHORT_ANSWER',
+        isSystem: false,
+        organizationId: ORG,
+      },
     ];
     it('normalizes a code or name to the definition in scope, global only as fallback', () => {
       const types = typePool(defs, ORG);
@@ -160,7 +167,12 @@ describe('AI classification rules (pure)', () => {
       { _id: 'c1', code: 'TU_LUAN', name: 'Tự luận', baseType: 'ESSAY', isSystem: false, organizationId: ORG },
     ];
     const catalog = { pool, types: defs };
-    const item = (over: Partial<ApplyItem>): ApplyItem => ({ questionId: 'q1', acceptedFields: [], fields: {}, ...over });
+    const item = (over: Partial<ApplyItem>): ApplyItem => ({
+      questionId: 'q1',
+      acceptedFields: [],
+      fields: {},
+      ...over,
+    });
     const opts = { threshold: 0.5, overwrite: false };
 
     it('derives gradeLevel, difficulty and type, and marks the difficulty as classified', () => {
