@@ -1,0 +1,101 @@
+// Live `job.updated` for the event streams. Workers are other processes, so changes are found by
+// polling `updatedAt` (indexed) while someone listens; a change made in this process triggers a
+// poll at once. Each (job, updatedAt) is delivered once; a window of overlap covers writers whose
+// clocks or commits lag a little behind.
+import type { ImportJobRow } from '../store/job-models.js';
+import type { JobContext } from './context.js';
+import { summaryOf } from './queries.js';
+import type { JobListener } from './types.js';
+
+const OVERLAP_MS = 2000;
+const BATCH = 500;
+
+interface Listening {
+  jobId: string | null;
+  listener: JobListener;
+}
+
+export interface LiveFeed {
+  subscribe(jobId: string | null, listener: JobListener): () => void;
+  /** A job changed in this process. */
+  changed(jobId: string): void;
+  close(): void;
+}
+
+export function createLiveFeed(ctx: JobContext, pollMs: number): LiveFeed {
+  const listeners = new Set<Listening>();
+  const delivered = new Map<string, number>();
+  let since = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let polling: Promise<void> | undefined;
+  let again = false;
+
+  async function deliver(row: ImportJobRow): Promise<void> {
+    const at = new Date(row.updatedAt).getTime();
+    if (delivered.get(row._id) === at) return;
+    delivered.set(row._id, at);
+    const targets = [...listeners].filter((l) => l.jobId === null || l.jobId === row._id);
+    if (targets.length === 0) return;
+    const update = { type: 'job.updated' as const, job: await summaryOf(ctx, row) };
+    for (const t of targets) t.listener(update);
+  }
+
+  async function pollOnce(): Promise<void> {
+    const rows = await ctx.models.ImportJob.find({ updatedAt: { $gte: new Date(since) } })
+      .sort({ updatedAt: 1 })
+      .limit(BATCH)
+      .lean<ImportJobRow[]>()
+      .exec();
+    for (const row of rows) await deliver(row);
+    const newest = rows.length > 0 ? new Date(rows[rows.length - 1]!.updatedAt).getTime() : ctx.clock().getTime();
+    since = Math.max(since, newest - OVERLAP_MS);
+    for (const [id, at] of delivered) if (at < since) delivered.delete(id);
+  }
+
+  function poll(): void {
+    if (polling) {
+      again = true;
+      return;
+    }
+    polling = pollOnce()
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'live job updates: poll failed'))
+      .finally(() => {
+        polling = undefined;
+        if (again && listeners.size > 0) {
+          again = false;
+          poll();
+        }
+      });
+  }
+
+  function start(): void {
+    since = ctx.clock().getTime() - OVERLAP_MS;
+    timer = setInterval(poll, pollMs);
+    timer.unref();
+  }
+
+  function stop(): void {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+    delivered.clear();
+  }
+
+  return {
+    subscribe(jobId, listener) {
+      const entry = { jobId, listener };
+      if (listeners.size === 0) start();
+      listeners.add(entry);
+      return () => {
+        listeners.delete(entry);
+        if (listeners.size === 0) stop();
+      };
+    },
+    changed() {
+      if (listeners.size > 0) poll();
+    },
+    close() {
+      listeners.clear();
+      stop();
+    },
+  };
+}
