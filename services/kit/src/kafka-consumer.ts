@@ -231,6 +231,7 @@ export async function startConsumer(kafka: Kafka, sub: SubscribeOptions, deps: C
     await consumer.subscribe({ topic: sub.topic, fromBeginning: sub.fromBeginning ?? false });
     await consumer.run({
       partitionsConsumedConcurrently: Math.max(1, sub.concurrency ?? 1),
+      ...(sub.commitEachMessage ? { autoCommitThreshold: 1 } : {}),
       eachMessage: (payload) => handleWithRetries(rt, payload),
     });
   } catch (err) {

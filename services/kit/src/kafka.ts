@@ -71,6 +71,11 @@ export interface SubscribeOptions {
    */
   deadLetterTopic?: string | false;
   session?: SessionOptions;
+  /**
+   * Commit after every handled message instead of once per fetched batch, so the group's lag is
+   * exactly what is waiting or in hand (a work queue scaled on its lag needs that).
+   */
+  commitEachMessage?: boolean;
 }
 
 export type EventHandler<T = unknown> = (event: PlatformEvent<T>, message: ReceivedMessage) => Promise<void>;
