@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { seededOrder } from '../src/domain/blueprint/shuffle.js';
+import type { QuestionSnapshot } from '../src/domain/blueprint/snapshot.js';
+import type { QuestionHydration } from '../src/domain/hydrate.js';
 import {
   admin,
   choiceBody,
@@ -16,8 +18,8 @@ type Item = {
   questionId: string;
   ruleIndex: number;
   position: number;
-  snapshot: Record<string, any>;
-  refs: Record<string, any>;
+  snapshot: QuestionSnapshot;
+  refs: Omit<QuestionHydration, 'folder' | 'group'>;
 };
 
 describe('question bank: blueprint selection (POST /v1/internal/questions/select-for-exam-blueprint)', function () {
@@ -229,7 +231,7 @@ describe('question bank: blueprint selection (POST /v1/internal/questions/select
         .set(headers(teacher('t1')))
         .query({ view: 'editor' })
     ).body.data;
-    const c3 = by.get(q.c3)!.snapshot;
+    const c3 = by.get(q.c3!)!.snapshot;
     expect(c3).to.include({
       questionVersionId: editor.currentVersionId,
       type: 'MULTIPLE_CHOICE',
@@ -244,11 +246,11 @@ describe('question bank: blueprint selection (POST /v1/internal/questions/select
     expect(c3.mediaRefs).to.deep.equal(editor.currentVersion.mediaRefs);
     expect(c3.formulaRefs[0]).to.include({ latex: 'x^2', html: '<i>x</i><sup>2</sup>' });
     expect(c3.taxonomy).to.include({ subjectId: 'physics', gradeLevel: 10, chapterId: 'ch2' });
-    const s1 = by.get(q.s1)!.snapshot;
+    const s1 = by.get(q.s1!)!.snapshot;
     expect(s1.answerKeys).to.deep.equal({ acceptedAnswers: ['2,5'], tolerance: 0.01 });
     expect(s1).to.deep.include({ scoringRule: { mode: 'EXACT', maxScore: 0.5 }, scoringRuleDefaulted: false });
-    const tf = by.get(q.tf)!.snapshot;
-    expect(tf.subItems.map((s: { correctBoolean: boolean }) => s.correctBoolean)).to.deep.equal([
+    const tf = by.get(q.tf!)!.snapshot;
+    expect(tf.subItems!.map((s: { correctBoolean: boolean }) => s.correctBoolean)).to.deep.equal([
       true,
       false,
       true,
@@ -258,12 +260,12 @@ describe('question bank: blueprint selection (POST /v1/internal/questions/select
       scoringRule: { mode: 'THPT_TRUE_FALSE_LADDER', maxScore: 1 },
       scoringRuleDefaulted: true,
     });
-    expect(tf.group).to.include({ id: groupId, title: 'Đoạn văn', contentText: 'Đọc đoạn sau' });
-    const c1 = by.get(q.c1)!;
+    expect(tf.group!).to.include({ id: groupId, title: 'Đoạn văn', contentText: 'Đọc đoạn sau' });
+    const c1 = by.get(q.c1!)!;
     expect(c1.refs.subject).to.include({ id: 'math', name: 'Toán' });
     expect(c1.refs.chapter).to.include({ id: 'ch1', name: 'Hàm số' });
     expect(c1.refs._count).to.deep.equal({ examItems: 3, attemptItems: 4, answers: 5 });
-    expect(by.get(q.c2)!.refs._count).to.deep.equal({ examItems: 0, attemptItems: 0, answers: 0 });
+    expect(by.get(q.c2!)!.refs._count).to.deep.equal({ examItems: 0, attemptItems: 0, answers: 0 });
     for (const member of ['subject', 'chapter', '_count', 'createdBy', 'organization', 'customType'])
       expect(c1.snapshot).to.not.have.property(member);
   });
