@@ -21,12 +21,14 @@ const id = Joi.string().pattern(ID_PATTERN);
 
 // Stored as MongoDB documents: a key starting with `$`, holding a dot or a NUL could be read as an
 // operator or a path, so such keys are refused, and so is nesting past the depth limit.
+const badKey = (k: string) => k.startsWith('$') || k.includes('.') || k.includes('\0');
+
 function unsafeKey(value: unknown, depth: number): string | null {
   if (depth > INGEST_LIMITS.jsonDepth) return 'is nested too deeply';
-  if (Array.isArray(value)) return value.map((v) => unsafeKey(v, depth + 1)).find((p) => p !== null) ?? null;
   if (value === null || typeof value !== 'object') return null;
-  for (const [k, v] of Object.entries(value)) {
-    if (k.startsWith('$') || k.includes('.') || k.includes('\0')) return `has a key that starts with $ or holds a dot`;
+  const entries = Array.isArray(value) ? value.map((v) => ['', v] as const) : Object.entries(value);
+  for (const [k, v] of entries) {
+    if (badKey(k)) return 'has a key that starts with $ or holds a dot';
     const inner = unsafeKey(v, depth + 1);
     if (inner) return inner;
   }
