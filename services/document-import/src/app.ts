@@ -3,6 +3,9 @@ import { Router, type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { createApp, type HealthChecks, type ReadinessState } from '../../kit/src/index.js';
 import type { ImportDeps } from './domain/deps.js';
+import { eventRoutes } from './routes/events.js';
+import { fastJobRoutes } from './routes/fast-jobs.js';
+import { jobRoutes } from './routes/jobs.js';
 import { qasRoutes } from './routes/qas.js';
 
 export const SERVICE_NAME = 'document-import';
@@ -24,6 +27,10 @@ export function loadOpenApi(): object {
 export function buildApp(deps: ImportDeps, opts: ImportAppOptions): Express {
   const routes = Router();
   routes.use(qasRoutes(deps));
+  // The event streams first: /jobs/events is a fixed path beside /jobs/:id.
+  routes.use(eventRoutes(deps));
+  routes.use(fastJobRoutes(deps));
+  routes.use(jobRoutes(deps));
   return createApp({
     name: SERVICE_NAME,
     version: SERVICE_VERSION,

@@ -1,44 +1,57 @@
 import type { Express } from 'express';
 import Joi from 'joi';
-import {
-  commonConfig,
-  StreamRegistry,
-  syncIndexes,
-  type CommonConfig,
-  type ServiceDefinition,
-} from '../../kit/src/index.js';
+import { topicsProducedBy } from '../../../kafka/topics.js';
+import { AppError, StreamRegistry, syncIndexes, type ServiceDefinition } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
+import { documentImportConfigSchema, type DocumentImportConfig } from './config.js';
 import type { ImportDeps } from './domain/deps.js';
+import { createJobEngine, type JobEngine } from './jobs/engine.js';
 import { parseDocx } from './parser/index.js';
 
-interface ImportConfig extends CommonConfig {
-  MONGODB_DB: string;
+export interface ImportServiceConfig extends DocumentImportConfig {
+  DOCX_IMPORT_SSE_HEARTBEAT_MS: number;
 }
 
-const importConfigSchema = Joi.object<ImportConfig>({
-  ...commonConfig,
-  PORT: Joi.number().port().default(4007),
-  MONGODB_DB: Joi.string()
-    .pattern(/^[A-Za-z0-9_-]{1,63}$/)
-    .default('edu_document_import'),
-});
+// The stream heartbeat is the API's alone (the workers share the rest of the schema).
+const serviceConfigSchema = (documentImportConfigSchema as Joi.ObjectSchema).keys({
+  DOCX_IMPORT_SSE_HEARTBEAT_MS: Joi.number().integer().min(100).max(120_000).default(15_000),
+}) as Joi.ObjectSchema<ImportServiceConfig>;
 
 export interface BuiltImport {
   app: Express;
   deps: ImportDeps;
+  engine: JobEngine;
   beforeDrain: Array<() => void>;
   stoppers: Array<() => Promise<unknown>>;
 }
 
+const unavailable = (what: string) => () => {
+  throw new AppError('DEPENDENCY_UNAVAILABLE', `${what} is not configured`);
+};
+
 /** The document-import service as the kit starts it: main.ts runs it, tests start it in-process. */
-export const documentImportService: ServiceDefinition<ImportConfig, BuiltImport> = {
+export const documentImportService: ServiceDefinition<ImportServiceConfig, BuiltImport> = {
   name: SERVICE_NAME,
-  configSchema: importConfigSchema,
-  async build({ config, logger, db, metrics, readiness, checks }) {
+  configSchema: serviceConfigSchema,
+  async build({ config, logger, db, metrics, readiness, checks, bus }) {
+    const engine = await createJobEngine({ config, db, bus, logger, metrics });
     await syncIndexes(db.conn);
+    if (bus) await bus.ensureTopics(topicsProducedBy(SERVICE_NAME));
+    const recovered = await engine.recover();
+    logger.info(recovered, 'import jobs recovered');
     const streams = new StreamRegistry();
-    const deps: ImportDeps = { logger, streams, parseQas: (bytes) => Promise.resolve(parseDocx(bytes)) };
+    const deps: ImportDeps = {
+      logger,
+      streams,
+      heartbeatMs: config.DOCX_IMPORT_SSE_HEARTBEAT_MS,
+      parseQas: (bytes) => Promise.resolve(parseDocx(bytes)),
+      engine,
+      documents: { fetchFile: unavailable('The document service'), openAsset: unavailable('The document service') },
+      approve: unavailable('Approval'),
+      baselineReparse: unavailable('The baseline reparse'),
+      clock: () => new Date(),
+    };
     const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
-    return { app, deps, beforeDrain: [() => void streams.closeAll()], stoppers: [] };
+    return { app, deps, engine, beforeDrain: [() => void streams.closeAll()], stoppers: [() => engine.close()] };
   },
 };

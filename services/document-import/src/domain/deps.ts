@@ -1,10 +1,60 @@
+import type { Readable } from 'node:stream';
 import type { Logger, StreamRegistry } from '../../../kit/src/index.js';
+import type { JobDetail, JobEngine } from '../jobs/engine.js';
 import type { QasParser } from './qas.js';
+import type { Scope } from './scope.js';
+
+export interface AssetContent {
+  body: Readable;
+  contentType: string;
+  contentLength?: number;
+}
+
+/** The document service, as far as the routes call it. */
+export interface DocumentPort {
+  /** The stored file's bytes; an unknown key is a 404, an unreachable service a 502/503. */
+  fetchFile(s: Scope, storageKey: string): Promise<Buffer>;
+  /** A media asset's content, streamed. */
+  openAsset(s: Scope, assetId: string): Promise<AssetContent>;
+}
+
+export type ApprovalTargetName = 'QUESTION_BANK' | 'EXAM_DRAFT';
+
+export interface ApproveRequest {
+  target: ApprovalTargetName;
+  questionMetadata?: { subjectId?: string; gradeLevel?: number; tags?: string[] };
+  examId?: string;
+  exam?: { title: string; subjectId?: string; gradeLevel?: number; durationMinutes?: number };
+}
+
+export interface ApprovalOutcome {
+  questionIds: string[];
+  examId?: string | null;
+  documentId?: string | null;
+  result: unknown;
+}
+
+/** Approval into the question bank or an exam draft, forwarding the scope headers. */
+export type ApprovePort = (s: Scope, job: JobDetail, request: ApproveRequest) => Promise<ApprovalOutcome>;
+
+export interface BaselineResult {
+  parseResult: Record<string, unknown>;
+  warning: { code: string; message: string };
+}
+
+/** The simple reparse of a teacher's plain text, until full parser parity. */
+export type BaselineReparse = (sourceText: string) => BaselineResult;
 
 /** What the routes need, built once in service.ts. */
 export interface ImportDeps {
   logger: Logger;
   /** Every open event stream, closed at the start of drain. */
   streams: StreamRegistry;
+  heartbeatMs: number;
   parseQas: QasParser;
+  engine: JobEngine;
+  documents: DocumentPort;
+  approve: ApprovePort;
+  baselineReparse: BaselineReparse;
+  clock: () => Date;
 }

@@ -1,14 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, readActor, type Role } from '../../../kit/src/index.js';
+import { AppError, readActor } from '../../../kit/src/index.js';
+import type { Scope } from '../domain/scope.js';
 import { CODES, MSG } from '../messages.js';
 
-/** Tenant and actor of a request: both headers are required on every import route. */
-export interface Scope {
-  organizationId: string;
-  userId: string;
-  role?: Role;
-}
-
+/** Both headers are required on every import route: 401 without X-User-Id, 400 without X-Organization-Id. */
 export function scopeOf(req: Request): Scope {
   const actor = readActor(req);
   if (!actor.userId) throw new AppError(CODES.unauthenticated, MSG.userRequired);

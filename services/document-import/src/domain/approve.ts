@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { AppError, toAppError } from '../../../kit/src/index.js';
+import type { CompletedHook, JobDetail, JobEngine } from '../jobs/engine.js';
+import { CODES, MSG } from '../messages.js';
+import type { ApprovePort, ApproveRequest, ImportDeps } from './deps.js';
+import { jobScope, visibleJob, type Scope } from './scope.js';
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Pure: identical requests for the same job, run and review share a key; a reprocess or a new review
+ * makes a new one, so approving the changed result is not answered with the old outcome.
+ */
+export function approvalKey(
+  job: Pick<JobDetail, 'id' | 'run' | 'reviewedAt'>,
+  request: ApproveRequest,
+  auto = false,
+): string {
+  const basis = canonical({ jobId: job.id, run: job.run, reviewedAt: job.reviewedAt, auto, request });
+  return `apv-${createHash('sha256').update(basis).digest('hex').slice(0, 40)}`;
+}
+
+export interface ApprovalAnswer {
+  approvalKey: string;
+  replayed: boolean;
+  result: unknown;
+}
+
+/** Approves a completed job into the question bank or an exam draft; a retry returns the stored result. */
+export async function approveJob(
+  deps: ImportDeps,
+  s: Scope,
+  id: string,
+  request: ApproveRequest,
+): Promise<ApprovalAnswer> {
+  const job = await visibleJob(deps.engine, s, id);
+  const key = approvalKey(job, request);
+  const stored = await deps.engine.findApproval(jobScope(s), job.id, key);
+  if (stored) return { approvalKey: key, replayed: true, result: stored.result };
+  if (job.status !== 'COMPLETED') {
+    throw new AppError(CODES.jobNotCompleted, MSG.jobNotCompleted, { details: { status: job.status } });
+  }
+  const outcome = await deps.approve(s, job, request);
+  const saved = await deps.engine.recordApproval(jobScope(s), job.id, {
+    approvalKey: key,
+    target: request.target,
+    questionIds: outcome.questionIds,
+    examId: outcome.examId ?? null,
+    documentId: outcome.documentId ?? null,
+    result: outcome.result,
+  });
+  return { approvalKey: key, replayed: false, result: saved.result };
+}
+
+/**
+ * The engine's completion seam for `autoApproveToQuestionBank` jobs: a QUESTION_BANK approval in the
+ * creator's scope, recorded with `auto_approval.completed`, or `auto_approval.failed` with its code.
+ */
+export function autoApprovalHook(engine: JobEngine, approve: ApprovePort): CompletedHook {
+  return async (job) => {
+    if (!job.autoApproveToQuestionBank || job.status !== 'COMPLETED') return;
+    const s: Scope = { organizationId: job.organizationId, userId: job.createdBy };
+    const request: ApproveRequest = {
+      target: 'QUESTION_BANK',
+      questionMetadata: {
+        ...(job.subjectId ? { subjectId: job.subjectId } : {}),
+        ...(job.gradeLevel !== null ? { gradeLevel: job.gradeLevel } : {}),
+      },
+    };
+    const key = approvalKey(job, request, true);
+    if (await engine.findApproval(jobScope(s), job.id, key)) return;
+    try {
+      const outcome = await approve(s, job, request);
+      await engine.recordApproval(jobScope(s), job.id, {
+        approvalKey: key,
+        target: 'QUESTION_BANK',
+        auto: true,
+        ...outcome,
+      });
+    } catch (err) {
+      const e = toAppError(err);
+      await engine.recordAutoApprovalFailure(job.id, { code: e.code, message: e.message });
+    }
+  };
+}

@@ -1,0 +1,26 @@
+import { AppError, type Role } from '../../../kit/src/index.js';
+import type { JobEngine, JobDetail, JobScope, JobSummary } from '../jobs/engine.js';
+import { CODES, MSG } from '../messages.js';
+
+/** Tenant and actor of a request (X-Organization-Id, X-User-Id; the role only widens an ADMIN's view). */
+export interface Scope {
+  organizationId: string;
+  userId: string;
+  role?: Role;
+}
+
+export const jobScope = (s: Scope): JobScope => ({ organizationId: s.organizationId, actorId: s.userId });
+
+/** Pure: a job is its creator's; an ADMIN sees every job of its organization; nobody crosses organizations. */
+export function canSee(s: Scope, job: Pick<JobSummary, 'organizationId' | 'createdBy'>): boolean {
+  return job.organizationId === s.organizationId && (s.role === 'ADMIN' || job.createdBy === s.userId);
+}
+
+export const jobNotFound = (): AppError => new AppError(CODES.jobNotFound, MSG.jobNotFound);
+
+/** The job's detail when the scope may see it; 404 IMPORT_JOB_NOT_FOUND otherwise, as for an unknown id. */
+export async function visibleJob(engine: JobEngine, s: Scope, id: string): Promise<JobDetail> {
+  const job = await engine.get(jobScope(s), id);
+  if (!canSee(s, job)) throw jobNotFound();
+  return job;
+}
