@@ -33,7 +33,7 @@ export const aiPreviewDraftBody = createQuestionBody.keys({
 });
 
 const step = Joi.alternatives().try(
-  chars(MAX_CONTENT),
+  chars(MAX_CONTENT).allow(''),
   Joi.object({ title: chars(500).allow(''), content: chars(MAX_CONTENT).allow('').required() }),
 );
 
