@@ -255,6 +255,23 @@ describe('PATCH /v1/questions/ai-classify/apply', () => {
     expect(history.at(-1)!.actorId).to.equal('t1');
   });
 
+  it('classifies a question named twice in order, the second item on top of the first', async () => {
+    const q = await createAs(svc, teacher(), { content: 'twice' });
+    const data = await apply(teacher(), {
+      items: [
+        { questionId: q.id, acceptedFields: ['gradeId'], fields: { gradeId: 'G10' } },
+        {
+          questionId: q.id,
+          acceptedFields: ['gradeId', 'difficultyLevelId'],
+          fields: { gradeId: 'G11', difficultyLevelId: 'VD' },
+        },
+      ],
+    });
+    expect(data.items.map((i) => i.status)).to.deep.equal(['UPDATED', 'UPDATED']);
+    expect(data.items[1]!.skipped).to.deep.equal([{ field: 'gradeId', reason: 'KEPT_EXISTING' }]);
+    expect(await raw(q.id)).to.include({ gradeId: 'g10-org', difficultyLevelId: 'd-vd', searchVersion: 3 });
+  });
+
   it('refuses bad input with 400 and writes nothing', async () => {
     const q = await createAs(svc, teacher(), { content: 'x' });
     const item = { questionId: q.id, acceptedFields: ['gradeId'], fields: { gradeId: 'G10' } };
@@ -262,7 +279,6 @@ describe('PATCH /v1/questions/ai-classify/apply', () => {
     for (const body of [
       { items: [] },
       { items: many },
-      { items: [item, item] },
       { items: [{ ...item, fields: { colour: 'red' } }] },
       { items: [{ ...item, acceptedFields: ['colour'] }] },
       { items: [{ ...item, fields: { gradeId: { value: 'G10', confidence: 2 } } }] },

@@ -59,12 +59,7 @@ const applyItem = Joi.object({
 });
 
 export const applyBody = Joi.object({
-  items: Joi.array()
-    .items(applyItem.required())
-    .min(1)
-    .max(MAX_APPLY_ITEMS)
-    .unique((a: { questionId: string }, b: { questionId: string }) => a.questionId === b.questionId)
-    .required(),
+  items: Joi.array().items(applyItem.required()).min(1).max(MAX_APPLY_ITEMS).required(),
   threshold: unit.default(0),
   mode,
   overwrite: bool,

@@ -104,6 +104,9 @@ async function write(run: Run, row: QuestionRow, plan: Plan): Promise<boolean> {
   );
 }
 
+const reread = async (run: Run, id: string) =>
+  (await questions.findQuestion(run.deps.models, { ...writeFilter(run.w), _id: id })) ?? undefined;
+
 async function applyItem(run: Run, item: ApplyItem, first: QuestionRow | undefined): Promise<ItemResult> {
   const opts = { threshold: run.input.threshold, overwrite: effectiveOverwrite(run.input.mode, run.input.overwrite) };
   let row = first;
@@ -114,7 +117,7 @@ async function applyItem(run: Run, item: ApplyItem, first: QuestionRow | undefin
     if (plan.applied.length === 0) return { ...result, status: 'UNCHANGED' };
     if (await write(run, row, plan)) return { ...result, status: 'UPDATED' };
     // Another writer moved the row: plan again on what it wrote.
-    row = (await questions.findQuestion(run.deps.models, { ...writeFilter(run.w), _id: item.questionId })) ?? undefined;
+    row = await reread(run, item.questionId);
   }
   throw new AppError('QUESTION_CONFLICT', 'The question kept changing; try again');
 }
@@ -129,7 +132,13 @@ export async function applyClassification(deps: QuestionBankDeps, w: Writer, inp
   const byId = new Map(rows.map((r) => [r._id, r]));
   const run: Run = { deps, w, input, catalog };
   const items: ItemResult[] = [];
-  for (const item of input.items) items.push(await applyItem(run, item, byId.get(item.questionId)));
+  const seen = new Set<string>();
+  for (const item of input.items) {
+    // A question named twice is classified in order: the second item starts from the first's write.
+    const first = seen.has(item.questionId) ? await reread(run, item.questionId) : byId.get(item.questionId);
+    seen.add(item.questionId);
+    items.push(await applyItem(run, item, first));
+  }
   const count = (s: ItemResult['status']) => items.filter((i) => i.status === s).length;
   return { items, requested: items.length, updated: count('UPDATED'), notFound: count('NOT_FOUND') };
 }
