@@ -4,6 +4,7 @@ const SERVICES = ['auth', 'question-bank', 'document-import'] as const;
 const COMMANDS: Record<string, string> = {
   'docx-parse': './document-import/src/parse-cli.js',
   peers: './peers/src/main.js',
+  'docx-worker': './document-import/src/worker/main.js',
 };
 
 const name = process.argv[2];

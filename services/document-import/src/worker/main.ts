@@ -1,0 +1,48 @@
+// `node dist/services/cli.js docx-worker`: the parser worker process. No HTTP: the operator scales
+// it on the consumer group's lag, and SIGTERM lets the items in hand finish before it leaves.
+import {
+  ConfigError,
+  connectMongo,
+  createKafkaBus,
+  createLogger,
+  loadConfig,
+  parseBrokers,
+  runMain,
+} from '../../../kit/src/index.js';
+import { documentImportConfigSchema } from '../config.js';
+import { workerIntegrations } from './integrations.js';
+import { startWorker } from './worker.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig(documentImportConfigSchema);
+  if (!config.KAFKA_BROKERS) throw new ConfigError('config: "KAFKA_BROKERS" is required by the docx worker');
+  const logger = createLogger({ name: 'docx-worker', level: config.LOG_LEVEL });
+  const db = await connectMongo({
+    uri: config.MONGODB_URI,
+    dbName: config.MONGODB_DB,
+    logger,
+    requireTransactions: config.NODE_ENV === 'production',
+  });
+  const bus = createKafkaBus({ brokers: parseBrokers(config.KAFKA_BROKERS), clientId: 'docx-worker', logger });
+  const integrations = workerIntegrations(config, logger);
+  const worker = await startWorker({ config, db, bus, logger, parse: integrations.parse });
+  if (integrations.onCompleted) worker.engine.onCompleted(integrations.onCompleted);
+  let stopping: Promise<void> | undefined;
+  const stop = (signal: string) => {
+    stopping ??= (async () => {
+      logger.info({ signal }, 'docx worker stopping');
+      await worker.stop();
+      await bus.close();
+      await db.conn.close();
+      logger.info('docx worker stopped');
+    })();
+    void stopping.then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+runMain(main);

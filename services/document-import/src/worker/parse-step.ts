@@ -1,0 +1,50 @@
+// What a worker does with the bytes of one run. The native parser always runs; the external parser
+// client and media materialization plug in here (ParseStep) when the integrations provide them.
+import { DocxError, parseDocx, type QasOutput } from '../parser/index.js';
+import type { JobFailure } from '../jobs/types.js';
+import type { ImportJobRow } from '../store/job-models.js';
+
+export interface ParseInput {
+  job: Pick<ImportJobRow, '_id' | 'organizationId' | 'createdBy' | 'jobKind' | 'fileName' | 'run'>;
+  bytes: Buffer;
+}
+
+export interface ParseOutcome {
+  output: Record<string, unknown>;
+  /** Engine facts kept in packagingJson (which parsers ran, what they said). */
+  engine: Record<string, unknown>;
+}
+
+/** Turns a run's bytes into the QAS output; throws ParseFailure for a refusal of the file. */
+export type ParseStep = (input: ParseInput) => Promise<ParseOutcome>;
+
+export class ParseFailure extends Error {
+  constructor(readonly failure: JobFailure) {
+    super(failure.message);
+    this.name = 'ParseFailure';
+  }
+}
+
+export const NOT_CONNECTED = {
+  code: 'PARSER_ENGINE_NOT_CONNECTED',
+  message: 'No external parser is configured; the native parser result is returned',
+} as const;
+
+/** The native parser; a DocxError (zip bomb, entity expansion, corrupt file) is the job's failure. */
+export function nativeParse(input: ParseInput): QasOutput {
+  try {
+    return parseDocx(new Uint8Array(input.bytes), { documentId: `docx-import-${input.job._id}` });
+  } catch (err) {
+    if (err instanceof DocxError) throw new ParseFailure({ code: err.code, message: err.message });
+    throw new ParseFailure({ code: 'DOCX_IMPORT_PARSE_FAILED', message: 'The document could not be parsed' });
+  }
+}
+
+/** Native only, with the contract's PARSER_ENGINE_NOT_CONNECTED warning beside the native result. */
+export const nativeParseStep: ParseStep = async (input) => {
+  const output = nativeParse(input);
+  return {
+    output: { ...output, warnings: [{ ...NOT_CONNECTED }, ...output.warnings] },
+    engine: { native: true, external: 'NOT_CONNECTED' },
+  };
+};

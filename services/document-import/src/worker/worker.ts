@@ -1,0 +1,99 @@
+// The parser worker: a consumer group on the work queue. Offsets are committed after each handled
+// item (commitEachMessage), so the group's lag, which the operator scales on, is exactly the items
+// waiting plus those in hand; a worker killed mid-job never commits its item, so it is redelivered.
+import type { Registry } from 'prom-client';
+import {
+  PoisonMessageError,
+  type EventBus,
+  type Logger,
+  type MongoHandle,
+  type PlatformEvent,
+  type Subscription,
+} from '../../../kit/src/index.js';
+import { workerConcurrency, type DocumentImportConfig } from '../config.js';
+import { createJobEngine, type JobEngine } from '../jobs/engine.js';
+import { internalsOf } from '../jobs/engine-impl.js';
+import type { WorkItem } from '../jobs/events.js';
+import { getJob } from '../jobs/queries.js';
+import { nativeParseStep, type ParseStep } from './parse-step.js';
+import { handleWorkItem, type WorkerRuntime } from './run-job.js';
+
+export interface WorkerOptions {
+  config: DocumentImportConfig;
+  db: MongoHandle;
+  bus: EventBus;
+  logger: Logger;
+  metrics?: Registry;
+  /** Default: the native parser with PARSER_ENGINE_NOT_CONNECTED. */
+  parse?: ParseStep;
+}
+
+export interface RunningWorker {
+  engine: JobEngine;
+  /** Lets the items in hand finish (or leaves them uncommitted), leaves the group, stops the relay. */
+  stop(): Promise<void>;
+}
+
+function asWorkItem(event: PlatformEvent<unknown>): WorkItem {
+  const data = event.data as Partial<WorkItem> | null;
+  if (!data || typeof data.jobId !== 'string' || typeof data.run !== 'number' || !data.storage) {
+    throw new PoisonMessageError(`work item ${event.id} is not a docx-import.job.requested.v1`);
+  }
+  return data as WorkItem;
+}
+
+async function runCompletedHooks(engine: JobEngine, jobId: string, logger: Logger): Promise<void> {
+  const { ctx, completedHooks } = internalsOf(engine);
+  if (completedHooks.length === 0) return;
+  const row = await ctx.models.ImportJob.findById(jobId).lean().exec();
+  if (!row?.autoApproveToQuestionBank) return;
+  const detail = await getJob(ctx, { organizationId: row.organizationId, actorId: row.createdBy }, jobId);
+  for (const hook of completedHooks) {
+    await hook(detail).catch((err: unknown) => logger.error({ err, jobId }, 'docx worker: completion hook failed'));
+  }
+}
+
+export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
+  const { config, logger, bus } = opts;
+  const engine = await createJobEngine({ config, db: opts.db, bus, logger, metrics: opts.metrics });
+  let stopping = false;
+  const rt: WorkerRuntime = {
+    ctx: internalsOf(engine).ctx,
+    parse: opts.parse ?? nativeParseStep,
+    completed: (jobId) => runCompletedHooks(engine, jobId, logger),
+    stopping: () => stopping,
+  };
+  const concurrency = workerConcurrency(config);
+  let subscription: Subscription;
+  try {
+    subscription = await bus.consume({
+      topic: config.DOCX_IMPORT_TOPIC,
+      groupId: config.DOCX_IMPORT_CONSUMER_GROUP,
+      fromBeginning: true,
+      concurrency,
+      commitEachMessage: true,
+      session: {
+        sessionTimeout: config.DOCX_WORKER_SESSION_TIMEOUT_MS,
+        rebalanceTimeout: config.DOCX_WORKER_SESSION_TIMEOUT_MS,
+        heartbeatInterval: Math.max(500, Math.floor(config.DOCX_WORKER_SESSION_TIMEOUT_MS / 10)),
+        fetchMaxWaitMs: 500,
+      },
+      handle: (event) => handleWorkItem(rt, asWorkItem(event)),
+    });
+  } catch (err) {
+    await engine.close();
+    throw err;
+  }
+  logger.info(
+    { topic: config.DOCX_IMPORT_TOPIC, group: config.DOCX_IMPORT_CONSUMER_GROUP, concurrency },
+    'docx worker consuming',
+  );
+  return {
+    engine,
+    async stop() {
+      stopping = true;
+      await subscription.stop();
+      await engine.close();
+    },
+  };
+}
