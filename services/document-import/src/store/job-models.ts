@@ -126,7 +126,7 @@ const jobSchema = new Schema<ImportJobRow>(
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },
-  { collection: 'import_jobs', versionKey: false },
+  { collection: 'import_jobs', versionKey: false, suppressReservedKeysWarning: true },
 );
 jobSchema.plugin(outboxOwnerPlugin);
 // Lists (organization, newest first), the teacher library (its creator), the queue counts and
