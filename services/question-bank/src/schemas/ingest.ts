@@ -106,7 +106,7 @@ const question = Joi.object({
     .max(INGEST_LIMITS.subItems)
     .unique((a, b) => a.label.toUpperCase() === b.label.toUpperCase()),
   correct_answer: correctAnswer,
-  correct_answer_numeric: Joi.number().allow(null),
+  correct_answer_numeric: Joi.number().min(-1e15).max(1e15).allow(null),
   solution: str(MAX_CONTENT).allow(null, ''),
   formulas: Joi.array().items(formula).max(INGEST_LIMITS.formulas),
   media: Joi.array().items(media).max(INGEST_LIMITS.media),
@@ -119,8 +119,8 @@ const group = Joi.object({
   parent_group_id: str(200).allow(null),
   part: str(20).allow(null, ''),
   title: str(1000).allow(''),
-  from: Joi.number().integer().min(0).allow(null),
-  to: Joi.number().integer().min(0).allow(null),
+  from: Joi.number().integer().min(0).max(1_000_000).allow(null),
+  to: Joi.number().integer().min(0).max(1_000_000).allow(null),
   content: str(MAX_CONTENT).allow(''),
 }).unknown(true);
 
@@ -132,7 +132,7 @@ const warning = Joi.object({
 
 export const ingestBody = Joi.object({
   document_id: str(200).pattern(nonBlank).required(),
-  latency_ms: Joi.number().min(0).required(),
+  latency_ms: Joi.number().min(0).max(1e15).required(),
   questions: Joi.array().items(question).min(1).max(INGEST_LIMITS.questions).unique('id').required(),
   groups: Joi.array().items(group).max(INGEST_LIMITS.groups).unique('group_id'),
   warnings: Joi.array().items(warning).max(INGEST_LIMITS.warnings).required(),
