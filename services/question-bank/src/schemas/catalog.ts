@@ -113,6 +113,9 @@ export const putTaxonomyBody = Joi.object({
         .pattern(/^[A-Z_]+$/),
       numericLevel: int(0, 1000).allow(null),
       engineDifficulty: chars(1, 32).allow(null),
+      subjectId: text(200).allow(null),
+      gradeId: text(200).allow(null),
+      curriculumId: text(200).allow(null),
     }),
   ).required(),
 });

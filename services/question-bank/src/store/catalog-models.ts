@@ -73,6 +73,10 @@ export interface TaxonomyRefRow {
   status: string;
   numericLevel?: number | null;
   engineDifficulty?: string | null;
+  /** A CURRICULUM_NODE's subject, grade and curriculum (each the id or code of that ref). */
+  subjectId?: string | null;
+  gradeId?: string | null;
+  curriculumId?: string | null;
   /** code and name folded (lower case, no diacritics) for `q`. */
   searchText: string;
   updatedAt: Date;
@@ -188,6 +192,9 @@ const taxonomySchema = new Schema<TaxonomyRefRow>(
     status: { type: String, required: true },
     numericLevel: { type: Number, default: null },
     engineDifficulty: nullableString,
+    subjectId: nullableString,
+    gradeId: nullableString,
+    curriculumId: nullableString,
     searchText: { type: String, default: '' },
   },
   { timestamps: { createdAt: false, updatedAt: true }, versionKey: false },

@@ -14,6 +14,9 @@ export interface TaxonomyRefInput {
   status?: string;
   numericLevel?: number | null;
   engineDifficulty?: string | null;
+  subjectId?: string | null;
+  gradeId?: string | null;
+  curriculumId?: string | null;
 }
 
 export interface UsageCountInput {
@@ -102,6 +105,9 @@ export async function putTaxonomy(deps: QuestionBankDeps, actor: Actor, items: T
     status: rest.status ?? 'ACTIVE',
     numericLevel: rest.numericLevel ?? null,
     engineDifficulty: rest.engineDifficulty ?? null,
+    subjectId: rest.subjectId ?? null,
+    gradeId: rest.gradeId ?? null,
+    curriculumId: rest.curriculumId ?? null,
     searchText: foldText(`${rest.code}\n${rest.name}`),
     organizationId: targetOrg(scope, organizationId, scope.organizationId),
   }));
