@@ -43,3 +43,25 @@ export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+export interface SseEvent {
+  event: string;
+  id?: string;
+  data: Record<string, unknown>;
+}
+
+/** Reads a whole event stream until the server closes it (or the deadline): its events and comments. */
+export async function readStream(url: string, head: Record<string, string>, ms = 120_000) {
+  const res = await fetch(url, { headers: head, signal: AbortSignal.timeout(ms) });
+  const text = await res.text();
+  const events: SseEvent[] = [];
+  const comments: string[] = [];
+  for (const block of text.split('\n\n').filter((b) => b.trim() !== '')) {
+    const lines = block.split('\n');
+    const field = (name: string) => lines.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+    if (lines.every((l) => l.startsWith(':'))) comments.push(block);
+    else if (field('event'))
+      events.push({ event: field('event')!, id: field('id'), data: JSON.parse(field('data') ?? 'null') });
+  }
+  return { status: res.status, contentType: res.headers.get('content-type'), events, comments, text };
+}
