@@ -77,14 +77,17 @@ export interface FastJobKeyRow {
   createdAt: Date;
 }
 
-const counters = {
-  totalQuestions: { type: Number, default: 0 },
-  parsedQuestions: { type: Number, default: 0 },
-  pendingEquations: { type: Number, default: 0 },
-  pendingImages: { type: Number, default: 0 },
-  warnings: { type: Number, default: 0 },
-  errors: { type: Number, default: 0 },
-};
+const counters = new Schema(
+  {
+    totalQuestions: { type: Number, default: 0 },
+    parsedQuestions: { type: Number, default: 0 },
+    pendingEquations: { type: Number, default: 0 },
+    pendingImages: { type: Number, default: 0 },
+    warnings: { type: Number, default: 0 },
+    errors: { type: Number, default: 0 },
+  },
+  { _id: false, suppressReservedKeysWarning: true },
+);
 
 const jobSchema = new Schema<ImportJobRow>(
   {
@@ -110,7 +113,7 @@ const jobSchema = new Schema<ImportJobRow>(
     gradeLevel: { type: Number, default: null },
     questionStorageKey: { type: String, default: null },
     idempotencyKey: { type: String, default: null },
-    counters: { type: counters, default: () => ({}), _id: false },
+    counters: { type: counters, default: () => ({}) },
     packagingJson: { type: String, default: null, select: false },
     parseResultJson: { type: String, default: null, select: false },
     reviewedResultJson: { type: String, default: null, select: false },
@@ -126,7 +129,7 @@ const jobSchema = new Schema<ImportJobRow>(
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },
-  { collection: 'import_jobs', versionKey: false, suppressReservedKeysWarning: true },
+  { collection: 'import_jobs', versionKey: false },
 );
 jobSchema.plugin(outboxOwnerPlugin);
 // Lists (organization, newest first), the teacher library (its creator), the queue counts and

@@ -151,20 +151,11 @@ describe('document-import: synchronous QAS routes', () => {
       expect([missing.status, missing.body.error.code]).to.deep.equal([400, 'DOCX_MISSING_DOCUMENT']);
     });
 
-    it('reports a refusal found while parsing as one error event with its status', async () => {
-      const res = await post('/v1/import/docx/qas/stream', entityExpansion())
-        .buffer(true)
-        .parse((r, cb) => {
-          let text = '';
-          r.setEncoding('utf8');
-          r.on('data', (c: string) => (text += c));
-          r.on('end', () => cb(null, text));
-        });
-      const events = sseEvents(res.body as string);
-      expect(events.at(-1)).to.deep.equal({
-        event: 'error',
-        data: { code: 'DOCX_XML_DOCTYPE', message: (events.at(-1)!.data as { message: string }).message, status: 400 },
-      });
+    it('refuses a zip bomb and entity expansion with a JSON 4xx before the stream opens', async () => {
+      const bomb = await post('/v1/import/docx/qas/stream', zipBomb());
+      expect([bomb.status, bomb.body.error.code]).to.deep.equal([413, 'DOCX_COMPRESSION_RATIO']);
+      const entities = await post('/v1/import/docx/qas/stream', entityExpansion());
+      expect([entities.status, entities.body.error.code]).to.deep.equal([400, 'DOCX_XML_DOCTYPE']);
     });
   });
 });

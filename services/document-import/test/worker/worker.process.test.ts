@@ -1,0 +1,148 @@
+// The parser workers as the chart runs them: `docx-worker` child processes on a consumer group,
+// against the real MongoDB and Kafka, with an engine in the test process playing the API.
+import { expect } from 'chai';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TOPICS } from '../../../../kafka/topics.js';
+import { createKafkaBus, type EventBus, type MongoHandle } from '../../../kit/src/index.js';
+import { expectValidEvent } from '../../../kit/test/support/event-schemas.js';
+import { waitFor } from '../../../kit/test/support/kafka-helpers.js';
+import { createJobEngine, type JobEngine, type JobStatus } from '../../src/jobs/engine.js';
+import {
+  connect,
+  entityExpansionDocx,
+  outboxEvents,
+  questionsDocx,
+  quietLogger,
+  SCOPE,
+  startWorkerProcess,
+  stopWorker,
+  testSetup,
+  zipBombDocx,
+  type TestSetup,
+  type WorkerProcess,
+} from '../jobs/support.js';
+
+const DEADLINE_MS = 90_000;
+
+describe('docx-worker processes (real MongoDB and Kafka)', function () {
+  this.timeout(180_000);
+  let setup: TestSetup;
+  let db: MongoHandle;
+  let bus: EventBus;
+  let engine: JobEngine;
+  let workers: WorkerProcess[] = [];
+  let docx: Buffer;
+
+  before(async () => {
+    setup = testSetup(import.meta.url);
+    db = await connect(setup.config);
+    bus = createKafkaBus({
+      brokers: setup.config.KAFKA_BROKERS!.split(','),
+      clientId: 'docx-test',
+      logger: quietLogger(),
+    });
+    engine = await createJobEngine({ config: setup.config, db, bus, logger: quietLogger() });
+    docx = await questionsDocx(4);
+  });
+  afterEach(async () => {
+    await Promise.all(workers.map(stopWorker));
+    workers = [];
+  });
+  after(async () => {
+    await engine.close();
+    await bus.close();
+    await db.conn.dropDatabase();
+    await db.conn.close();
+  });
+
+  const submit = (bytes: Buffer, fileName = 'de.docx', jobKind: 'QAS' | 'DOCX_FAST' = 'QAS') =>
+    engine.submitUpload(SCOPE, { source: { bytes }, fileName, jobKind, jobSource: 'UPLOAD' }).then((r) => r.job);
+
+  const statusOf = async (id: string) => (await engine.get(SCOPE, id)).status;
+
+  const until = (id: string, wanted: JobStatus[]) =>
+    waitFor(`job ${id} to reach ${wanted.join('|')}`, async () => wanted.includes(await statusOf(id)), DEADLINE_MS);
+
+  const worker = (extra: Record<string, string> = {}) => {
+    const w = startWorkerProcess({ ...setup.env, ...extra });
+    workers.push(w);
+    return w;
+  };
+
+  it('parses an upload into a COMPLETED job with its events in order, valid, and the payload released', async () => {
+    worker();
+    const job = await submit(docx, 'fast.docx', 'DOCX_FAST');
+    await until(job.id, ['COMPLETED']);
+    const detail = await engine.get(SCOPE, job.id);
+    expect(detail.counters).to.include({ totalQuestions: 4 });
+    expect(detail.queue).to.equal(undefined);
+    expect((detail.parseResultJson!.questions as unknown[]).length).to.equal(4);
+    expect(detail.packagingJson!.docxFastTempDraft).to.deep.equal({
+      status: 'MATERIALIZED',
+      token: `materialized-${job.id}`,
+      assets: [],
+    });
+    expect((await engine.events(SCOPE, job.id)).map((e) => e.type)).to.deep.equal([
+      'job.queued',
+      'job.started',
+      'job.completed',
+    ]);
+    await waitFor('the payload released', () => readdirSync(setup.config.DOCX_IMPORT_PAYLOAD_DIR).length === 0);
+    const published = await waitFor('the three events published', async () => {
+      const events = (await outboxEvents(db, setup.config.DOCX_IMPORT_EVENTS_TOPIC)).filter(
+        (e) => e.subject === job.id,
+      );
+      return events.length === 3 ? events : null;
+    });
+    for (const e of published!) {
+      expectValidEvent(e, TOPICS.docxImportJobEvents);
+      expect(JSON.stringify(e)).not.to.match(/spool-dir|payloadRef|Giá trị của/);
+    }
+    expect((await engine.status(SCOPE, job.id)).totalQuestions).to.equal(4);
+  });
+
+  it('fails hostile files (entity expansion, zip bomb) with the parser’s code and keeps working', async () => {
+    const w = worker();
+    const entities = await submit(entityExpansionDocx(), 'entities.docx');
+    const bomb = await submit(zipBombDocx(), 'bomb.docx');
+    const fine = await submit(docx, 'fine.docx');
+    await until(entities.id, ['FAILED']);
+    await until(bomb.id, ['FAILED']);
+    await until(fine.id, ['COMPLETED']);
+    expect((await engine.get(SCOPE, entities.id)).errorSummary!.code).to.equal('DOCX_XML_DOCTYPE');
+    expect((await engine.get(SCOPE, bomb.id)).errorSummary!.code).to.match(/^DOCX_(COMPRESSION_RATIO|TOO_LARGE)$/);
+    expect(w.child.exitCode).to.equal(null);
+    const failed = (await outboxEvents(db, setup.config.DOCX_IMPORT_EVENTS_TOPIC)).filter(
+      (e) => e.type === 'docx-import.job.failed.v1',
+    );
+    failed.forEach((e) => expectValidEvent(e, TOPICS.docxImportJobEvents));
+  });
+
+  it('completes ten uploads submitted at once with two worker processes', async () => {
+    worker();
+    worker();
+    const jobs = await Promise.all(Array.from({ length: 10 }, (_, i) => submit(docx, `burst-${i}.docx`)));
+    for (const job of jobs) await until(job.id, ['COMPLETED']);
+    const page = await engine.list(SCOPE, { q: 'burst-' }, { page: 1, limit: 20 });
+    expect(page.items.filter((j) => j.status === 'COMPLETED')).to.have.length(10);
+  });
+
+  it('loses no job when a worker is killed with SIGKILL mid-job: another worker takes it over', async () => {
+    const pauseFile = join(setup.config.DOCX_IMPORT_PAYLOAD_DIR, '..', `pause-${process.pid}-${Date.now()}`);
+    writeFileSync(pauseFile, 'hold');
+    try {
+      const first = worker({ DOCX_WORKER_PAUSE_FILE: pauseFile });
+      const job = await submit(docx, 'killed.docx');
+      await until(job.id, ['PROCESSING']);
+      first.child.kill('SIGKILL');
+      expect(await first.exited).to.equal('SIGKILL');
+      worker();
+      await until(job.id, ['COMPLETED']);
+      const types = (await engine.events(SCOPE, job.id)).map((e) => e.type);
+      expect(types).to.deep.equal(['job.queued', 'job.started', 'job.started', 'job.completed']);
+    } finally {
+      rmSync(pauseFile, { force: true });
+    }
+  });
+});
