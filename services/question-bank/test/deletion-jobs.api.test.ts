@@ -3,7 +3,7 @@ import type { Db } from 'mongodb';
 import type { DeletionJobRow } from '../src/store/deletion-models.js';
 import { transitionJob } from '../src/store/deletion-store.js';
 import { liveCount, readStream, seedQuestions, waitFor, writer } from './deletion-fixtures.js';
-import { admin, createAs, headers, startQuestionBank, teacher, type TestQuestionBank } from './support.js';
+import { admin, headers, startQuestionBank, teacher, type TestQuestionBank } from './support.js';
 
 const JOBS = '/v1/questions/permanent-delete/jobs';
 const TERMINAL = ['completed', 'cancelled', 'failed'];
