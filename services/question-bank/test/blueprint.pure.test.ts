@@ -143,9 +143,9 @@ describe('blueprint: request limits (pure joi)', () => {
     expect(bad({ rules: [] })).to.equal(true);
     expect(bad({ rules: [{ count: 0 }] })).to.equal(true);
     expect(bad({ rules: [{ count: '5' }] })).to.equal(true);
-    expect(bad({ rules: [{ count: 201 }] })).to.equal(true);
-    expect(bad({ rules: [{ count: 200 }, { count: 200 }, { count: 101 }] })).to.equal(true);
-    expect(bad({ rules: Array.from({ length: 51 }, () => ({ count: 1 })) })).to.equal(true);
+    expect(bad({ rules: [{ count: 51 }] })).to.equal(true);
+    expect(bad({ rules: Array.from({ length: 20 }, () => ({ count: 50 })) })).to.equal(false);
+    expect(bad({ rules: Array.from({ length: 21 }, () => ({ count: 1 })) })).to.equal(true);
     expect(bad({ rules: [{ count: 1, type: 'ESSAY', types: ['ESSAY'] }] })).to.equal(true);
     expect(bad({ rules: [{ count: 1, requireGrouped: 'true' }] })).to.equal(true);
     expect(bad({ rules: [{ count: 1 }], randomSeed: '' })).to.equal(true);

@@ -4,7 +4,7 @@ import type { Actor } from '../../../../kit/src/index.js';
 import type { QuestionRow } from '../../store/question-models.js';
 import * as store from '../../store/question-store.js';
 import type { QuestionBankDeps } from '../deps.js';
-import { hydrateQuestions } from '../hydrate.js';
+import { hydrateQuestions, NAMED_REFS, type QuestionHydration } from '../hydrate.js';
 import { readScope, scopeFilter, type ReadScope, type ScopeQuery } from '../questions/scope.js';
 import { outcomeOf, selectIds, totals, type BlueprintRequest, type CandidateSource, type RuleOutcome } from './plan.js';
 import { seedText } from './shuffle.js';
@@ -49,6 +49,11 @@ const hydrationSource = (r: QuestionRow) => ({
   topicId: r.topicId,
 });
 
+// The display members only: not the ids hydration read, not the group (the snapshot has it by
+// value) and not the folder (a teacher's filing, nothing an exam shows).
+const REF_MEMBERS = ['_count', 'createdBy', 'organization', 'customType', ...Object.values(NAMED_REFS)] as const;
+const refsOf = (h: QuestionHydration) => Object.fromEntries(REF_MEMBERS.map((k) => [k, h[k]]));
+
 async function itemsOf(
   deps: QuestionBankDeps,
   outcomes: RuleOutcome[],
@@ -59,13 +64,13 @@ async function itemsOf(
   const hydrated = await hydrateQuestions(deps, rows.map(hydrationSource), { view: 'detail' });
   return picked.map((p, i) => {
     const row = rows[i]!;
-    const { id: _id, folder: _f, group, ...refs } = hydrated[i]!;
+    const h = hydrated[i]!;
     return {
       ruleIndex: p.rule,
       position: p.position,
       questionId: p.id,
-      snapshot: snapshotOf(row, loaded.versions.get(row.currentVersionId ?? ''), group),
-      refs,
+      snapshot: snapshotOf(row, loaded.versions.get(row.currentVersionId ?? ''), h.group),
+      refs: refsOf(h),
     };
   });
 }
