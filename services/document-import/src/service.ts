@@ -1,10 +1,10 @@
 import type { Express } from 'express';
 import Joi from 'joi';
-import { topicsProducedBy } from '../../../kafka/topics.js';
 import { AppError, StreamRegistry, syncIndexes, type ServiceDefinition } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { documentImportConfigSchema, type DocumentImportConfig } from './config.js';
-import type { ImportDeps } from './domain/deps.js';
+import type { DocumentPort, ImportDeps } from './domain/deps.js';
+import { DocumentClient } from './integrations/document-client.js';
 import { createJobEngine, type JobEngine } from './jobs/engine.js';
 import { parseDocx } from './parser/index.js';
 
@@ -29,6 +29,17 @@ const unavailable = (what: string) => () => {
   throw new AppError('DEPENDENCY_UNAVAILABLE', `${what} is not configured`);
 };
 
+function documentPort(config: ImportServiceConfig): DocumentPort {
+  if (!config.DOCUMENT_SERVICE_URL) {
+    return { fetchFile: unavailable('The document service'), openAsset: unavailable('The document service') };
+  }
+  const client = new DocumentClient({ baseUrl: config.DOCUMENT_SERVICE_URL, internalToken: config.INTERNAL_API_TOKEN });
+  return {
+    fetchFile: async (s, key) => (await client.fetchObject(key, s)).bytes,
+    openAsset: (s, id) => client.openMediaContent(id, s),
+  };
+}
+
 /** The document-import service as the kit starts it: main.ts runs it, tests start it in-process. */
 export const documentImportService: ServiceDefinition<ImportServiceConfig, BuiltImport> = {
   name: SERVICE_NAME,
@@ -36,7 +47,6 @@ export const documentImportService: ServiceDefinition<ImportServiceConfig, Built
   async build({ config, logger, db, metrics, readiness, checks, bus }) {
     const engine = await createJobEngine({ config, db, bus, logger, metrics });
     await syncIndexes(db.conn);
-    if (bus) await bus.ensureTopics(topicsProducedBy(SERVICE_NAME));
     const recovered = await engine.recover();
     logger.info(recovered, 'import jobs recovered');
     const streams = new StreamRegistry();
@@ -46,7 +56,7 @@ export const documentImportService: ServiceDefinition<ImportServiceConfig, Built
       heartbeatMs: config.DOCX_IMPORT_SSE_HEARTBEAT_MS,
       parseQas: (bytes) => Promise.resolve(parseDocx(bytes)),
       engine,
-      documents: { fetchFile: unavailable('The document service'), openAsset: unavailable('The document service') },
+      documents: documentPort(config),
       approve: unavailable('Approval'),
       baselineReparse: unavailable('The baseline reparse'),
       clock: () => new Date(),

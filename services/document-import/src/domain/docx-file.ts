@@ -1,7 +1,8 @@
 import { open } from 'node:fs/promises';
 import { AppError } from '../../../kit/src/index.js';
-import { DocxError, DEFAULT_LIMITS, type DocxErrorCode } from '../parser/index.js';
-import { hasZipMagic, listEntries } from '../parser/zip.js';
+import { DocxError, type DocxErrorCode } from '../parser/index.js';
+import { readDocxPackage } from '../parser/package.js';
+import { hasZipMagic } from '../parser/zip.js';
 import { CODES, MSG } from '../messages.js';
 
 // The refusal statuses openapi.json states for the parser's codes.
@@ -49,15 +50,15 @@ export async function assertZipMagicFile(path: string): Promise<void> {
 }
 
 /**
- * What can be refused before a job is queued, from the central directory alone (no inflating):
- * bad magic, ZIP64, too many entries, declared sizes past the limit, no word/document.xml.
- * A bomb that lies about its sizes is caught by the parser's streaming limits in the worker.
+ * Everything the parser would refuse about the package itself, checked before a job is spooled or
+ * a stream opens: magic, ZIP64, entries, sizes and ratios while inflating (bounded, so a bomb never
+ * gets its memory), the XML parts (DOCTYPE, entities, nesting), word/document.xml present. The
+ * question structure is left to the parse.
  */
 export function precheckPackage(bytes: Uint8Array): void {
   assertZipMagic(bytes.subarray(0, 4));
   try {
-    const entries = listEntries(bytes, DEFAULT_LIMITS);
-    if (!entries.has('word/document.xml')) throw new DocxError('DOCX_MISSING_DOCUMENT', 'word/document.xml is missing');
+    readDocxPackage(bytes);
   } catch (err) {
     throw refusalOf(err);
   }
