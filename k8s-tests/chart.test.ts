@@ -101,9 +101,13 @@ describe('charts/edu-platform', function () {
       expect(lint(['-f', allValues])).to.match(/1 chart\(s\) linted, 0 chart\(s\) failed/);
     });
 
-    it('renders the defaults as auth, the operator and the default DocxImportJob, with no data stores', async () => {
+    it('renders the defaults as auth, document-import, the operator and the default DocxImportJob, with no data stores', async () => {
       const objs = await render('edu-platform');
-      expect(named(objs, 'Deployment')).to.deep.equal(['edu-platform-auth', 'edu-platform-operator']);
+      expect(named(objs, 'Deployment')).to.deep.equal([
+        'edu-platform-auth',
+        'edu-platform-document-import',
+        'edu-platform-operator',
+      ]);
       expect(named(objs, 'StatefulSet')).to.deep.equal([]);
       const job = find(objs, 'DocxImportJob', 'edu-platform-docx-parser');
       expect(job.apiVersion).to.equal('imports.edu-platform.io/v1alpha1');
@@ -165,6 +169,67 @@ describe('charts/edu-platform', function () {
         expect(Boolean(secretEnv.AUTH_JWT_SECRET), `${name} gets AUTH_JWT_SECRET`).to.equal(name === 'auth');
       }
       expect(find(objs, 'ConfigMap', 'edu-platform-question-bank').data.OUTBOX_PUBLISHER).to.equal('kafka');
+    });
+
+    it('gives document-import and its workers one GridFS spool, database and queue, and the peers only when configured', async () => {
+      const plain = await render('edu-platform');
+      const shared = {
+        DOCX_IMPORT_PAYLOAD_STORE: 'gridfs',
+        MONGODB_DB: 'edu_document_import',
+        KAFKA_BROKERS: 'kafka:9092',
+      };
+      const api = find(plain, 'ConfigMap', 'edu-platform-document-import').data;
+      const workers = find(plain, 'ConfigMap', 'edu-platform-docx-parser-worker').data;
+      expect(api).to.include({
+        ...shared,
+        DOCX_IMPORT_TOPIC: 'docx-import.jobs.v1',
+        DOCX_IMPORT_CONSUMER_GROUP: 'docx-parser',
+        WORKER_CONCURRENCY: '1',
+      });
+      expect(workers).to.include(shared);
+      for (const data of [api, workers])
+        expect(data).to.not.have.any.keys('DOCUMENT_SERVICE_URL', 'EXAM_SERVICE_URL', 'QUESTION_BANK_URL');
+      // The operator injects the queue into the workers from the job's spec; a copy here could only disagree.
+      expect(workers).to.not.have.any.keys('DOCX_IMPORT_TOPIC', 'DOCX_IMPORT_CONSUMER_GROUP', 'WORKER_CONCURRENCY');
+      const worker = find(plain, 'DocxImportJob', 'edu-platform-docx-parser').spec.worker.template.spec.containers[0];
+      expect(worker.env.find((e: Obj) => e.name === 'MONGODB_URI').valueFrom.secretKeyRef.key).to.equal(
+        'document-import',
+      );
+
+      const objs = await render('edu-platform', [
+        '-f',
+        allValues,
+        '--set',
+        'peers.documentServiceUrl=https://docs.example.net/api',
+        '--set',
+        'peers.examServiceUrl=http://exam.exams.svc:8088',
+        '--set',
+        'docxImportJob.queue.topic=imports.jobs',
+        '--set',
+        'docxImportJob.worker.concurrency=3',
+      ]);
+      const peers = {
+        DOCUMENT_SERVICE_URL: 'https://docs.example.net/api',
+        EXAM_SERVICE_URL: 'http://exam.exams.svc:8088',
+        QUESTION_BANK_URL: 'http://edu-platform-question-bank.edu.svc.cluster.local:4005',
+      };
+      expect(find(objs, 'ConfigMap', 'edu-platform-document-import').data).to.include({
+        ...peers,
+        DOCX_IMPORT_TOPIC: 'imports.jobs',
+        WORKER_CONCURRENCY: '3',
+      });
+      expect(find(objs, 'ConfigMap', 'edu-platform-docx-parser-worker').data).to.include(peers);
+      for (const name of ['edu-platform-document-import', 'edu-platform-docx-parser-worker']) {
+        const egress = find(objs, 'NetworkPolicy', name).spec.egress as Obj[];
+        expect(egress.at(-1), name).to.deep.equal({
+          ports: [
+            { port: 443, protocol: 'TCP' },
+            { port: 8088, protocol: 'TCP' },
+          ],
+        });
+      }
+      const attempt = find(objs, 'NetworkPolicy', 'edu-platform-attempt').spec.egress as Obj[];
+      expect(attempt.flatMap((r) => r.ports.map((p: Obj) => p.port))).to.not.include(8088);
     });
 
     it('puts each service database into an external mongodb.uri before its options', async () => {
@@ -254,6 +319,10 @@ describe('charts/edu-platform', function () {
       );
       expect(await rejects(['--set', 'bogus=1'])).to.match(/additional properties 'bogus' not allowed/);
       expect(await rejects(['--set', 'services.auth.env.MONGODB_URI=x'])).to.match(/propertyName 'MONGODB_URI'/);
+      expect(await rejects(['--set', 'services.document-import.env.DOCX_IMPORT_PAYLOAD_STORE=dir'])).to.match(
+        /propertyName 'DOCX_IMPORT_PAYLOAD_STORE'/,
+      );
+      expect(await rejects(['--set', 'peers.documentServiceUrl=ftp://docs'])).to.match(/peers\/documentServiceUrl/);
       expect(await rejects(['--set', 'mongodb.uri=mongodb://h:27017/admin'])).to.match(/mongodb\/uri/);
       expect(await rejects(['--set', 'secrets.jwtSecret=short'])).to.match(/secrets\/jwtSecret/);
       expect(await rejects(['--set', 'docxImportJob.scaling.maxWorkers=0'])).to.match(/maxWorkers.*minimum/);

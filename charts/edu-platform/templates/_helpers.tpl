@@ -224,14 +224,49 @@ KAFKA_BROKERS: {{ $brokers | quote }}
 PORT: {{ .svc.port | quote }}
 MONGODB_DB: {{ .svc.database | quote }}
 {{- include "edu-platform.peerUrls" .root }}
+{{- if eq .component "document-import" }}
+{{- include "edu-platform.documentImport.config" .root }}
+{{- include "edu-platform.documentImport.queueConfig" .root }}
+{{- end }}
 {{ include "edu-platform.commonConfig" (dict "root" .root "logLevel" .svc.logLevel "env" .svc.env) }}
 {{- end -}}
 
-{{/* The DOCX workers' ConfigMap data: document-import's database (the operator injects the queue). */}}
+{{/*
+What the document-import service and its DOCX workers must agree on: the payload spool (GridFS in
+the release's document-import database, as pods share no directory) and the peers outside the
+platform (absent when not configured: the features needing them answer DEPENDENCY_UNAVAILABLE).
+*/}}
+{{- define "edu-platform.documentImport.config" -}}
+{{- $questionBank := index .Values.services "question-bank" }}
+DOCX_IMPORT_PAYLOAD_STORE: "gridfs"
+{{- if $questionBank.enabled }}
+QUESTION_BANK_URL: {{ printf "http://%s:%d" (include "edu-platform.componentHost" (dict "root" . "component" "question-bank")) (int $questionBank.port) | quote }}
+{{- end }}
+{{- if .Values.peers.documentServiceUrl }}
+DOCUMENT_SERVICE_URL: {{ .Values.peers.documentServiceUrl | quote }}
+{{- end }}
+{{- if .Values.peers.examServiceUrl }}
+EXAM_SERVICE_URL: {{ .Values.peers.examServiceUrl | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* The service's side of the work queue: where it enqueues, and what its `queue` object reports. */}}
+{{- define "edu-platform.documentImport.queueConfig" -}}
+{{- $job := .Values.docxImportJob }}
+DOCX_IMPORT_TOPIC: {{ $job.queue.topic | quote }}
+DOCX_IMPORT_CONSUMER_GROUP: {{ $job.queue.consumerGroup | quote }}
+WORKER_CONCURRENCY: {{ $job.worker.concurrency | quote }}
+{{- end -}}
+
+{{/*
+The DOCX workers' ConfigMap data: document-import's database, spool and peers. The operator
+injects DOCX_IMPORT_TOPIC, DOCX_IMPORT_CONSUMER_GROUP and WORKER_CONCURRENCY from the job's spec.
+*/}}
 {{- define "edu-platform.worker.config" -}}
 {{- $job := .Values.docxImportJob -}}
 MONGODB_DB: {{ (index .Values.services "document-import").database | quote }}
 {{- include "edu-platform.peerUrls" . }}
+{{- include "edu-platform.documentImport.config" . }}
 {{ include "edu-platform.commonConfig" (dict "root" . "logLevel" $job.worker.logLevel "env" $job.worker.env) }}
 {{- end -}}
 
@@ -407,6 +442,28 @@ readinessProbe:
 {{ include "edu-platform.networkPolicy.dnsEgress" . }}
 {{ include "edu-platform.networkPolicy.cidrRule" .Values.networkPolicy.kubeApiServer }}
 {{- include "edu-platform.networkPolicy.kafkaEgress" . }}
+{{- end -}}
+
+{{/* Ports of the configured peers outside the platform (the URL's port, else the scheme's). */}}
+{{- define "edu-platform.peerPorts" -}}
+{{- $ports := list }}
+{{- range (list .Values.peers.documentServiceUrl .Values.peers.examServiceUrl) }}
+{{- if . }}
+{{- $url := urlParse . }}
+{{- $hostPort := splitList ":" $url.host }}
+{{- $port := ternary (last $hostPort) (ternary "443" "80" (eq $url.scheme "https")) (gt (len $hostPort) 1) }}
+{{- $ports = append $ports (int $port) }}
+{{- end }}
+{{- end }}
+{{- $ports | uniq | toJson }}
+{{- end -}}
+
+{{/* Egress of the document-import service and its workers to the peers outside the platform. */}}
+{{- define "edu-platform.networkPolicy.peerEgress" -}}
+{{- $ports := include "edu-platform.peerPorts" . | fromJsonArray }}
+{{- if $ports }}
+{{ include "edu-platform.networkPolicy.cidrRule" (dict "ports" $ports "cidrs" .Values.networkPolicy.externalPeers.cidrs) }}
+{{- end }}
 {{- end -}}
 
 {{/* Egress of services and workers: DNS, MongoDB, Kafka and the enabled services' ports. */}}
