@@ -115,6 +115,26 @@ describe('question bank: POST /v1/questions/ai-preview-drafts', () => {
     expect(again.body.data.content).to.equal('Nội dung mới');
   });
 
+  it('frees the previewId when the archived draft is permanently deleted', async () => {
+    const first = await post(draftBody()).expect(201);
+    const id = first.body.data.id as string;
+    await svc.request
+      .patch('/v1/questions/bulk-status')
+      .set(headers(teacher()))
+      .send({ ids: [id], status: 'ARCHIVED' })
+      .expect(200);
+    const del = await svc.request
+      .post('/v1/questions/permanent-delete')
+      .set(headers(teacher()))
+      .send({ ids: [id] });
+    expect(del.status).to.equal(200);
+    expect(del.body.data).to.include({ deleted: 1 });
+    expect(await count('ai_preview_records')).to.equal(0);
+    const again = await post(draftBody({ content: 'Nội dung mới' }));
+    expect(again.status).to.equal(201);
+    expect(again.body.data.id).to.not.equal(id);
+  });
+
   it('keeps the previewId when the draft is archived (by DELETE of a used question or by status)', async () => {
     const used = await post(draftBody()).expect(201);
     await svc.request
