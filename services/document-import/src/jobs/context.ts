@@ -62,7 +62,8 @@ export interface JobChange {
   push?: Record<string, unknown>;
 }
 
-function stampEvent(ctx: JobContext, unit: OutboxUnit, jobId: string, spec: JobEventSpec, now: Date) {
+function stampEvent(ctx: JobContext, unit: OutboxUnit, spec: JobEventSpec & { jobId: string; now: Date }) {
+  const { jobId, now } = spec;
   const type = JOB_EVENT_TYPES[spec.name];
   const event = buildEvent({ source: SOURCE, type, subject: jobId, data: spec.data }, now, ctx.newId());
   const stamp = unit.enqueue({ topic: ctx.topics.events, event, owner: ctx.models.ImportJob, ownerId: jobId });
@@ -85,7 +86,7 @@ export async function writeJob(
     const update: Record<string, unknown> = { $set: { ...change.set, updatedAt: now } };
     const push: Record<string, unknown> = { ...change.push };
     if (spec) {
-      const { stamp, stored } = stampEvent(ctx, unit, filter._id, spec, now);
+      const { stamp, stored } = stampEvent(ctx, unit, { ...spec, jobId: filter._id, now });
       Object.assign(push, stamp.update.$push, { events: stored });
     }
     if (Object.keys(push).length > 0) update.$push = push;
@@ -98,7 +99,7 @@ export async function writeJob(
 /** Inserts a new job with its first event inside the insert. */
 export async function insertJob(ctx: JobContext, row: ImportJobRow, spec: JobEventSpec): Promise<void> {
   await ctx.outbox.transaction(async (unit, session) => {
-    const { stamp, stored } = stampEvent(ctx, unit, row._id, spec, row.createdAt);
+    const { stamp, stored } = stampEvent(ctx, unit, { ...spec, jobId: row._id, now: row.createdAt });
     await ctx.models.ImportJob.create([{ ...row, events: [stored], ...stamp.fields }], { session });
   });
   ctx.changed(row._id);

@@ -55,13 +55,13 @@ async function parseOrFailure(rt: WorkerRuntime, row: ImportJobRow, bytes: Buffe
   }
 }
 
-async function complete(
-  rt: WorkerRuntime,
-  row: ImportJobRow,
-  token: string,
-  payload: PayloadRef,
-  outcome: ParseOutcome,
-) {
+interface Claimed {
+  row: ImportJobRow;
+  token: string;
+  payload: PayloadRef;
+}
+
+async function complete(rt: WorkerRuntime, { row, token, payload }: Claimed, outcome: ParseOutcome) {
   const counters = countersOf(outcome.output);
   const latencyMs = Date.now() - new Date(row.startedAt ?? rt.ctx.clock()).getTime();
   const set = {
@@ -94,7 +94,7 @@ async function runClaimed(rt: WorkerRuntime, row: ImportJobRow, token: string): 
   const ended =
     'code' in outcome
       ? await failJob(ctx, row, outcome, { 'lease.token': token })
-      : await complete(rt, row, token, payload, outcome);
+      : await complete(rt, { row, token, payload }, outcome);
   if (!ended) {
     ctx.logger.warn({ jobId: row._id, run: row.run }, 'docx worker: lease lost, result discarded');
     return;
