@@ -1,8 +1,9 @@
 // Mocha root hooks for the cluster suite. With no KUBECONFIG, bring up the local control plane
-// (idempotent; its first build takes about 10 minutes); with no KAFKA_BROKERS, the test profile's
-// Kafka. Each is taken with a lease on this process and given back at the end (EDU_KEEP_INFRA=1
-// keeps them): the servers stop only when no other run (another clone) or person still holds
-// one, so a CI run leaves no servers behind and never stops another run's.
+// (idempotent; its first build takes about 10 minutes); with no KAFKA_BROKERS or MONGODB_URI, the
+// test profile's Kafka and MongoDB (the document-import flow runs the real service and workers).
+// Each is taken with a lease on this process and given back at the end (EDU_KEEP_INFRA=1 keeps
+// them): the servers stop only when no other run (another clone) or person still holds one, so a
+// CI run leaves no servers behind and never stops another run's.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +27,10 @@ function upKafka(): void {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const brokers = /^KAFKA_BROKERS=(.+)$/m.exec(out)?.[1];
-  if (!brokers) throw new Error(`scripts/infra.sh printed no KAFKA_BROKERS line:\n${out}`);
-  process.env.KAFKA_BROKERS = brokers;
+  const mongoUri = /^MONGODB_URI=(.+)$/m.exec(out)?.[1];
+  if (!brokers || !mongoUri) throw new Error(`scripts/infra.sh printed no KAFKA_BROKERS or MONGODB_URI line:\n${out}`);
+  process.env.KAFKA_BROKERS ??= brokers;
+  process.env.MONGODB_URI ??= mongoUri;
   started.push(() => execFileSync('bash', [infra, 'down', '--profile', 'test', ...lease], { stdio: 'inherit' }));
 }
 
@@ -35,7 +38,7 @@ export const mochaHooks = {
   beforeAll(this: Mocha.Context): void {
     this.timeout(45 * 60_000);
     if (!process.env.KUBECONFIG) upCluster();
-    if (!process.env.KAFKA_BROKERS) upKafka();
+    if (!process.env.KAFKA_BROKERS || !process.env.MONGODB_URI) upKafka();
   },
   afterAll(this: Mocha.Context): void {
     this.timeout(120_000);
