@@ -33,6 +33,19 @@ describe('question bank: PATCH, DELETE and bulk status', () => {
       expect(await svc.db.conn.collection('question_versions').countDocuments({ questionId: q.id })).to.equal(2);
     });
 
+    it('clears a version abandoned by a crashed writer instead of refusing every later PATCH', async () => {
+      const q = await createAs(svc, teacher());
+      const versions = svc.db.conn.collection<{ _id: string }>('question_versions');
+      const orphan = { questionId: q.id, versionNumber: 2, organizationId: null, createdById: null, content: 'x' };
+      // A writer that crashed after its version insert, long ago, and one still inside its write.
+      await versions.insertOne({ _id: 'abandoned', ...orphan, createdAt: new Date(Date.now() - 3_600_000) });
+      expect((await patch(q.id, { content: 'Sau sự cố' })).status).to.equal(200);
+      expect(await versions.countDocuments({ _id: 'abandoned' })).to.equal(0);
+      await versions.insertOne({ _id: 'in-flight', ...orphan, versionNumber: 3, createdAt: new Date() });
+      expect((await patch(q.id, { content: 'Lần nữa' })).status).to.equal(409);
+      expect(await versions.countDocuments({ _id: 'in-flight' })).to.equal(1);
+    });
+
     it('accepts the *Json aliases; with both spellings the canonical name wins', async () => {
       const q = await createAs(svc, teacher());
       const res = await patch(q.id, {

@@ -52,6 +52,15 @@ export async function deleteVersion(m: QuestionBankModels, id: string) {
   await m.QuestionVersion.collection.deleteOne({ _id: id } as never);
 }
 
+/** Removes the version holding `versionNumber` when it was written before `writtenBefore` (see write.ts). */
+export async function deleteAbandonedVersion(
+  m: QuestionBankModels,
+  at: { questionId: string; versionNumber: number },
+  writtenBefore: Date,
+) {
+  await m.QuestionVersion.collection.deleteOne({ ...at, createdAt: { $lt: writtenBefore } });
+}
+
 export async function deleteVersionsOf(m: QuestionBankModels, questionId: string, session?: ClientSession) {
   await m.QuestionVersion.collection.deleteMany({ questionId }, { session });
 }

@@ -10,6 +10,10 @@ import { assertPublishable, newQuestionRow, tokensOf, versionOf } from './rows.j
 import { notFound, writeFilter, type Writer } from './scope.js';
 
 const MAX_CAS_ROUNDS = 8;
+// A writer moves the question within milliseconds of inserting its version; a version that has
+// held the next number this long belongs to a writer that crashed in between, and would
+// otherwise block every later write of the question.
+const ABANDONED_VERSION_MS = 60_000;
 
 /** The outbox stamp of one change of a question (its own document carries it). */
 export function stampFor(deps: QuestionBankDeps, unit: OutboxUnit, change: ProjectionChange) {
@@ -73,8 +77,15 @@ async function tryUpdate(deps: QuestionBankDeps, w: Writer, current: QuestionRow
   try {
     await store.insertVersion(deps.models, versionOf(next, w, next.updatedAt));
   } catch (err) {
-    if (isDuplicateKey(err)) return null; // another PATCH took this version number: read again
-    throw err;
+    if (!isDuplicateKey(err)) throw err;
+    // Another writer took this version number: read again (after clearing it if it was abandoned).
+    const cutoff = new Date(deps.clock().getTime() - ABANDONED_VERSION_MS);
+    await store.deleteAbandonedVersion(
+      deps.models,
+      { questionId: current._id, versionNumber: next.versionNumber },
+      cutoff,
+    );
+    return null;
   }
   const { _id: _ignored, createdAt: _c, ...set } = next;
   const wrote = await deps.outbox
