@@ -1,0 +1,140 @@
+import { AppError } from '../../../kit/src/index.js';
+import { parseDocx, type QasOutput } from '../parser/index.js';
+import type { Warning } from '../parser/types.js';
+import { fromExternalPayload } from './external-payload.js';
+import { joinUrl, unavailable, upstreamError, type PeerEndpoint } from './http.js';
+
+export const PARSER_NOT_CONNECTED = 'PARSER_ENGINE_NOT_CONNECTED';
+/** The external parser failed (unreachable, an error, an unreadable payload): the native result stands. */
+export const PARSER_FAILED_NATIVE_USED = 'FORMULA_PARSER_FAILED_NATIVE_USED';
+export const STYLE_HINT_APPLIED = 'DOCX_NATIVE_STYLE_ANSWER_HINT_APPLIED';
+export const PARSER_PATH = '/v1/import/docx/simple?include_html=1&include_meta=1&include_solution=1';
+const SERVICE = 'formula parser';
+
+/** The external formula parser at `{parser_url}`. */
+export class ExternalParserClient {
+  constructor(private readonly endpoint: PeerEndpoint) {}
+
+  /** Streams the file (a Blob: `new Blob([bytes])` or `fs.openAsBlob(path)`) as multipart `file`. */
+  async parse(file: Blob, fileName: string): Promise<unknown> {
+    const form = new FormData();
+    form.append('file', file, fileName);
+    let res: Response;
+    let body: unknown;
+    try {
+      res = await (this.endpoint.fetch ?? fetch)(joinUrl(this.endpoint.baseUrl, PARSER_PATH), {
+        method: 'POST',
+        body: form,
+        headers: this.endpoint.internalToken ? { 'X-Internal-Token': this.endpoint.internalToken } : {},
+        signal: AbortSignal.timeout(this.endpoint.timeoutMs ?? 120_000),
+      });
+      body = await res.json().catch(() => undefined);
+    } catch (err) {
+      throw unavailable(SERVICE, null, err);
+    }
+    if (!res.ok) throw upstreamError(SERVICE, res.status, body);
+    if (body === undefined) throw upstreamError(SERVICE, res.status, { message: 'payload is not JSON' });
+    return body;
+  }
+}
+
+export interface ParseInput {
+  bytes: Uint8Array;
+  fileName: string;
+  documentId?: string;
+  /** Absent: no parser URL configured. */
+  parser?: ExternalParserClient;
+  /** What is streamed to the external parser (default: the bytes). */
+  file?: Blob;
+}
+
+function recount(output: QasOutput, native: QasOutput): QasOutput {
+  const byType: Record<string, number> = {};
+  for (const q of output.questions) byType[String(q.type)] = (byType[String(q.type)] ?? 0) + 1;
+  const external = output.stats;
+  return {
+    ...output,
+    stats: {
+      ...native.stats,
+      ...external,
+      total_questions: output.questions.length,
+      // The parser's renderable image count when it gives one (formula artifacts are not images).
+      total_images: typeof external.total_images === 'number' ? external.total_images : native.stats.total_images,
+      answered: output.questions.filter((q) => q.correct_answer !== null && q.correct_answer !== undefined).length,
+      by_type: byType,
+    },
+  };
+}
+
+// An external question with no answer takes the native one when both found the same questions
+// (same count: matched by position), evidence included (red, underlined or highlighted runs).
+function fillFromNative(output: QasOutput, native: QasOutput): { output: QasOutput; filled: number } {
+  if (output.questions.length !== native.questions.length) return { output, filled: 0 };
+  let filled = 0;
+  const questions = output.questions.map((q, i) => {
+    const n = native.questions[i]!;
+    if (q.correct_answer !== null || n.correct_answer === null) return q;
+    filled += 1;
+    const location = {
+      ...(q.source_location as object),
+      answer_evidence: (n.source_location as { answer_evidence?: unknown }).answer_evidence,
+    };
+    return { ...q, correct_answer: n.correct_answer, source_location: location };
+  });
+  return { output: { ...output, questions }, filled };
+}
+
+function withWarning(output: QasOutput, warning: Warning): QasOutput {
+  return { ...output, warnings: [...output.warnings, warning] };
+}
+
+function failureReason(err: unknown): string {
+  if (err instanceof AppError) return err.message;
+  return 'unreadable payload';
+}
+
+/**
+ * The parse a worker runs. The native parser always runs first (a hostile file is refused here,
+ * DocxError, whatever the external parser would say). Without a parser URL: the native output plus
+ * PARSER_ENGINE_NOT_CONNECTED. With one: the external payload is the result (its questions, html,
+ * formulas; style hints → DOCX_STYLE_HINT; zero questions with annotated segments → the annotated
+ * fallback); an external question without an answer takes the native answer when both found the
+ * same number of questions. The external parser failing leaves the native output with
+ * FORMULA_PARSER_FAILED_NATIVE_USED; so does an external result with no question at all.
+ */
+export async function parseWithEngines(input: ParseInput): Promise<QasOutput> {
+  const native = parseDocx(input.bytes, { documentId: input.documentId });
+  if (!input.parser) {
+    return withWarning(native, {
+      code: PARSER_NOT_CONNECTED,
+      message: 'external formula parser not configured; native parser result',
+    });
+  }
+  const started = performance.now();
+  let payload: unknown;
+  try {
+    payload = await input.parser.parse(input.file ?? new Blob([input.bytes]), input.fileName);
+  } catch (err) {
+    return withWarning(native, {
+      code: PARSER_FAILED_NATIVE_USED,
+      message: `external parser failed (${failureReason(err)}); native parser result`,
+    });
+  }
+  const external = fromExternalPayload(payload, native.document_id);
+  if (external.output.questions.length === 0 && native.questions.length > 0) {
+    return withWarning(native, {
+      code: PARSER_FAILED_NATIVE_USED,
+      message: 'external parser found no questions; native parser result',
+    });
+  }
+  const merged = fillFromNative(external.output, native);
+  let output = recount(merged.output, native);
+  output = { ...output, latency_ms: Math.round((performance.now() - started + native.latency_ms) * 100) / 100 };
+  if (external.hinted > 0 || merged.filled > 0) {
+    output = withWarning(output, {
+      code: STYLE_HINT_APPLIED,
+      message: `${external.hinted + merged.filled} answers from style hints or the native pass`,
+    });
+  }
+  return output;
+}
