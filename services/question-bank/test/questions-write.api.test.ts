@@ -35,7 +35,7 @@ describe('question bank: PATCH, DELETE and bulk status', () => {
 
     it('clears a version abandoned by a crashed writer instead of refusing every later PATCH', async () => {
       const q = await createAs(svc, teacher());
-      const versions = svc.db.conn.collection<{ _id: string }>('question_versions');
+      const versions = svc.db.conn.collection<{ _id: string; [field: string]: unknown }>('question_versions');
       const orphan = { questionId: q.id, versionNumber: 2, organizationId: null, createdById: null, content: 'x' };
       // A writer that crashed after its version insert, long ago, and one still inside its write.
       await versions.insertOne({ _id: 'abandoned', ...orphan, createdAt: new Date(Date.now() - 3_600_000) });
