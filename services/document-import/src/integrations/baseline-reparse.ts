@@ -55,6 +55,19 @@ function readLine(d: Draft, line: string): void {
   else d.options[d.options.length - 1]!.content += `\n${line.trim()}`;
 }
 
+// `Câu 3: Chọn số chẵn. A. 2 B. 3 C. 4` keeps its options when at least A and B follow the stem.
+function startDraft(number: number, line: number, rest: string): Draft {
+  const d: Draft = { number, start: line, end: line, stem: [], options: [] };
+  const [stem, ...tail] = rest.split(INLINE_OPTION_SPLIT);
+  if (tail.length < 2 || !addOptions(d, tail.join(' '))) {
+    d.options = [];
+    if (rest.trim()) d.stem.push(rest.trim());
+    return d;
+  }
+  if (stem!.trim()) d.stem.push(stem!.trim());
+  return d;
+}
+
 function drafts(text: string): Draft[] {
   const out: Draft[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
@@ -62,7 +75,7 @@ function drafts(text: string): Draft[] {
     if (line.trim() === '') return;
     const q = QUESTION_RE.exec(line);
     if (q) {
-      out.push({ number: Number(q[1] ?? q[2]), start: i, end: i, stem: q[3] ? [q[3]] : [], options: [] });
+      out.push(startDraft(Number(q[1] ?? q[2]), i, q[3] ?? ''));
       return;
     }
     const current = out[out.length - 1];
