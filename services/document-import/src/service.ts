@@ -1,12 +1,11 @@
 import type { Express } from 'express';
 import Joi from 'joi';
-import { AppError, StreamRegistry, syncIndexes, type ServiceDefinition } from '../../kit/src/index.js';
+import { StreamRegistry, syncIndexes, type ServiceDefinition } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { documentImportConfigSchema, type DocumentImportConfig } from './config.js';
-import type { DocumentPort, ImportDeps } from './domain/deps.js';
-import { DocumentClient } from './integrations/document-client.js';
+import type { ImportDeps } from './domain/deps.js';
+import { approvalPort, baselinePort, documentPort, qasParser } from './domain/ports.js';
 import { createJobEngine, type JobEngine } from './jobs/engine.js';
-import { parseDocx } from './parser/index.js';
 
 export interface ImportServiceConfig extends DocumentImportConfig {
   DOCX_IMPORT_SSE_HEARTBEAT_MS: number;
@@ -25,21 +24,6 @@ export interface BuiltImport {
   stoppers: Array<() => Promise<unknown>>;
 }
 
-const unavailable = (what: string) => () => {
-  throw new AppError('DEPENDENCY_UNAVAILABLE', `${what} is not configured`);
-};
-
-function documentPort(config: ImportServiceConfig): DocumentPort {
-  if (!config.DOCUMENT_SERVICE_URL) {
-    return { fetchFile: unavailable('The document service'), openAsset: unavailable('The document service') };
-  }
-  const client = new DocumentClient({ baseUrl: config.DOCUMENT_SERVICE_URL, internalToken: config.INTERNAL_API_TOKEN });
-  return {
-    fetchFile: async (s, key) => (await client.fetchObject(key, s)).bytes,
-    openAsset: (s, id) => client.openMediaContent(id, s),
-  };
-}
-
 /** The document-import service as the kit starts it: main.ts runs it, tests start it in-process. */
 export const documentImportService: ServiceDefinition<ImportServiceConfig, BuiltImport> = {
   name: SERVICE_NAME,
@@ -54,11 +38,11 @@ export const documentImportService: ServiceDefinition<ImportServiceConfig, Built
       logger,
       streams,
       heartbeatMs: config.DOCX_IMPORT_SSE_HEARTBEAT_MS,
-      parseQas: (bytes) => Promise.resolve(parseDocx(bytes)),
+      parseQas: qasParser(config),
       engine,
       documents: documentPort(config),
-      approve: unavailable('Approval'),
-      baselineReparse: unavailable('The baseline reparse'),
+      approve: approvalPort(config),
+      baselineReparse: baselinePort,
       clock: () => new Date(),
     };
     const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });

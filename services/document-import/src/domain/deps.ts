@@ -37,13 +37,8 @@ export interface ApprovalOutcome {
 /** Approval into the question bank or an exam draft, forwarding the scope headers. */
 export type ApprovePort = (s: Scope, job: JobDetail, request: ApproveRequest) => Promise<ApprovalOutcome>;
 
-export interface BaselineResult {
-  parseResult: Record<string, unknown>;
-  warning: { code: string; message: string };
-}
-
-/** The simple reparse of a teacher's plain text, until full parser parity. */
-export type BaselineReparse = (sourceText: string) => BaselineResult;
+/** The simple reparse of a teacher's plain text, its warning (full parser parity pending) included. */
+export type BaselineReparse = (sourceText: string) => Record<string, unknown>;
 
 /** What the routes need, built once in service.ts. */
 export interface ImportDeps {

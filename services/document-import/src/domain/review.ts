@@ -54,7 +54,5 @@ export async function saveReview(deps: ImportDeps, s: Scope, id: string, body: R
 
 function baseline(deps: ImportDeps, sourceText: string | undefined): Record<string, unknown> | undefined {
   if (sourceText === undefined) return undefined;
-  const { parseResult, warning } = deps.baselineReparse(sourceText);
-  const warnings = Array.isArray(parseResult.warnings) ? parseResult.warnings : [];
-  return { ...parseResult, sourceText, warnings: [...warnings, warning] };
+  return { ...deps.baselineReparse(sourceText), sourceText };
 }

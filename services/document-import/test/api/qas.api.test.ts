@@ -51,6 +51,7 @@ describe('document-import: synchronous QAS routes', () => {
       expect(out.latency_ms).to.be.a('number').and.at.least(0);
       expect(out.questions.map((q: { correct_answer: unknown }) => q.correct_answer)).to.deep.equal(['B', 'B']);
       expect(out.stats.total_questions).to.equal(2);
+      expect(out.warnings.map((w: { code: string }) => w.code)).to.include('PARSER_ENGINE_NOT_CONNECTED');
     });
 
     it('refuses a file whose name does not end in .docx with 415 before reading it', async () => {
