@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const bus = createKafkaBus({ brokers: parseBrokers(config.KAFKA_BROKERS), clientId: 'docx-worker', logger });
   const integrations = workerIntegrations(config, logger);
   const worker = await startWorker({ config, db, bus, logger, parse: integrations.parse });
-  if (integrations.onCompleted) worker.engine.onCompleted(integrations.onCompleted);
+  worker.engine.onCompleted(integrations.autoApprove(worker.engine));
   let stopping: Promise<void> | undefined;
   const stop = (signal: string) => {
     stopping ??= (async () => {

@@ -102,6 +102,32 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
     expect((await engine.status(SCOPE, job.id)).totalQuestions).to.equal(4);
   });
 
+  it('records auto_approval.failed (job stays COMPLETED) when the question bank is not configured', async () => {
+    worker();
+    const { job } = await engine.submitUpload(SCOPE, {
+      source: { bytes: docx },
+      fileName: 'auto.docx',
+      jobKind: 'DOCX_FAST',
+      jobSource: 'STORAGE',
+      autoApproveToQuestionBank: true,
+    });
+    const types = await waitFor(
+      'auto_approval.failed',
+      async () => {
+        const t = (await engine.events(SCOPE, job.id)).map((e) => e.type);
+        return t.includes('auto_approval.failed') ? t : null;
+      },
+      DEADLINE_MS,
+    );
+    expect(types).to.deep.equal(['job.queued', 'job.started', 'job.completed', 'auto_approval.failed']);
+    expect(await statusOf(job.id)).to.equal('COMPLETED');
+    const failed = (await outboxEvents(db, setup.config.DOCX_IMPORT_EVENTS_TOPIC)).find(
+      (e) => e.subject === job.id && e.type === 'docx-import.auto_approval.failed.v1',
+    );
+    expectValidEvent(failed, TOPICS.docxImportJobEvents);
+    expect(failed!.data.error).to.deep.include({ code: 'DEPENDENCY_UNAVAILABLE' });
+  });
+
   it('fails hostile files (entity expansion, zip bomb) with the parser’s code and keeps working', async () => {
     const w = worker();
     const entities = await submit(entityExpansionDocx(), 'entities.docx');
