@@ -8,6 +8,7 @@ import { createKafkaBus, type EventBus, type MongoHandle } from '../../../kit/sr
 import { expectValidEvent } from '../../../kit/test/support/event-schemas.js';
 import { waitFor } from '../../../kit/test/support/kafka-helpers.js';
 import { createJobEngine, type JobEngine, type JobStatus } from '../../src/jobs/engine.js';
+import { jobModels } from '../../src/store/job-models.js';
 import {
   connect,
   entityExpansionDocx,
@@ -152,6 +153,29 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
     for (const job of jobs) await until(job.id, ['COMPLETED']);
     const page = await engine.list(SCOPE, { q: 'burst-' }, { page: 1, limit: 20 });
     expect(page.items.filter((j) => j.status === 'COMPLETED')).to.have.length(10);
+  });
+
+  it('after a service restart with jobs in flight, re-enqueued jobs complete and a lost payload FAILs', async () => {
+    // The "crashed" service stored the jobs but never published (its relay never ran).
+    const quiet = await createJobEngine({
+      config: { ...setup.config, OUTBOX_PUBLISHER: 'none' },
+      db,
+      logger: quietLogger(),
+    });
+    const up = (name: string) =>
+      quiet.submitUpload(SCOPE, { source: { bytes: docx }, fileName: name, jobKind: 'QAS', jobSource: 'UPLOAD' });
+    const kept = (await up('restart-kept.docx')).job;
+    const lost = (await up('restart-lost.docx')).job;
+    await quiet.close();
+    const { ImportJob } = jobModels(db.conn);
+    await ImportJob.updateOne({ _id: kept.id }, { $set: { status: 'PROCESSING', lease: null } });
+    rmSync(join(setup.config.DOCX_IMPORT_PAYLOAD_DIR, `${lost.id}-r1.docx`));
+    expect(await engine.recover()).to.deep.include({ failed: 1 });
+    worker();
+    await until(kept.id, ['COMPLETED']);
+    const failed = await engine.get(SCOPE, lost.id);
+    expect(failed.status).to.equal('FAILED');
+    expect(failed.errorSummary!.code).to.equal('DOCX_IMPORT_PAYLOAD_MISSING');
   });
 
   it('loses no job when a worker is killed with SIGKILL mid-job: another worker takes it over', async () => {
