@@ -116,7 +116,10 @@ describe('document client against the document peer', () => {
 
   it('uploads a media asset owned by the organization and user, then streams its content', async () => {
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(500, 3)]);
-    const asset = await client.uploadMediaAsset({ bytes: png, fileName: 'image1.png', contentType: 'image/png' }, SCOPE);
+    const asset = await client.uploadMediaAsset(
+      { bytes: png, fileName: 'image1.png', contentType: 'image/png' },
+      SCOPE,
+    );
     assert.equal(asset.contentUrl, `/api/storage/media-assets/${asset.id}/content`);
     const row = await peer.built.deps.models.MediaAsset.findById(asset.id).lean();
     assert.equal(row?.organizationId, 'org-a');
@@ -127,13 +130,19 @@ describe('document client against the document peer', () => {
     const chunks: Buffer[] = [];
     for await (const c of content.body) chunks.push(c as Buffer);
     assert.ok(Buffer.compare(Buffer.concat(chunks), png) === 0);
-    await assert.rejects(client.openMediaContent(asset.id, { organizationId: 'org-b' }), hasCode('MEDIA_ASSET_NOT_FOUND'));
+    await assert.rejects(
+      client.openMediaContent(asset.id, { organizationId: 'org-b' }),
+      hasCode('MEDIA_ASSET_NOT_FOUND'),
+    );
   });
 
   it('an upstream refusal is 502 UPSTREAM_ERROR with the peer status, never the internal token', async () => {
     const noScope = new DocumentClient({ baseUrl: peer.url, internalToken: 'internal-secret-0123456789' });
     await assert.rejects(
-      noScope.uploadMediaAsset({ bytes: Buffer.from('x'), fileName: 'a.png', contentType: 'image/png' }, { organizationId: '' }),
+      noScope.uploadMediaAsset(
+        { bytes: Buffer.from('x'), fileName: 'a.png', contentType: 'image/png' },
+        { organizationId: '' },
+      ),
       (err: Coded) => {
         assert.equal(err.code, 'UPSTREAM_ERROR');
         assert.equal(err.details?.upstreamStatus, 400);

@@ -7,7 +7,15 @@ describe('the external parser payload as QAS output', () => {
     const { output, hinted } = fromExternalPayload(
       {
         questions: [
-          { id: 'x1', content: 'Câu 1', options: [{ label: 'A', content: '1' }, { label: 'B', content: '2' }], style_answer_hint: 'b' },
+          {
+            id: 'x1',
+            content: 'Câu 1',
+            options: [
+              { label: 'A', content: '1' },
+              { label: 'B', content: '2' },
+            ],
+            style_answer_hint: 'b',
+          },
           { content: 'Câu 2', options: ['3', '4'], correct_answer: 'A', style_answer_hint: 'B' },
           { content: 'Câu 3', options: ['x', 'y', 'z'], style_answer_hint: ['A', 'C'] },
         ],

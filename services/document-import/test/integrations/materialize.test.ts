@@ -39,7 +39,9 @@ function png(r: number, g: number, b: number): Buffer {
 
 function line(text: string, picture?: Buffer): Paragraph {
   const children = [new TextRun({ text })];
-  const image = picture ? [new ImageRun({ type: 'png', data: picture, transformation: { width: 20, height: 20 } })] : [];
+  const image = picture
+    ? [new ImageRun({ type: 'png', data: picture, transformation: { width: 20, height: 20 } })]
+    : [];
   return new Paragraph({ children: [...children, ...image] });
 }
 
@@ -103,7 +105,10 @@ describe('media materialization through the document peer', () => {
       const res = await fetch(`${peer.url}${String(m.url)}`, { headers: { 'X-Organization-Id': 'org-a' } });
       assert.equal(res.status, 200);
       const original = zip.read(String(images[i]!.object_key));
-      assert.ok(Buffer.compare(Buffer.from(await res.arrayBuffer()), Buffer.from(original)) === 0, 'same bytes as in the package');
+      assert.ok(
+        Buffer.compare(Buffer.from(await res.arrayBuffer()), Buffer.from(original)) === 0,
+        'same bytes as in the package',
+      );
       const asset = await peer.built.deps.models.MediaAsset.findById(m.media_asset_id).lean();
       assert.equal(asset?.organizationId, 'org-a');
       assert.equal(asset?.ownerId, 'teacher-1');
@@ -117,7 +122,22 @@ describe('media materialization through the document peer', () => {
     const broken: QasOutput = {
       ...parsed,
       questions: parsed.questions.map((q, i) =>
-        i === 1 ? { ...q, media: [...(q.media as Media[]), { media_asset_id: null, url: 'word/media/missing.png', object_key: 'word/media/missing.png', content_type: 'image/png', kind: 'image', index: 9 }] } : q,
+        i === 1
+          ? {
+              ...q,
+              media: [
+                ...(q.media as Media[]),
+                {
+                  media_asset_id: null,
+                  url: 'word/media/missing.png',
+                  object_key: 'word/media/missing.png',
+                  content_type: 'image/png',
+                  kind: 'image',
+                  index: 9,
+                },
+              ],
+            }
+          : q,
       ),
     };
     const { output, failed } = await materializeMedia(broken, docx, {
@@ -151,16 +171,15 @@ describe('media materialization through the document peer', () => {
     const before = await peer.built.deps.models.MediaAsset.countDocuments({});
     const { output } = await materializeMedia(parsed, docx, { scope: SCOPE });
     assert.deepEqual(mediaOf(output), mediaOf(parsed));
-    assert.deepEqual(
-      output.warnings.filter((w) => w.code === MEDIA_NOT_MATERIALIZED).length,
-      1,
-    );
+    assert.deepEqual(output.warnings.filter((w) => w.code === MEDIA_NOT_MATERIALIZED).length, 1);
     assert.equal(output.stats.images_pending, 2);
     assert.equal(await peer.built.deps.models.MediaAsset.countDocuments({}), before);
   });
 
   it('without an organization to own them, pictures are not uploaded and each warns', async () => {
-    const { output, failed } = await materializeMedia(parsed, docx, { documents: new DocumentClient({ baseUrl: peer.url }) });
+    const { output, failed } = await materializeMedia(parsed, docx, {
+      documents: new DocumentClient({ baseUrl: peer.url }),
+    });
     assert.equal(failed, 2);
     assert.deepEqual(mediaOf(output), mediaOf(parsed));
   });

@@ -58,7 +58,16 @@ describe('parser client and the combination of parsers', () => {
   const received: Received[] = [];
 
   before(async () => {
-    docx = await makeDocx(['Câu 1. Một cộng một?', 'A. 1', '[[r:B. 2]]', 'C. 3', 'D. 4', 'Câu 2. Hai nhân hai?', 'A. 4', 'B. 5']);
+    docx = await makeDocx([
+      'Câu 1. Một cộng một?',
+      'A. 1',
+      '[[r:B. 2]]',
+      'C. 3',
+      'D. 4',
+      'Câu 2. Hai nhân hai?',
+      'A. 4',
+      'B. 5',
+    ]);
     server = await fakeParser(() => reply, received);
   });
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -75,7 +84,12 @@ describe('parser client and the combination of parsers', () => {
       status: 200,
       body: {
         questions: [
-          { content: 'Một cộng một?', html: '<p>Một cộng một?</p>', options: ['1', '2', '3', '4'], style_answer_hint: 'B' },
+          {
+            content: 'Một cộng một?',
+            html: '<p>Một cộng một?</p>',
+            options: ['1', '2', '3', '4'],
+            style_answer_hint: 'B',
+          },
           { content: 'Hai nhân hai?', options: ['4', '5'] },
         ],
         stats: { total_images: 0 },
@@ -100,15 +114,34 @@ describe('parser client and the combination of parsers', () => {
   });
 
   it('fills an unanswered external question from the native pass when both found the same questions', async () => {
-    reply = { status: 200, body: { questions: [{ content: 'Một cộng một?', options: ['1', '2', '3', '4'] }, { content: 'Hai nhân hai?', options: ['4', '5'] }] } };
-    const out = await parseWithEngines({ bytes: docx, fileName: 'de.docx', parser: new ExternalParserClient({ baseUrl: urlOf(server) }) });
+    reply = {
+      status: 200,
+      body: {
+        questions: [
+          { content: 'Một cộng một?', options: ['1', '2', '3', '4'] },
+          { content: 'Hai nhân hai?', options: ['4', '5'] },
+        ],
+      },
+    };
+    const out = await parseWithEngines({
+      bytes: docx,
+      fileName: 'de.docx',
+      parser: new ExternalParserClient({ baseUrl: urlOf(server) }),
+    });
     assert.equal(out.questions[0]!.correct_answer, 'B');
     assert.equal((out.questions[0]!.source_location as Record<string, unknown>).answer_evidence, 'DOCX_STYLE_HINT');
   });
 
   it('zero questions with annotated segments: warning-safe questions and FORMULA_DOCX_ANNOTATED_FALLBACK', async () => {
-    reply = { status: 200, body: { questions: [], annotated_segments: [{ text: 'Câu 1. Ba trừ một?' }, { text: 'A. 2' }, { text: 'B. 1' }] } };
-    const out = await parseWithEngines({ bytes: docx, fileName: 'de.docx', parser: new ExternalParserClient({ baseUrl: urlOf(server) }) });
+    reply = {
+      status: 200,
+      body: { questions: [], annotated_segments: [{ text: 'Câu 1. Ba trừ một?' }, { text: 'A. 2' }, { text: 'B. 1' }] },
+    };
+    const out = await parseWithEngines({
+      bytes: docx,
+      fileName: 'de.docx',
+      parser: new ExternalParserClient({ baseUrl: urlOf(server) }),
+    });
     assert.equal(out.questions.length, 1);
     assert.equal(out.questions[0]!.content, 'Ba trừ một?');
     assert.equal(out.questions[0]!.review_reason, 'ANNOTATED_FALLBACK');
@@ -117,7 +150,11 @@ describe('parser client and the combination of parsers', () => {
 
   it('a failing or unreachable parser leaves the native result with FORMULA_PARSER_FAILED_NATIVE_USED', async () => {
     reply = { status: 500, body: { message: 'boom', error: { code: 'INTERNAL' } } };
-    const failed = await parseWithEngines({ bytes: docx, fileName: 'de.docx', parser: new ExternalParserClient({ baseUrl: urlOf(server) }) });
+    const failed = await parseWithEngines({
+      bytes: docx,
+      fileName: 'de.docx',
+      parser: new ExternalParserClient({ baseUrl: urlOf(server) }),
+    });
     assert.equal(failed.questions.length, 2);
     const warning = failed.warnings.find((w) => w.code === PARSER_FAILED_NATIVE_USED);
     assert.match(warning?.message ?? '', /500/);
@@ -125,7 +162,11 @@ describe('parser client and the combination of parsers', () => {
     const closed = await fakeParser(() => reply, []);
     const deadUrl = urlOf(closed);
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const down = await parseWithEngines({ bytes: docx, fileName: 'de.docx', parser: new ExternalParserClient({ baseUrl: deadUrl }) });
+    const down = await parseWithEngines({
+      bytes: docx,
+      fileName: 'de.docx',
+      parser: new ExternalParserClient({ baseUrl: deadUrl }),
+    });
     assert.equal(down.questions.length, 2);
     assert.match(down.warnings.find((w) => w.code === PARSER_FAILED_NATIVE_USED)?.message ?? '', /unreachable/);
   });
@@ -133,11 +174,19 @@ describe('parser client and the combination of parsers', () => {
   it('the client reports an upstream error with its status and no request details', async () => {
     reply = { status: 422, body: { message: 'bad docx', error: { code: 'UNPROCESSABLE' } } };
     const client = new ExternalParserClient({ baseUrl: urlOf(server), internalToken: 'secret-token-123456' });
-    await assert.rejects(client.parse(new Blob([docx]), 'de.docx'), (err: Error & { code?: string; details?: unknown }) => {
-      assert.equal(err.code, 'UPSTREAM_ERROR');
-      assert.deepEqual(err.details, { service: 'formula parser', upstreamStatus: 422, upstreamCode: 'UNPROCESSABLE', upstreamMessage: 'bad docx' });
-      assert.ok(!JSON.stringify(err.details).includes('secret-token'));
-      return true;
-    });
+    await assert.rejects(
+      client.parse(new Blob([docx]), 'de.docx'),
+      (err: Error & { code?: string; details?: unknown }) => {
+        assert.equal(err.code, 'UPSTREAM_ERROR');
+        assert.deepEqual(err.details, {
+          service: 'formula parser',
+          upstreamStatus: 422,
+          upstreamCode: 'UNPROCESSABLE',
+          upstreamMessage: 'bad docx',
+        });
+        assert.ok(!JSON.stringify(err.details).includes('secret-token'));
+        return true;
+      },
+    );
   });
 });
