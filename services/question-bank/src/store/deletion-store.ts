@@ -69,6 +69,18 @@ export const transitionJob = (
 
 export const countQuestions = (m: QuestionBankModels, filter: Filter) => m.Question.countDocuments(filter).exec();
 
+/**
+ * A removed question's versions 1..last+1 (+1: a PATCH that died between its version insert and
+ * its question write), each by its unique (questionId, versionNumber) key: an exact-key delete
+ * uses that index on every server, where a delete by questionId alone scans on mongo-java-server.
+ */
+export async function deleteVersionsUpTo(m: QuestionBankModels, questionId: string, last: number): Promise<void> {
+  const ops = Array.from({ length: Math.max(1, last + 1) }, (_, i) => ({
+    deleteOne: { filter: { questionId, versionNumber: i + 1 } },
+  }));
+  await m.QuestionVersion.collection.bulkWrite(ops, { ordered: false });
+}
+
 /** The read models this service keeps about one question (its usage row and exam refs). */
 export async function deleteOwnedProjections(m: QuestionBankModels, questionId: string): Promise<void> {
   await Promise.all([m.UsageCount.deleteOne({ _id: questionId }).exec(), m.ExamRef.deleteMany({ questionId }).exec()]);

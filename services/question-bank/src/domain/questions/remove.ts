@@ -1,6 +1,6 @@
 import { AppError } from '../../../../kit/src/index.js';
 import { VERSION_BODY_FIELDS, type QuestionRow, type QuestionStatus } from '../../store/question-models.js';
-import { deleteOwnedProjections } from '../../store/deletion-store.js';
+import { deleteOwnedProjections, deleteVersionsUpTo } from '../../store/deletion-store.js';
 import * as store from '../../store/question-store.js';
 import { forgetPreviewsOf } from '../ai-preview/records.js';
 import type { QuestionBankDeps } from '../deps.js';
@@ -46,7 +46,10 @@ async function removeRow(deps: QuestionBankDeps, row: QuestionRow): Promise<bool
   );
   // Only this service's rows: versions and its read models of the question (never other owners').
   if (wrote)
-    await Promise.all([store.deleteVersionsOf(deps.models, row._id), deleteOwnedProjections(deps.models, row._id)]);
+    await Promise.all([
+      deleteVersionsUpTo(deps.models, row._id, row.versionNumber),
+      deleteOwnedProjections(deps.models, row._id),
+    ]);
   if (wrote) await forgetPreviewsOf(deps, [row._id]);
   return wrote;
 }
