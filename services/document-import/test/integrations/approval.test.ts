@@ -153,6 +153,37 @@ describe('approval into the question bank and an exam draft', () => {
     assert.equal(exam?.questionSnapshots.length, 3);
   });
 
+  it('the question bank takes materialized and package media references as the integrations write them', async () => {
+    const assetId = randomUUID();
+    const materialized = {
+      media_asset_id: assetId,
+      url: `/api/storage/media-assets/${assetId}/content`,
+      object_key: `uploads/2026-11-23/${randomUUID()}/image1.png`,
+      content_type: 'image/png',
+      kind: 'image',
+      index: 1,
+    };
+    const kept = {
+      media_asset_id: null,
+      url: 'word/media/image2.png',
+      object_key: 'word/media/image2.png',
+      content_type: 'image/png',
+      kind: 'image',
+      index: 2,
+    };
+    const output = {
+      ...docxOutput,
+      questions: docxOutput.questions.map((q, i) => (i === 0 ? { ...q, media: [materialized, kept] } : q)),
+    };
+    const result = await approveJob(job({ output }), { target: 'QUESTION_BANK' }, TEACHER, clients);
+    const res = await qb.request
+      .get(`/v1/questions/${result.questionIds[0]}`)
+      .set({ 'X-Organization-Id': 'org-a', 'X-User-Id': 'teacher-1', 'X-User-Role': 'TEACHER' });
+    const text = JSON.stringify(res.body.data);
+    assert.ok(text.includes(assetId), 'the asset id is kept by the question bank');
+    assert.ok(text.includes('word/media/image2.png'), 'the package reference is kept too');
+  });
+
   it('upstream refusals are 502 UPSTREAM_ERROR with the peer status; a peer down is 503', async () => {
     await assert.rejects(
       approveJob(
