@@ -23,7 +23,11 @@ function options(q: Obj): Array<{ label: string; content: string }> {
   return q.options.map((o, i) => {
     const label = String.fromCharCode(65 + i);
     if (!isObj(o)) return { label, content: str(o) ?? '' };
-    return { label: str(o.label)?.trim().toUpperCase() || label, content: str(o.content) ?? str(o.text) ?? '' };
+    // `A.`, `(B)`, ` c ` → the letter alone, as the question bank's option labels are.
+    const given = str(o.label)
+      ?.replace(/[^A-Za-z]/g, '')
+      .toUpperCase();
+    return { label: given && given.length === 1 ? given : label, content: str(o.content) ?? str(o.text) ?? '' };
   });
 }
 

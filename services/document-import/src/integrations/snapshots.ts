@@ -33,7 +33,7 @@ function scoreOf(q: Record<string, unknown>): number {
 
 /**
  * One snapshot per imported question, in output order (orderIndex 1…): score from `points` (else
- * 1), option ids `<questionId>:<label>`, scoring EXACT or THPT_TRUE_FALSE_LADDER for true/false
+ * 1), option ids `<questionId>:<label>` (a true/false group's statements as its options), scoring EXACT or THPT_TRUE_FALSE_LADDER for true/false
  * groups. The bank's version id is not in its ingest answer, so questionVersionId is null.
  */
 export function buildSnapshots(output: QasOutput, ingest: IngestResult): ExamSnapshot[] {
@@ -42,7 +42,9 @@ export function buildSnapshots(output: QasOutput, ingest: IngestResult): ExamSna
   for (const q of output.questions) {
     const questionId = ids.get(String(q.id));
     if (!questionId) continue;
-    const labeled = (q.options as Array<{ label: string; content: string }> | undefined) ?? [];
+    // A true/false group's statements (a–d) are what the student answers: they are its options.
+    const source = q.type === TRUE_FALSE ? q.sub_items : q.options;
+    const labeled = (source as Array<{ label: string; content: string }> | undefined) ?? [];
     const options = labeled.map((o) => ({ id: `${questionId}:${o.label}`, label: o.label, content: o.content }));
     const score = scoreOf(q);
     const content = String(q.content ?? '');

@@ -11,6 +11,7 @@ import { questionBankService, type BuiltQuestionBank } from '../../../question-b
 import {
   ExamClient,
   QuestionBankClient,
+  approvalBodySchema,
   approvalKey,
   approveJob,
   type ApprovalClients,
@@ -232,6 +233,23 @@ describe('approval into the question bank and an exam draft', () => {
         return true;
       },
     );
+  });
+});
+
+describe('approval body schema', () => {
+  const check = (body: unknown) => approvalBodySchema.validate(body, { abortEarly: false }).error?.message;
+  it('takes the contract body and refuses the shapes that cannot be approved', () => {
+    assert.equal(
+      check({ target: 'QUESTION_BANK', questionMetadata: { subjectId: 'm', gradeLevel: 10, tags: ['a'] } }),
+      undefined,
+    );
+    assert.equal(check({ target: 'EXAM_DRAFT', examId: 'e1' }), undefined);
+    assert.equal(check({ target: 'EXAM_DRAFT', exam: { title: 'Đề', durationMinutes: 45 } }), undefined);
+    assert.ok(check({ target: 'EXAM_DRAFT' }), 'EXAM_DRAFT needs examId or exam');
+    assert.ok(check({ target: 'EXAM_DRAFT', examId: 'e1', exam: { title: 'x' } }), 'not both');
+    assert.ok(check({ target: 'QUESTION_BANK', examId: 'e1' }), 'no exam for QUESTION_BANK');
+    assert.ok(check({ target: 'SOMEWHERE' }));
+    assert.ok(check({ target: 'QUESTION_BANK', questionMetadata: { gradeLevel: 13 } }));
   });
 });
 

@@ -16,7 +16,7 @@ describe('the external parser payload as QAS output', () => {
             ],
             style_answer_hint: 'b',
           },
-          { content: 'Câu 2', options: ['3', '4'], correct_answer: 'A', style_answer_hint: 'B' },
+          { content: 'Câu 2', options: [{ label: 'A.', text: '3' }, '4'], correct_answer: 'A', style_answer_hint: 'B' },
           { content: 'Câu 3', options: ['x', 'y', 'z'], style_answer_hint: ['A', 'C'] },
         ],
       },
