@@ -18,7 +18,9 @@ const env = (k: string, d: string) => process.env[k] ?? d;
 const SECONDS = Number(env('BENCH_SECONDS', '8'));
 const TOTAL = Number(env('BENCH_QUESTIONS', '10000'));
 // A fixed rate below what a busy 2-core machine serves, so latencies are service times, not a queue.
-const RATE = Number(env('BENCH_BLUEPRINT_RATE', '4'));
+const RATE = Number(env('BENCH_BLUEPRINT_RATE', '1'));
+// Long enough at that rate for a p99 that is more than the maximum of a handful of samples.
+const LAT_SECONDS = Number(env('BENCH_LATENCY_SECONDS', '30'));
 const CLIENTS = 4;
 // A free port of our own: other benchmarks may run beside this one.
 const PORT = await new Promise<number>((resolve) => {
@@ -147,8 +149,8 @@ async function measure(db: Db, s: Scenario): Promise<Row> {
   if (!(await viaService(s)) || !(await viaDriver(db, s))) throw new Error(`bench: ${s.name} did not select 50`);
   const api = (await closedLoop(() => viaService(s), CLIENTS, SECONDS)).perSecond;
   const raw = (await closedLoop(() => viaDriver(db, s), CLIENTS, SECONDS)).perSecond;
-  const apiLat = await openLoop(() => viaService(s), RATE, SECONDS);
-  const rawLat = await openLoop(() => viaDriver(db, s), RATE, SECONDS);
+  const apiLat = await openLoop(() => viaService(s), RATE, LAT_SECONDS);
+  const rawLat = await openLoop(() => viaDriver(db, s), RATE, LAT_SECONDS);
   return { name: s.name, tp: { api, raw }, lat: { api: apiLat, raw: rawLat } };
 }
 
@@ -169,7 +171,7 @@ async function main(): Promise<void> {
     for (const s of SCENARIOS) rows.push(await measure(db, s));
     const load = os.loadavg().map((x) => x.toFixed(2));
     console.log(
-      `question-bank blueprint benchmark on ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${startLoad.join(' ')} at the start, ${load.join(' ')} at the end; ${ids.length} PUBLISHED questions seeded in ${fmt(seeded)} s; ${SECONDS} s per phase`,
+      `question-bank blueprint benchmark on ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${startLoad.join(' ')} at the start, ${load.join(' ')} at the end; ${ids.length} PUBLISHED questions seeded in ${fmt(seeded)} s; ${SECONDS} s per throughput phase, ${LAT_SECONDS} s per latency phase`,
     );
     for (const r of rows) {
       console.log(`${r.name}: 50 questions per selection`);
