@@ -1,6 +1,12 @@
 import type { Express } from 'express';
 import Joi from 'joi';
-import { StreamRegistry, syncIndexes, type ServiceDefinition } from '../../kit/src/index.js';
+import {
+  ConfigError,
+  StreamRegistry,
+  syncIndexes,
+  type ServiceContext,
+  type ServiceDefinition,
+} from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { documentImportConfigSchema, type DocumentImportConfig } from './config.js';
 import type { ImportDeps } from './domain/deps.js';
@@ -9,12 +15,35 @@ import { createJobEngine, type JobEngine } from './jobs/engine.js';
 
 export interface ImportServiceConfig extends DocumentImportConfig {
   DOCX_IMPORT_SSE_HEARTBEAT_MS: number;
+  DOCX_IMPORT_EMBEDDED_PEERS: boolean;
 }
 
-// The stream heartbeat is the API's alone (the workers share the rest of the schema).
+// The API's own keys (the workers share the rest of the schema).
 const serviceConfigSchema = (documentImportConfigSchema as Joi.ObjectSchema).keys({
   DOCX_IMPORT_SSE_HEARTBEAT_MS: Joi.number().integer().min(100).max(120_000).default(15_000),
+  // Local runs of this one process (the fuzzer): the local document and exam services in-process.
+  DOCX_IMPORT_EMBEDDED_PEERS: Joi.boolean().default(false),
 }) as Joi.ObjectSchema<ImportServiceConfig>;
+
+interface EmbeddedPeers {
+  config: ImportServiceConfig;
+  close(): Promise<unknown>;
+}
+
+/** The local peers on free ports with databases beside the service's; never in production. */
+async function embeddedPeers(config: ImportServiceConfig): Promise<EmbeddedPeers> {
+  if (!config.DOCX_IMPORT_EMBEDDED_PEERS) return { config, close: () => Promise.resolve() };
+  if (config.NODE_ENV === 'production')
+    throw new ConfigError('config: DOCX_IMPORT_EMBEDDED_PEERS is for local runs only');
+  const { startDocumentPeer, startExamPeer } = await import('../../peers/src/index.js');
+  const base = { mongoUri: config.MONGODB_URI, logLevel: 'warn', dropDatabaseOnClose: true };
+  const documents = await startDocumentPeer({ ...base, dbName: `${config.MONGODB_DB}_peer_docs`.slice(0, 63) });
+  const exams = await startExamPeer({ ...base, dbName: `${config.MONGODB_DB}_peer_exams`.slice(0, 63) });
+  return {
+    config: { ...config, DOCUMENT_SERVICE_URL: documents.url, EXAM_SERVICE_URL: exams.url },
+    close: () => Promise.all([documents.close(), exams.close()]),
+  };
+}
 
 export interface BuiltImport {
   app: Express;
@@ -24,28 +53,41 @@ export interface BuiltImport {
   stoppers: Array<() => Promise<unknown>>;
 }
 
+async function assemble(ctx: ServiceContext<ImportServiceConfig>, config: ImportServiceConfig): Promise<BuiltImport> {
+  const { logger, db, metrics, readiness, checks, bus } = ctx;
+  const engine = await createJobEngine({ config, db, bus, logger, metrics });
+  await syncIndexes(db.conn);
+  // Jobs in flight when the last process stopped: re-enqueued, or FAILED when their payload is gone.
+  const recovered = await engine.recover();
+  logger.info(recovered, 'import jobs recovered');
+  const streams = new StreamRegistry();
+  const deps: ImportDeps = {
+    logger,
+    streams,
+    heartbeatMs: config.DOCX_IMPORT_SSE_HEARTBEAT_MS,
+    parseQas: qasParser(config),
+    engine,
+    documents: documentPort(config),
+    approve: approvalPort(config),
+    baselineReparse: baselinePort,
+    clock: () => new Date(),
+  };
+  const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
+  return { app, deps, engine, beforeDrain: [() => void streams.closeAll()], stoppers: [() => engine.close()] };
+}
+
 /** The document-import service as the kit starts it: main.ts runs it, tests start it in-process. */
 export const documentImportService: ServiceDefinition<ImportServiceConfig, BuiltImport> = {
   name: SERVICE_NAME,
   configSchema: serviceConfigSchema,
-  async build({ config, logger, db, metrics, readiness, checks, bus }) {
-    const engine = await createJobEngine({ config, db, bus, logger, metrics });
-    await syncIndexes(db.conn);
-    const recovered = await engine.recover();
-    logger.info(recovered, 'import jobs recovered');
-    const streams = new StreamRegistry();
-    const deps: ImportDeps = {
-      logger,
-      streams,
-      heartbeatMs: config.DOCX_IMPORT_SSE_HEARTBEAT_MS,
-      parseQas: qasParser(config),
-      engine,
-      documents: documentPort(config),
-      approve: approvalPort(config),
-      baselineReparse: baselinePort,
-      clock: () => new Date(),
-    };
-    const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
-    return { app, deps, engine, beforeDrain: [() => void streams.closeAll()], stoppers: [() => engine.close()] };
+  async build(ctx) {
+    const peers = await embeddedPeers(ctx.config);
+    try {
+      const built = await assemble(ctx, peers.config);
+      return { ...built, stoppers: [...built.stoppers, () => peers.close()] };
+    } catch (err) {
+      await peers.close();
+      throw err;
+    }
   },
 };

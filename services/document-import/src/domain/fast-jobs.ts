@@ -39,12 +39,14 @@ export async function createFastJob(
   input: FastJobInput,
   key?: string,
 ): Promise<FastJobResult> {
+  // Both names when both are sent: a request that names a non-DOCX file is refused whichever is used.
+  if (input.questionFileName !== undefined) assertDocxName(input.questionFileName, 'questionFileName');
+  if (input.fileName !== undefined) assertDocxName(input.fileName, 'fileName');
   if (key) {
     const earlier = await deps.engine.findReplay(jobScope(s), key, input.questionStorageKey, deps.clock());
     if (earlier) return { job: earlier, replayed: true };
   }
   const fileName = fileNameOf(input);
-  assertDocxName(fileName, input.questionFileName ? 'questionFileName' : 'fileName');
   const bytes = await fetchDocx(deps, s, input.questionStorageKey);
   return deps.engine.submitUpload(jobScope(s), {
     source: { bytes },

@@ -3,9 +3,14 @@ import { pagingKeys } from '../../../kit/src/index.js';
 
 const id = Joi.string().pattern(/^[A-Za-z0-9_.:-]{1,100}$/);
 const actorId = Joi.string().pattern(/^[A-Za-z0-9_.:@-]{1,128}$/);
-const name = Joi.string().trim().min(1).max(255);
+// Texts are taken as sent (no trimming), so the lengths here are the lengths openapi.json states.
+const text = (max: number) => Joi.string().min(1).max(max).pattern(/\S/);
+const name = Joi.string().min(1).max(255);
 const gradeLevel = Joi.number().integer().min(1).max(12);
-const subjectId = Joi.string().trim().min(1).max(100);
+const subjectId = text(100);
+
+/** A document-service key: letters, digits, `._/-`, starting with a letter or digit, never `..`. */
+const STORAGE_KEY = /^[A-Za-z0-9](\.?[A-Za-z0-9_/-])*\.?$/;
 
 export const jobIdParams = Joi.object({ id: id.required() });
 export const assetParams = Joi.object({ id: id.required(), tempAssetId: Joi.string().min(1).max(2048).required() });
@@ -26,10 +31,10 @@ export const listQuery = Joi.object({ ...filters, createdBy: actorId });
 export const uploadJobFields = Joi.object({ title: Joi.string().trim().max(300).allow('') });
 
 export const fastJobBody = Joi.object({
-  questionStorageKey: Joi.string().min(1).max(1024).required(),
+  questionStorageKey: Joi.string().max(300).pattern(STORAGE_KEY).required(),
   questionFileName: name,
   fileName: name,
-  title: Joi.string().trim().min(1).max(300).required(),
+  title: text(300).required(),
   autoApproveToQuestionBank: Joi.boolean().strict().default(false),
   subjectId,
   gradeLevel,
@@ -37,19 +42,19 @@ export const fastJobBody = Joi.object({
 
 export const reviewBody = Joi.object({
   parseResult: Joi.object().unknown(true),
-  title: Joi.string().trim().min(1).max(300),
-  sourceText: Joi.string().max(1_000_000),
+  title: text(300),
+  sourceText: Joi.string().max(1_000_000).allow(''),
   docxFastTempDraftToken: Joi.string().min(1).max(200),
 }).or('parseResult', 'sourceText', 'docxFastTempDraftToken');
 
 const questionMetadata = Joi.object({
   subjectId,
   gradeLevel,
-  tags: Joi.array().items(Joi.string().trim().min(1).max(100)).max(50),
+  tags: Joi.array().items(text(100)).max(50),
 });
 
 const examCreate = Joi.object({
-  title: Joi.string().trim().min(1).max(300).required(),
+  title: text(300).required(),
   subjectId,
   gradeLevel,
   durationMinutes: Joi.number().integer().min(1).max(600),
