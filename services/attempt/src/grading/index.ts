@@ -19,6 +19,7 @@ export type {
   AnswerGrade,
   AnswerInput,
   AttemptGrade,
+  GradableAnswer,
   HiddenReason,
   Outcome,
   QuestionSnapshot,

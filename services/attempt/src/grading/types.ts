@@ -31,6 +31,18 @@ export interface AnswerInput {
   textAnswer: string | null;
 }
 
+/**
+ * What the graders accept: a stored answer row (statementAnswers typed `unknown[]` there) or an
+ * AnswerInput. Members of the wrong shape read as not answered; normalizeAnswer is the gate that
+ * rejects them at save time.
+ */
+export interface GradableAnswer {
+  questionId?: string;
+  selectedOptionIds?: unknown;
+  statementAnswers?: unknown;
+  textAnswer?: unknown;
+}
+
 /** CORRECT: full marks. PARTIAL: some credit, not full. WRONG: answered, no credit (or a penalty).
  * BLANK: nothing answered. UNGRADED: no usable key (essay, passage, missing key). */
 export type Outcome = 'CORRECT' | 'PARTIAL' | 'WRONG' | 'BLANK' | 'UNGRADED';
