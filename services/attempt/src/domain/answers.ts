@@ -1,0 +1,105 @@
+import { AppError, type Actor } from '../../../kit/src/index.js';
+import { checkAnswerFits, normalizeAnswer, type AnswerInput } from '../grading/index.js';
+import { CODES, MSG } from '../messages.js';
+import type { AttemptDoc } from '../store/attempt-store.js';
+import type { AnswerRow } from '../store/models.js';
+import { assertOwner } from './access.js';
+import type { AttemptDeps } from './deps.js';
+import { SYSTEM, submitAttempt } from './submit.js';
+
+export interface SaveInput {
+  questionId: string;
+  /** The request body: its answer fields (nested or top level) are normalized by the grading library. */
+  body: unknown;
+  clientVersion: number;
+  sourceTabId?: string | null;
+}
+
+const MAX_ROUNDS = 200;
+
+/** The answer's index: its question's `questionId`, else the snapshot's `id`, else `examQuestionId`. */
+export function answerIndex(doc: AttemptDoc, questionId: string): number {
+  for (const field of ['questionId', 'id', 'examQuestionId'] as const) {
+    const i = doc.questions.findIndex((q) => q[field] === questionId);
+    if (i >= 0) return i;
+  }
+  throw new AppError(CODES.notInAttempt, MSG.notInAttempt);
+}
+
+/**
+ * `clientVersion` 0 (a client that does not count) always writes; a positive one below the
+ * stored `serverVersion` is stale. The new version is above both, so the newest of concurrent
+ * saves is never overwritten by an older one that arrives later.
+ */
+export function nextVersion(stored: AnswerRow, clientVersion: number): number | 'stale' {
+  if (clientVersion > 0 && clientVersion < stored.serverVersion) return 'stale';
+  return Math.max(stored.serverVersion + 1, clientVersion);
+}
+
+function answerRow(doc: AttemptDoc, i: number, input: SaveInput & { answer: AnswerInput }, version: number, now: Date): AnswerRow {
+  const stored = doc.answers[i]!;
+  return {
+    questionId: doc.questions[i]!.questionId,
+    selectedOptionIds: input.answer.selectedOptionIds,
+    statementAnswers: input.answer.statementAnswers,
+    textAnswer: input.answer.textAnswer,
+    clientVersion: input.clientVersion,
+    serverVersion: version,
+    sourceTabId: input.sourceTabId ?? stored.sourceTabId ?? null,
+    savedAt: now,
+    isCorrect: null,
+    score: null,
+  };
+}
+
+async function expire(deps: AttemptDeps, doc: AttemptDoc): Promise<never> {
+  await submitAttempt(deps, doc._id, { source: 'TIMEOUT', by: SYSTEM });
+  throw new AppError(CODES.expired, MSG.expired);
+}
+
+/**
+ * One compare-and-set per round on (IN_PROGRESS, this answer's serverVersion, before the
+ * deadline): a save never lands after the submit flipped the status, and a lost race re-reads.
+ */
+export async function saveAnswer(
+  deps: AttemptDeps,
+  actor: Actor,
+  attemptId: string,
+  input: SaveInput,
+): Promise<AttemptDoc> {
+  let answer: AnswerInput | undefined;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const doc = assertOwner(actor, await deps.store.byId(attemptId));
+    if (doc.status !== 'IN_PROGRESS') throw new AppError(CODES.locked, MSG.locked);
+    answer ??= normalizeAnswer(input.body);
+    const i = answerIndex(doc, input.questionId);
+    checkAnswerFits(doc.questions[i]!, answer);
+    const now = deps.clock();
+    if (doc.deadlineAt && doc.deadlineAt <= now) return expire(deps, doc);
+    const stored = doc.answers[i]!;
+    const version = nextVersion(stored, input.clientVersion);
+    if (version === 'stale') {
+      throw new AppError(CODES.versionConflict, MSG.versionConflict, { details: { answer: stored } });
+    }
+    const row = answerRow(doc, i, { ...input, answer }, version, now);
+    const event = { id: deps.newId(), type: 'SAVE_ANSWER', createdAt: now, metadata: saveMeta(row) };
+    const saved = await deps.store.casUpdate(
+      {
+        _id: attemptId,
+        status: 'IN_PROGRESS',
+        [`answers.${i}.serverVersion`]: stored.serverVersion,
+        $or: [{ deadlineAt: null }, { deadlineAt: { $gt: now } }],
+      },
+      { $set: { [`answers.${i}`]: row, updatedAt: now }, $inc: { rev: 1, eventCount: 1 }, $push: { events: event } },
+    );
+    if (saved) return saved;
+  }
+  throw new AppError(CODES.busy, MSG.busy);
+}
+
+const saveMeta = (a: AnswerRow) => ({
+  questionId: a.questionId,
+  serverVersion: a.serverVersion,
+  clientVersion: a.clientVersion,
+  sourceTabId: a.sourceTabId,
+});

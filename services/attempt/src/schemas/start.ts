@@ -1,0 +1,110 @@
+import Joi from 'joi';
+
+// Ids as the actor headers carry them; body numbers and booleans are strict ("5" is not a count).
+export const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
+const id = Joi.string().pattern(ID_PATTERN);
+const bool = () => Joi.boolean().strict();
+const int = (min: number, max: number) => Joi.number().strict().integer().min(min).max(max);
+const num = (min: number, max: number) => Joi.number().strict().min(min).max(max);
+// Snapshot members we do not read are stored as given: a key MongoDB cannot store as a field
+// name (`$…`, dotted, NUL) is refused here rather than failing the insert.
+function unsafeKey(value: unknown, depth = 0): string | null {
+  if (depth > 20) return '(nested too deep)';
+  if (Array.isArray(value)) return value.reduce<string | null>((hit, v) => hit ?? unsafeKey(v, depth + 1), null);
+  if (typeof value !== 'object' || value === null || value instanceof Date) return null;
+  for (const [k, v] of Object.entries(value)) {
+    if (k.startsWith('$') || k.includes('.') || k.includes('\u0000')) return k;
+    const inner = unsafeKey(v, depth + 1);
+    if (inner) return inner;
+  }
+  return null;
+}
+const storable = (value: unknown, helpers: Joi.CustomHelpers) => {
+  const key = unsafeKey(value);
+  return key === null ? value : helpers.message({ custom: `field name ${JSON.stringify(key)} cannot be stored` });
+};
+
+const label = Joi.string().max(500).allow('', null);
+const when = Joi.date().iso().allow(null);
+
+export const examIdParams = Joi.object({ examId: id.required() });
+
+const exam = Joi.object({
+  id: id.required(),
+  organizationId: id.required(),
+  title: Joi.string().min(1).max(500).required(),
+  status: Joi.string().min(1).max(40).required(),
+  deliveryMode: Joi.string().valid('ONLINE', 'OFFLINE').default('ONLINE'),
+  durationMinutes: int(1, 100_000).allow(null).default(null),
+  maxAttempts: int(0, 1000).allow(null).default(null),
+  requiresAccessPassword: bool().default(false),
+  shuffleQuestions: bool().default(false),
+  shuffleOptions: bool().default(false),
+  randomizePerAttempt: bool().default(false),
+  openTime: when.default(null),
+  closeTime: when.default(null),
+  showResultMode: Joi.string().valid('IMMEDIATE', 'AFTER_CLOSE', 'MANUAL').default('IMMEDIATE'),
+  resultsReleasedAt: when.default(null),
+  subjectId: id.allow(null).default(null),
+  gradeLevel: int(1, 12).allow(null).default(null),
+});
+
+const accessLink = Joi.object({
+  id: id.required(),
+  active: bool().default(true),
+  maxStudents: int(1, 1_000_000).allow(null).default(null),
+});
+
+const access = Joi.object({
+  assigned: bool().default(false),
+  attemptLimit: int(0, 1000).allow(null).default(null),
+  passwordVerified: bool().default(false),
+  accessLink: accessLink.allow(null).default(null),
+  classroomId: id.allow(null).default(null),
+  classroomName: label.default(null),
+}).default();
+
+const option = Joi.object({
+  id: id.required(),
+  label: Joi.string().max(20).allow('', null),
+  content: Joi.string().max(20000).allow('', null),
+  isCorrect: bool(),
+}).unknown(true);
+
+const scoringRule = Joi.object({
+  mode: Joi.string().min(1).max(60).required(),
+  maxScore: num(0, 1000),
+  incorrectPenalty: num(0, 1000),
+  minScore: num(-1000, 1000),
+  tolerance: num(0, 1e9),
+}).unknown(true);
+
+// Snapshots travel by value from the exam service: the fields we grade from are checked, the
+// rest (media, formula refs, group passage) is kept as given.
+const question = Joi.object({
+  id: id,
+  examQuestionId: id.allow(null),
+  questionId: id.required(),
+  questionVersionId: id.allow(null),
+  orderIndex: int(0, 100_000),
+  score: num(0, 1000),
+  type: Joi.string().min(1).max(60).required(),
+  content: Joi.string().max(100_000).allow('', null),
+  contentText: Joi.string().max(100_000).allow('', null),
+  options: Joi.array().items(option).max(50).unique('id').default([]),
+  optionOrder: Joi.array().items(id).max(50).unique(),
+  scoringRule: scoringRule,
+  answerKeys: Joi.object().unknown(true).allow(null),
+  subItems: Joi.array().items(Joi.object().unknown(true)).max(50),
+  topicId: id.allow(null),
+  topicName: label,
+})
+  .unknown(true)
+  .custom(storable);
+
+export const startBody = Joi.object({
+  exam: exam.required(),
+  access: access,
+  questions: Joi.array().items(question).max(500).unique('questionId').default([]),
+  studentInfo: Joi.object().unknown(true).custom(storable).allow(null).default(null),
+});
