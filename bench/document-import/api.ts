@@ -9,6 +9,8 @@ export interface Submitted {
 }
 
 export interface Finished extends Submitted {
+  /** When a worker took the job (job.started). */
+  startedAt: number;
   completedAt: number;
   questions: number;
 }
@@ -42,7 +44,7 @@ export class ImportApi {
   }
 
   /** How many jobs whose file name contains `q` have `status` (one cheap list read, limit 1). */
-  async count(status: 'COMPLETED' | 'FAILED', q: string): Promise<number> {
+  async count(status: 'PROCESSING' | 'COMPLETED' | 'FAILED', q: string): Promise<number> {
     const url = `${this.base}/v1/import/docx/jobs?status=${status}&q=${encodeURIComponent(q)}&limit=1`;
     const page = await json<{ meta: { total: number } }>(await fetch(url, { headers: TEACHER }), 'list jobs');
     return page.meta.total;
@@ -51,14 +53,21 @@ export class ImportApi {
   /** The job's detail must say COMPLETED; its completedAt is stamped with its `job.completed` event. */
   async finished(job: Submitted): Promise<Finished> {
     const res = await fetch(`${this.base}/v1/import/docx/jobs/${job.id}`, { headers: TEACHER });
-    const detail = await json<{ status: string; completedAt: string | null; counters: { totalQuestions?: number } }>(
-      res,
-      `job ${job.id}`,
-    );
+    const detail = await json<{
+      status: string;
+      startedAt: string | null;
+      completedAt: string | null;
+      counters: { totalQuestions?: number };
+    }>(res, `job ${job.id}`);
     if (detail.status !== 'COMPLETED' || !detail.completedAt) {
       throw new Error(`bench: job ${job.id} is ${detail.status}, not COMPLETED`);
     }
-    return { ...job, completedAt: Date.parse(detail.completedAt), questions: detail.counters.totalQuestions ?? 0 };
+    return {
+      ...job,
+      startedAt: Date.parse(detail.startedAt ?? detail.completedAt),
+      completedAt: Date.parse(detail.completedAt),
+      questions: detail.counters.totalQuestions ?? 0,
+    };
   }
 }
 

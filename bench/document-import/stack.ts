@@ -2,8 +2,10 @@
 // local test servers, sharing a spool directory, with a database, work topic, events topic and
 // consumer group of this run's own (so no other run or test ever takes its items). teardown() stops
 // every child, drops the database, deletes the topics and the group, and removes the spool.
+// hold()/release() use the workers' DOCX_WORKER_PAUSE_FILE: while the file exists each worker keeps
+// the jobs it claimed, so the queue can be filled through the API before the workers drain it.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
@@ -23,18 +25,25 @@ export interface Stack {
   children(): Child[];
   /** Starts worker processes until there are `n`, then waits until all n are members of a stable group. */
   scaleWorkers(n: number): Promise<void>;
+  /** Work items on the queue not yet committed by the group (waiting plus in hand). */
+  queueDepth(): Promise<number>;
+  hold(): void;
+  release(): void;
   teardown(): Promise<void>;
 }
 
 function benchEnv(mongoUri: string, brokers: string): Record<string, string> {
   const id = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  const root = mkdtempSync(join(tmpdir(), 'bench-docx-'));
+  mkdirSync(join(root, 'spool'));
   const env: Record<string, string> = {
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',
     MONGODB_URI: mongoUri,
     MONGODB_DB: `edu_docx_bench_${id.replace('-', '_')}`,
     KAFKA_BROKERS: brokers,
-    DOCX_IMPORT_PAYLOAD_DIR: mkdtempSync(join(tmpdir(), 'bench-docx-spool-')),
+    DOCX_IMPORT_PAYLOAD_DIR: join(root, 'spool'),
+    DOCX_WORKER_PAUSE_FILE: join(root, 'hold'),
     DOCX_IMPORT_TOPIC: `${TOPICS.docxImportJobs}.bench-${id}`,
     DOCX_IMPORT_EVENTS_TOPIC: `${TOPICS.docxImportJobEvents}.bench-${id}`,
     DOCX_IMPORT_CONSUMER_GROUP: `docx-parser-bench-${id}`,
@@ -42,6 +51,16 @@ function benchEnv(mongoUri: string, brokers: string): Record<string, string> {
   const concurrency = process.env.BENCH_WORKER_CONCURRENCY;
   if (concurrency) env.DOCX_IMPORT_WORKER_CONCURRENCY = concurrency;
   return env;
+}
+
+async function lag(admin: Admin, topic: string, group: string): Promise<number> {
+  const [ends, [committed]] = await Promise.all([
+    admin.fetchTopicOffsets(topic),
+    admin.fetchOffsets({ groupId: group, topics: [topic] }),
+  ]);
+  const at = new Map(committed?.partitions.map((p) => [p.partition, Number(p.offset)]));
+  // A partition the group never committed on starts at its low offset (fromBeginning).
+  return ends.reduce((sum, p) => sum + Number(p.high) - Math.max(Number(p.low), at.get(p.partition) ?? -1), 0);
 }
 
 async function groupMembers(admin: Admin, group: string): Promise<number> {
@@ -74,7 +93,7 @@ export async function startStack(mongoUri: string, brokers: string): Promise<Sta
         .deleteTopics({ topics: [topic, `${topic}.dlq`, env.DOCX_IMPORT_EVENTS_TOPIC!] })
         .catch(() => undefined);
       await admin.disconnect();
-      rmSync(env.DOCX_IMPORT_PAYLOAD_DIR!, { recursive: true, force: true });
+      rmSync(join(env.DOCX_IMPORT_PAYLOAD_DIR!, '..'), { recursive: true, force: true });
     })());
 
   try {
@@ -97,6 +116,9 @@ export async function startStack(mongoUri: string, brokers: string): Promise<Sta
           everyMs: 250,
         });
       },
+      queueDepth: () => lag(admin, env.DOCX_IMPORT_TOPIC!, env.DOCX_IMPORT_CONSUMER_GROUP!),
+      hold: () => writeFileSync(env.DOCX_WORKER_PAUSE_FILE!, 'hold'),
+      release: () => rmSync(env.DOCX_WORKER_PAUSE_FILE!, { force: true }),
       teardown,
     };
     return stack;
