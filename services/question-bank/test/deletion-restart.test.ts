@@ -128,7 +128,9 @@ describe('question bank: permanent-delete jobs across restarts', function () {
       (r) => r?.status !== 'pending' && r?.status !== 'running',
       240_000,
     );
-    expect(done).to.include({ status: 'completed', deletedCount: 600, attempts: 2 });
+    expect(done).to.include({ status: 'completed', attempts: 2 });
+    // Rows the killed instance removed after its last recorded batch are gone but not counted.
+    expect(done.deletedCount).to.be.within(orphan.deletedCount + 1, 600);
     expect(done.leaseOwner).to.not.equal(orphan.leaseOwner);
     expect(done.warnings.map((w) => w.code)).to.include('JOB_RESUMED');
     expect(await liveCount(db, ids)).to.equal(0);

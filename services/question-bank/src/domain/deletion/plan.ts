@@ -55,7 +55,7 @@ export function batchWarnings(batch: number, counts: { skipped: number; failed: 
 
 export const resumedWarning = (attempt: number, batch: number): JobWarning => ({
   code: 'JOB_RESUMED',
-  message: `the job was interrupted (service stopped or lease lapsed) and resumed, claim ${attempt}`,
+  message: `the job was interrupted (service stopped or lease lapsed) and resumed, claim ${attempt}; rows an interrupted run removed after its last recorded batch are not counted`,
   batch,
   count: 1,
 });

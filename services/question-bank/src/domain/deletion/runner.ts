@@ -109,8 +109,8 @@ export function createDeletionRunner(deps: QuestionBankDeps, options: DeletionRu
       job = step.job;
     }
     if (job?.status === 'running') return finish(job, { status: 'pending', phase: 'interrupted' });
-    // Cancelled under us: the batch's counts are recorded; let the lease go.
-    if (job) await jobs.updateHeld(m, job._id, owner, { $set: free });
+    // Cancelled under us (even before it began): the counts are recorded; let the lease go.
+    await jobs.updateHeld(m, first._id, owner, { $set: free });
   }
 
   async function runJob(job: DeletionJobRow): Promise<void> {
