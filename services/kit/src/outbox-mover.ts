@@ -22,12 +22,13 @@ interface OwnerDoc {
 
 const MAX_ROUNDS = 5;
 
+const freeToClaim = (now: Date): Document => ({
+  '_outbox.0': { $exists: true },
+  $or: [{ _outboxClaim: null }, { '_outboxClaim.until': { $lt: now } }],
+});
+
 function claimFilter(ownerId: unknown, now: Date): Document {
-  return {
-    _id: ownerId,
-    '_outbox.0': { $exists: true },
-    $or: [{ _outboxClaim: null }, { '_outboxClaim.until': { $lt: now } }],
-  };
+  return { _id: ownerId, ...freeToClaim(now) };
 }
 
 async function allocateSeq(ctx: MoverContext, count: number): Promise<number> {
@@ -59,17 +60,30 @@ function toEntry(stamp: OutboxStampRow, seq: number, now: Date): OutboxEntryRow 
   };
 }
 
+/** Index of the first entry an ordered insertMany refused as a duplicate; else the error again. */
+function duplicateAt(err: unknown): number {
+  const writeErrors = (err as { writeErrors?: Array<{ index: number; code?: number }> }).writeErrors ?? [];
+  const first = writeErrors[0];
+  if (first?.code === 11000 || (first && isDuplicateKey(err))) return first.index;
+  throw err;
+}
+
 async function insertEntries(ctx: MoverContext, stamps: OutboxStampRow[]): Promise<number> {
+  if (stamps.length === 0) return 0;
   const first = await allocateSeq(ctx, stamps.length);
   const now = ctx.now();
+  let rest = stamps.map((stamp, i) => toEntry(stamp, first + i, now) as unknown as Document);
   let inserted = 0;
-  // One by one and in order: a key's later entry must never exist before its earlier one.
-  for (const [i, stamp] of stamps.entries()) {
+  // Ordered, so a key's later entry never exists before its earlier one; an entry already there
+  // (a stamp moved twice) is skipped and the rest go on.
+  while (rest.length > 0) {
     try {
-      await ctx.models.Entry.collection.insertOne(toEntry(stamp, first + i, now) as unknown as Document);
-      inserted += 1;
+      await ctx.models.Entry.collection.insertMany(rest, { ordered: true });
+      return inserted + rest.length;
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+      const at = duplicateAt(err);
+      inserted += at;
+      rest = rest.slice(at + 1);
     }
   }
   return inserted;
@@ -101,6 +115,45 @@ export async function moveStamps(ctx: MoverContext, owner: Collection, ownerId: 
     )) as OwnerDoc | null;
     if ((after?._outbox ?? []).length === 0) return moved;
   }
+  return moved;
+}
+
+/**
+ * Moves the stamps of many owner documents of one collection in a few round trips instead of
+ * four per document: claim every free one at once, read what they hold, insert all entries in
+ * one ordered batch, then pull exactly what was read and release each claim in one bulk write.
+ * Documents another mover held, and those that got a stamp meanwhile, go through moveStamps.
+ */
+export async function moveStampsOfMany(ctx: MoverContext, owner: Collection, ownerIds: unknown[]): Promise<number> {
+  if (ownerIds.length <= 1) return ownerIds.length === 1 ? moveStamps(ctx, owner, ownerIds[0]) : 0;
+  const me = randomUUID();
+  const now = ctx.now();
+  const claim = { by: me, until: new Date(now.getTime() + ctx.claimMs) };
+  const ids: Document = { $in: ownerIds };
+  await owner.updateMany({ _id: ids, ...freeToClaim(now) } as Document, { $set: { _outboxClaim: claim } });
+  const docs = (await owner
+    .find({ _id: ids, '_outboxClaim.by': me } as Document, { projection: { _outbox: 1 } })
+    .toArray()) as OwnerDoc[];
+  let moved = await insertEntries(
+    ctx,
+    docs.flatMap((d) => coalesceStamps(d._outbox ?? [])),
+  );
+  if (docs.length > 0) {
+    const release = docs.map((d) => ({
+      updateOne: {
+        filter: { _id: d._id, '_outboxClaim.by': me },
+        update: {
+          $pull: { _outbox: { id: { $in: (d._outbox ?? []).map((s) => s.id) } } },
+          $unset: { _outboxClaim: '' },
+        },
+      },
+    }));
+    await owner.bulkWrite(release as never, { ordered: false });
+  }
+  const holding = await owner
+    .find({ _id: ids, '_outbox.0': { $exists: true } } as Document, { projection: { _id: 1 } })
+    .toArray();
+  for (const d of holding) moved += await moveStamps(ctx, owner, d._id);
   return moved;
 }
 

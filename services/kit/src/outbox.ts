@@ -7,7 +7,7 @@ import type { PlatformEvent } from './kafka.js';
 import type { Logger } from './logging.js';
 import { withTransaction, type MongoHandle } from './mongo.js';
 import { hasOutboxPaths, outboxModels, type OutboxModels, type OutboxStampRow } from './outbox-model.js';
-import { moveStamps, sweepOwner, type MoverContext } from './outbox-mover.js';
+import { moveStampsOfMany, sweepOwner, type MoverContext } from './outbox-mover.js';
 
 /** A mongoose model whose schema went through `outboxOwnerPlugin` (structural, any row type). */
 export interface OutboxOwner {
@@ -144,8 +144,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   async function moveTouched(touched: Map<string, { owner: OutboxOwner; id: unknown }>): Promise<void> {
     let moved = 0;
+    const byOwner = new Map<OutboxOwner, unknown[]>();
+    for (const t of touched.values()) byOwner.set(t.owner, [...(byOwner.get(t.owner) ?? []), t.id]);
     try {
-      for (const t of touched.values()) moved += await moveStamps(ctx, t.owner.collection, t.id);
+      for (const [owner, ids] of byOwner) moved += await moveStampsOfMany(ctx, owner.collection, ids);
     } catch (err) {
       // The owner write stands and its stamp waits in the document: the sweeper will move it.
       opts.logger.warn({ err }, 'outbox: moving stamps failed; the sweeper will retry');

@@ -114,6 +114,38 @@ describe('kit outbox (real Kafka and MongoDB)', function () {
     expect((JSON.parse(entries[0]!.envelope) as { data: unknown }).data).to.deep.equal({ version: 3 });
   });
 
+  it('a unit touching many owners moves them together: each entry once, in write order, skipping one already moved and one held elsewhere', async () => {
+    const owner = outbox.owners[0]!;
+    const keys = Array.from({ length: 30 }, (_, i) => `many-${i}-${randomUUID()}`);
+    const held = `held-${randomUUID()}`;
+    await Thing.collection.insertOne({
+      _id: held,
+      _outboxClaim: { by: 'another mover', until: new Date(Date.now() + 600_000) },
+    } as never);
+    let movedBefore = '';
+    await outbox.transaction(async (unit, session) => {
+      for (const [i, key] of [...keys, held].entries()) {
+        const stamp = unit.enqueue({ topic, event: thingEvent(key, 1), owner, ownerId: key });
+        await Thing.updateOne({ _id: key }, { $set: { version: 1 }, ...stamp.update }, { session, upsert: true });
+        // A mover that died after inserting this entry, before pulling its stamp.
+        if (i === 10) {
+          movedBefore = (stamp.fields._outbox as Array<{ id: string }>)[0]!.id;
+          await outbox.models.Entry.collection.insertOne({ _id: movedBefore, key, marker: true } as never);
+        }
+      }
+    });
+    const entries = await outbox.models.Entry.find({ key: { $in: [...keys, held] } })
+      .sort({ seq: 1 })
+      .lean<Array<{ _id: string; key: string; marker?: boolean }>>();
+    // The pre-inserted entry has no seq, so it sorts first; the moved ones follow in write order.
+    expect(entries.map((e) => e.key)).to.deep.equal([keys[10], ...keys.filter((_, i) => i !== 10)]);
+    expect(entries.find((e) => e._id === movedBefore)?.marker).to.equal(true);
+    const left = await Thing.collection.find({ _id: { $in: keys } } as never).toArray();
+    expect(left.every((d) => (d._outbox as unknown[]).length === 0 && d._outboxClaim === undefined)).to.equal(true);
+    const heldDoc = await Thing.collection.findOne({ _id: held } as never);
+    expect(heldDoc?._outbox).to.have.length(1);
+  });
+
   it('no transaction: an event whose owner write never happened is never stored or published', async () => {
     const key = `thing-${randomUUID()}`;
     const owner = outbox.owners[0]!;
