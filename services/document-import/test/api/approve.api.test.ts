@@ -140,17 +140,14 @@ describe('document-import: approval, auto-approval and the baseline reparse', ()
       .query({ key })
       .set('Content-Type', 'application/octet-stream')
       .send(docx);
-    const res = await stack.svc.request
-      .post('/v1/import/docx/docx-fast-jobs')
-      .set(headers(teacher()))
-      .send({
-        questionStorageKey: key,
-        questionFileName: 'auto.docx',
-        title: 'Tự duyệt',
-        autoApproveToQuestionBank: true,
-        subjectId: 'math',
-        gradeLevel: 11,
-      });
+    const res = await stack.svc.request.post('/v1/import/docx/docx-fast-jobs').set(headers(teacher())).send({
+      questionStorageKey: key,
+      questionFileName: 'auto.docx',
+      title: 'Tự duyệt',
+      autoApproveToQuestionBank: true,
+      subjectId: 'math',
+      gradeLevel: 11,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
     const id = res.body.data.id as string;
     await until('the auto approval is stored', async () => ((await detail(id)).approvals ?? []).length > 0, 60_000);
