@@ -75,7 +75,9 @@ function autoApprove(config: DocumentImportConfig, logger: Logger) {
       try {
         if (!questionBank) throw new AppError('DEPENDENCY_UNAVAILABLE', 'The question bank is not configured');
         const output = job.parseResultJson as unknown as QasOutput;
-        const peerScope = { organizationId: job.organizationId, userId: job.createdBy };
+        // The question bank takes writes from ADMIN or TEACHER; an upload job is a teacher's act, and
+        // the ingest makes the uploader the questions' creator whatever role is forwarded.
+        const peerScope = { organizationId: job.organizationId, userId: job.createdBy, role: 'TEACHER' };
         const approved = await approveJob(
           { id: job.id, fileName: job.fileName, title: job.title ?? undefined, output },
           request,
