@@ -7,7 +7,12 @@ let seq = 0;
 const nextId = () => `q-${(seq += 1)}`;
 
 export function choice(correct: string[], over: Json = {}, labels = ['a', 'b', 'c', 'd']): QuestionSnapshot {
-  const options = labels.map((id, i) => ({ id, label: 'ABCD'[i], content: `option ${id}`, isCorrect: correct.includes(id) }));
+  const options = labels.map((id, i) => ({
+    id,
+    label: 'ABCD'[i],
+    content: `option ${id}`,
+    isCorrect: correct.includes(id),
+  }));
   return {
     questionId: nextId(),
     type: correct.length > 1 ? 'MULTIPLE_CHOICE' : 'SINGLE_CHOICE',

@@ -23,7 +23,9 @@ describe('grading: answer normalization (pure)', () => {
     const empty = { selectedOptionIds: [], statementAnswers: [], textAnswer: null };
     expect(normalizeAnswer({ selectedOptionIds: ['a'] })).to.deep.equal({ ...empty, selectedOptionIds: ['a'] });
     expect(normalizeAnswer({ answer: { textAnswer: 'x' } })).to.deep.equal({ ...empty, textAnswer: 'x' });
-    expect(normalizeAnswer({ answer: { selectedOptionIds: ['a'] }, selectedOptionIds: ['b'], textAnswer: 't' })).to.deep.equal({
+    expect(
+      normalizeAnswer({ answer: { selectedOptionIds: ['a'] }, selectedOptionIds: ['b'], textAnswer: 't' }),
+    ).to.deep.equal({
       ...empty,
       selectedOptionIds: ['a'],
       textAnswer: 't',
@@ -50,9 +52,10 @@ describe('grading: answer normalization (pure)', () => {
       [{ label: ' a ', value: 'true' }, { label: 'B', value: false }, { label: 'c' }],
     ];
     for (const statementAnswers of variants) {
-      expect(normalizeAnswer({ answer: { statementAnswers } }).statementAnswers, JSON.stringify(statementAnswers)).to.deep.equal(
-        CANONICAL,
-      );
+      expect(
+        normalizeAnswer({ answer: { statementAnswers } }).statementAnswers,
+        JSON.stringify(statementAnswers),
+      ).to.deep.equal(CANONICAL);
     }
   });
 
@@ -92,16 +95,25 @@ describe('grading: answer normalization (pure)', () => {
 
   it('names every malformed field at once', () => {
     const err = rejection({ selectedOptionIds: 1, textAnswer: [] });
-    expect((err.details as Array<{ path: string }>).map((d) => d.path)).to.deep.equal(['selectedOptionIds', 'textAnswer']);
+    expect((err.details as Array<{ path: string }>).map((d) => d.path)).to.deep.equal([
+      'selectedOptionIds',
+      'textAnswer',
+    ]);
   });
 
   it('checkAnswerFits: unknown option ids and statement labels are rejected', () => {
     const q = choice(['a']);
     expect(() => checkAnswerFits(q, normalizeAnswer({ selectedOptionIds: ['a', 'd'] }))).to.not.throw();
-    expect(() => checkAnswerFits(q, normalizeAnswer({ selectedOptionIds: ['z'] }))).to.throw(AnswerFormatError, /option z/);
+    expect(() => checkAnswerFits(q, normalizeAnswer({ selectedOptionIds: ['z'] }))).to.throw(
+      AnswerFormatError,
+      /option z/,
+    );
     const g = statements([true, true, true, true]);
     expect(() => checkAnswerFits(g, normalizeAnswer({ statementAnswers: { d: true } }))).to.not.throw();
-    expect(() => checkAnswerFits(g, normalizeAnswer({ statementAnswers: { e: true } }))).to.throw(AnswerFormatError, /statement E/);
+    expect(() => checkAnswerFits(g, normalizeAnswer({ statementAnswers: { e: true } }))).to.throw(
+      AnswerFormatError,
+      /statement E/,
+    );
     expect(() => checkAnswerFits(g, normalizeAnswer({ selectedOptionIds: ['a'] }))).to.throw(AnswerFormatError);
   });
 });

@@ -88,7 +88,12 @@ describe('grading: redaction (pure)', () => {
     const out = redact({ attempt: detail, scorePercent: 75 }, 'RESULTS_AFTER_CLOSE');
     expect(out.scorePercent).to.equal(null);
     expect(out.hiddenReason).to.equal('RESULTS_AFTER_CLOSE');
-    expect(out.attempt).to.include({ totalScore: null, correctCount: null, wrongCount: null, hiddenReason: 'RESULTS_AFTER_CLOSE' });
+    expect(out.attempt).to.include({
+      totalScore: null,
+      correctCount: null,
+      wrongCount: null,
+      hiddenReason: 'RESULTS_AFTER_CLOSE',
+    });
     expect(out.attempt.answers[0]).to.include({ isCorrect: null, score: null });
   });
 });

@@ -9,7 +9,10 @@ const answerFor = (questionId: string, body: unknown): AnswerInput => ({ ...norm
 describe('grading: attempt totals (pure)', () => {
   it('40 × 0.25 is exactly 10', () => {
     const questions = Array.from({ length: 40 }, () => choice(['b'], { score: 0.25 }));
-    const g = gradeAttempt(questions, questions.map((q) => answerFor(q.questionId, { selectedOptionIds: ['b'] })));
+    const g = gradeAttempt(
+      questions,
+      questions.map((q) => answerFor(q.questionId, { selectedOptionIds: ['b'] })),
+    );
     expect(g.totalScore).to.equal(10);
     expect(g.maxScore).to.equal(10);
     expect(g.correctCount).to.equal(40);
@@ -21,12 +24,20 @@ describe('grading: attempt totals (pure)', () => {
     for (let i = 0; i < 30; i += 1) naive += 0.1;
     expect(naive).to.not.equal(3);
     const questions = Array.from({ length: 30 }, () => statements([true, true, true, true]));
-    const g = gradeAttempt(questions, questions.map((q) => answerFor(q.questionId, tf([true, false, false, false]))));
+    const g = gradeAttempt(
+      questions,
+      questions.map((q) => answerFor(q.questionId, tf([true, false, false, false]))),
+    );
     expect(g.totalScore).to.equal(3);
     expect(g.answers.every((a) => a.score === 0.1)).to.equal(true);
     // 0.1 + 0.2 is 0.30000000000000004 in doubles; here it is 0.3.
     const mixed = [choice(['a'], { score: 0.1 }), choice(['a'], { score: 0.2 })];
-    expect(gradeAttempt(mixed, mixed.map((q) => answerFor(q.questionId, { selectedOptionIds: ['a'] }))).totalScore).to.equal(0.3);
+    expect(
+      gradeAttempt(
+        mixed,
+        mixed.map((q) => answerFor(q.questionId, { selectedOptionIds: ['a'] })),
+      ).totalScore,
+    ).to.equal(0.3);
   });
 
   it('counts: full marks correct; partial and wrong are wrong; blank and ungraded in neither', () => {
@@ -44,7 +55,14 @@ describe('grading: attempt totals (pure)', () => {
       answerFor(qs[4]!.questionId, { textAnswer: 'text' }),
     ];
     const g = gradeAttempt(qs, answers);
-    expect(g).to.include({ totalScore: 1.5, maxScore: 5, correctCount: 1, wrongCount: 2, blankCount: 1, ungradedCount: 1 });
+    expect(g).to.include({
+      totalScore: 1.5,
+      maxScore: 5,
+      correctCount: 1,
+      wrongCount: 2,
+      blankCount: 1,
+      ungradedCount: 1,
+    });
     expect(g.answers.map((a) => a.isCorrect)).to.deep.equal([true, false, false, null, null]);
     expect(g.answers.map((a) => a.questionId)).to.deep.equal(qs.map((q) => q.questionId));
   });
@@ -63,7 +81,10 @@ describe('grading: attempt totals (pure)', () => {
     const row = {
       questionId: q.questionId,
       selectedOptionIds: [],
-      statementAnswers: [{ label: 'A', value: true }, { label: 'B', value: false }] as unknown[],
+      statementAnswers: [
+        { label: 'A', value: true },
+        { label: 'B', value: false },
+      ] as unknown[],
       textAnswer: null,
       clientVersion: 3,
       serverVersion: 4,
