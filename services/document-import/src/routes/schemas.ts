@@ -19,7 +19,7 @@ const filters = {
   status: Joi.string().valid('PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'),
   jobKind: Joi.string().valid('QAS', 'DOCX_FAST'),
   source: Joi.string().valid('UPLOAD', 'STORAGE'),
-  q: Joi.string().trim().max(200).allow(''),
+  q: Joi.string().max(200).allow(''),
   createdFrom: Joi.date().iso(),
   createdTo: Joi.date().iso(),
   ...pagingKeys(),
