@@ -25,6 +25,10 @@ function gradeUnits(question: QuestionSnapshot, answer: GradableAnswer | null): 
   return { isCorrect: scored.correct, earned, points: rule.points, outcome };
 }
 
+/** The attempt's maximum: the questions' points summed exactly (what gradeAttempt reports as maxScore). */
+export const maxScoreOf = (questions: readonly QuestionSnapshot[]): number =>
+  fromUnits(questions.reduce((sum, q) => sum + ruleOf(q).points, 0));
+
 export function gradeAnswer(question: QuestionSnapshot, answer: GradableAnswer | null): AnswerGrade {
   const g = gradeUnits(question, answer);
   return { isCorrect: g.isCorrect, score: fromUnits(g.earned), maxScore: fromUnits(g.points), outcome: g.outcome };

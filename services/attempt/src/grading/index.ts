@@ -8,12 +8,14 @@
 //   or a statement label the question does not have (call at save time).
 // - gradeAnswer(question, answer | null) -> { isCorrect, score, maxScore, outcome }.
 // - gradeAttempt(questions, answers) -> per-answer grades in question order and the totals.
+// - maxScoreOf(questions) -> the exact sum of the questions' points (store it as the attempt's
+//   maxScore at start: a float reduce of 30 × 0.1 is 3.0000000000000004).
 // - scorePercent(totalScore, maxScore) -> number | null, unrounded.
 // - visibility(policy, actor, now) -> { visible } | { visible: false, hiddenReason }.
 // - redact(detail, hiddenReason) -> the detail with grading fields null and `hiddenReason` set.
 // - shuffleFor(seed, items) -> a new array, a permutation determined by the seed alone.
 //
-// Decisions (for the OpenAPI x-decisions): see DECISIONS below.
+// The choices the contract leaves open: DECISIONS (decisions.ts), worded for the OpenAPI x-decisions.
 export { AnswerFormatError } from './types.js';
 export type {
   AnswerGrade,
@@ -30,7 +32,7 @@ export type {
   VisibilityActor,
 } from './types.js';
 export { normalizeAnswer, checkAnswerFits } from './normalize.js';
-export { gradeAnswer, gradeAttempt } from './grade.js';
+export { gradeAnswer, gradeAttempt, maxScoreOf } from './grade.js';
 export { scorePercent, visibility, redact } from './visibility.js';
 export { shuffleFor } from './shuffle.js';
 export { DECISIONS } from './decisions.js';

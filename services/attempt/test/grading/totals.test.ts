@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { gradeAttempt, normalizeAnswer, type AnswerInput } from '../../src/grading/index.js';
+import { gradeAttempt, maxScoreOf, normalizeAnswer, type AnswerInput } from '../../src/grading/index.js';
 import type { QuestionRow, QuestionVersionRow } from '../../../question-bank/src/store/question-models.js';
 import { snapshotOf } from '../../../question-bank/src/domain/blueprint/snapshot.js';
 import { choice, short, statements, tf } from './fixtures.js';
@@ -29,6 +29,9 @@ describe('grading: attempt totals (pure)', () => {
       questions.map((q) => answerFor(q.questionId, tf([true, false, false, false]))),
     );
     expect(g.totalScore).to.equal(3);
+    const tenths = Array.from({ length: 30 }, () => choice(['a'], { score: 0.1 }));
+    expect(maxScoreOf(tenths)).to.equal(3);
+    expect(gradeAttempt(tenths, []).maxScore).to.equal(3);
     expect(g.answers.every((a) => a.score === 0.1)).to.equal(true);
     // 0.1 + 0.2 is 0.30000000000000004 in doubles; here it is 0.3.
     const mixed = [choice(['a'], { score: 0.1 }), choice(['a'], { score: 0.2 })];
