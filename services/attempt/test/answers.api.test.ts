@@ -11,7 +11,13 @@ import {
   type TestAttempt,
 } from './support.js';
 
-type Answer = { questionId: string; selectedOptionIds: string[]; serverVersion: number; clientVersion: number; sourceTabId: string | null };
+type Answer = {
+  questionId: string;
+  selectedOptionIds: string[];
+  serverVersion: number;
+  clientVersion: number;
+  sourceTabId: string | null;
+};
 
 describe('attempt: answers (POST /v1/attempts/{id}/answers)', function () {
   this.timeout(120000);
@@ -74,7 +80,11 @@ describe('attempt: answers (POST /v1/attempts/{id}/answers)', function () {
     expect([badOption.status, badOption.body.error.code]).to.deep.equal([400, 'VALIDATION_ERROR']);
     const malformed = await save(a.id, { questionId: 'q1', textAnswer: { x: 1 } }, student('owner'));
     expect(malformed.status).to.equal(400);
-    await svc.request.post(`/v1/attempts/${a.id}/submit`).set(headers(student('owner'))).send({}).expect(200);
+    await svc.request
+      .post(`/v1/attempts/${a.id}/submit`)
+      .set(headers(student('owner')))
+      .send({})
+      .expect(200);
     const locked = await save(a.id, { questionId: 'q1', selectedOptionIds: ['o2'] }, student('owner'));
     expect([locked.status, locked.body.error.code, locked.body.message]).to.deep.equal([
       409,
@@ -109,7 +119,11 @@ describe('attempt: answers (POST /v1/attempts/{id}/answers)', function () {
     const versions = Array.from({ length: 50 }, (_, i) => i + 1).sort(() => Math.random() - 0.5);
     const results = await Promise.all(
       versions.map((v) =>
-        save(a.id, { questionId: 'q1', selectedOptionIds: [options[v % 4]!], clientVersion: v, sourceTabId: `tab-${v}` }, student('burst')),
+        save(
+          a.id,
+          { questionId: 'q1', selectedOptionIds: [options[v % 4]!], clientVersion: v, sourceTabId: `tab-${v}` },
+          student('burst'),
+        ),
       ),
     );
     for (const r of results) expect([200, 409], JSON.stringify(r.body)).to.include(r.status);

@@ -123,7 +123,11 @@ describe('attempt: start (POST /v1/exams/{examId}/attempts and /start)', functio
     for (let i = 1; i <= 2; i++) {
       const a = await startAs(svc, student('s-limit'), body);
       expect(a.attemptNumber).to.equal(i);
-      await svc.request.post(`/v1/attempts/${a.id}/submit`).set(headers(student('s-limit'))).send({}).expect(200);
+      await svc.request
+        .post(`/v1/attempts/${a.id}/submit`)
+        .set(headers(student('s-limit')))
+        .send({})
+        .expect(200);
     }
     const third = await start(examId, body, student('s-limit'));
     expect([third.status, third.body.error?.code]).to.deep.equal([409, 'ATTEMPT_LIMIT_REACHED']);
@@ -139,7 +143,11 @@ describe('attempt: start (POST /v1/exams/{examId}/attempts and /start)', functio
     await startAs(svc, student('g2'), body);
     const g3 = await start(examId, body, student('g3'));
     expect([g3.status, g3.body.error.code]).to.deep.equal([409, 'ACCESS_LINK_LIMIT_REACHED']);
-    await svc.request.post(`/v1/attempts/${g1.id}/submit`).set(headers(student('g1'))).send({}).expect(200);
+    await svc.request
+      .post(`/v1/attempts/${g1.id}/submit`)
+      .set(headers(student('g1')))
+      .send({})
+      .expect(200);
     expect((await start(examId, body, student('g1'))).status).to.equal(201);
     const assigned = startBody(examId, { access: { ...link, assigned: true } });
     expect((await start(examId, assigned, student('g4'))).status).to.equal(201);
@@ -148,7 +156,11 @@ describe('attempt: start (POST /v1/exams/{examId}/attempts and /start)', functio
   it('caps the deadline at the close time; no duration and no close time means no deadline', async () => {
     const examId = newExamId();
     const close = new Date(Date.now() + 5 * MINUTE);
-    const capped = await startAs(svc, student('s-cap'), startBody(examId, { exam: { closeTime: close.toISOString() } }));
+    const capped = await startAs(
+      svc,
+      student('s-cap'),
+      startBody(examId, { exam: { closeTime: close.toISOString() } }),
+    );
     expect(capped.deadlineAt).to.equal(close.toISOString());
     const open = startBody(examId, { exam: { durationMinutes: null, closeTime: null } });
     expect((await startAs(svc, student('s-open'), open)).deadlineAt).to.equal(null);
@@ -167,7 +179,11 @@ describe('attempt: start (POST /v1/exams/{examId}/attempts and /start)', functio
     for (const s of ['sh1', 'sh2', 'sh3']) {
       const a = await startAs(svc, student(s), body);
       const reload = await svc.request.get(`/v1/attempts/${a.id}`).set(headers(student(s)));
-      const qs = reload.body.data.questions as Array<{ questionId: string; optionOrder: string[]; options: Array<{ id: string }> }>;
+      const qs = reload.body.data.questions as Array<{
+        questionId: string;
+        optionOrder: string[];
+        options: Array<{ id: string }>;
+      }>;
       expect(qs.map((q) => q.questionId)).to.deep.equal((a.questions as typeof qs).map((q) => q.questionId));
       expect(qs.map((q) => q.questionId).sort()).to.deep.equal(many.map((q) => q.questionId).sort());
       for (const q of qs) expect(q.options.map((o) => o.id)).to.deep.equal(q.optionOrder);

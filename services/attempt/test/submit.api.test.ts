@@ -30,7 +30,11 @@ describe('attempt: submit, events and results', function () {
       { label: 'C', value: true },
       { label: 'D', value: true },
     ];
-    await post(`/v1/attempts/${a.id}/answers`, { questionId: 'q2', answer: { statementAnswers: statements } }, who).expect(200);
+    await post(
+      `/v1/attempts/${a.id}/answers`,
+      { questionId: 'q2', answer: { statementAnswers: statements } },
+      who,
+    ).expect(200);
     await post(`/v1/attempts/${a.id}/answers`, { questionId: 'q3', textAnswer: '0,5' }, who).expect(200);
     return a;
   }
@@ -52,7 +56,12 @@ describe('attempt: submit, events and results', function () {
     const g = res.body.data;
     // 1 (q1) + 0.5 × 2 (THPT ladder, 3 of 4) + 0 (q3) of 4.
     expect(g).to.include({ status: 'GRADED', totalScore: 2, maxScore: 4, correctCount: 1, wrongCount: 2 });
-    expect(g).to.include({ submittedBy: 'grade', submissionSource: 'STUDENT', resultsVisible: true, hiddenReason: null });
+    expect(g).to.include({
+      submittedBy: 'grade',
+      submissionSource: 'STUDENT',
+      resultsVisible: true,
+      hiddenReason: null,
+    });
     expect(g.durationSeconds).to.be.a('number').and.at.least(0);
     expect(g.answers.map((x: { score: number }) => x.score)).to.deep.equal([1, 1, 0]);
     expect(g.answers.map((x: { isCorrect: boolean }) => x.isCorrect)).to.deep.equal([true, false, false]);
@@ -83,7 +92,11 @@ describe('attempt: submit, events and results', function () {
 
   it('records client events, and a TIMEOUT event submits with source TIMEOUT and returns the graded attempt', async () => {
     const a = await answered(student('ev'));
-    const view = await post(`/v1/attempts/${a.id}/events`, { type: 'QUESTION_VIEW', questionId: 'q2', metadata: { ms: 1200 } }, student('ev'));
+    const view = await post(
+      `/v1/attempts/${a.id}/events`,
+      { type: 'QUESTION_VIEW', questionId: 'q2', metadata: { ms: 1200 } },
+      student('ev'),
+    );
     expect(view.status).to.equal(201);
     expect(view.body.data).to.include({ type: 'QUESTION_VIEW' });
     expect(view.body.data.metadata).to.deep.equal({ ms: 1200, questionId: 'q2' });
@@ -92,7 +105,12 @@ describe('attempt: submit, events and results', function () {
     expect(bad.status).to.equal(400);
     const timeout = await post(`/v1/attempts/${a.id}/events`, { type: 'TIMEOUT' }, student('ev'));
     expect(timeout.status).to.equal(200);
-    expect(timeout.body.data).to.include({ status: 'GRADED', submissionSource: 'TIMEOUT', submittedBy: 'ev', totalScore: 2 });
+    expect(timeout.body.data).to.include({
+      status: 'GRADED',
+      submissionSource: 'TIMEOUT',
+      submittedBy: 'ev',
+      totalScore: 2,
+    });
     const after = await post(`/v1/attempts/${a.id}/events`, { type: 'TIMEOUT' }, student('ev'));
     expect(after.status).to.equal(201);
     const types = (await get(`/v1/attempts/${a.id}/events`, teacher())).body.data.map((e: { type: string }) => e.type);
@@ -107,7 +125,11 @@ describe('attempt: submit, events and results', function () {
     expect(hidden.body.data.scorePercent).to.equal(null);
     expect(hidden.body.data.attempt).to.include({ totalScore: null, correctCount: null, wrongCount: null });
     expect(hidden.body.data.attempt).to.include({ resultsVisible: false, hiddenReason: 'RESULTS_AFTER_CLOSE' });
-    expect(hidden.body.data.attempt.answers.every((x: { score: unknown; isCorrect: unknown }) => x.score === null && x.isCorrect === null)).to.equal(true);
+    expect(
+      hidden.body.data.attempt.answers.every(
+        (x: { score: unknown; isCorrect: unknown }) => x.score === null && x.isCorrect === null,
+      ),
+    ).to.equal(true);
     const staff = await get(`/v1/attempts/${after.id}/result`, teacher());
     expect(staff.body.data.scorePercent).to.equal(50);
     shiftClock(svc, HOUR + 60_000);

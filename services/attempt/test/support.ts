@@ -125,7 +125,8 @@ type Attempt = { id: string; status: string; [k: string]: unknown };
 /** Starts an attempt as `who` and returns it (throws on anything but 200/201). */
 export async function startAs(svc: TestAttempt, who: Who, body: ReturnType<typeof startBody>): Promise<Attempt> {
   const res = await svc.request.post(`/v1/exams/${body.exam.id}/attempts`).set(headers(who)).send(body);
-  if (res.status !== 201 && res.status !== 200) throw new Error(`start failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201 && res.status !== 200)
+    throw new Error(`start failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.attempt as Attempt;
 }
 

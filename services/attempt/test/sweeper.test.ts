@@ -55,22 +55,33 @@ describe('attempt: the sweeper grades abandoned attempts once, with two replicas
 
     const Attempt = a.built.deps.models.Attempt;
     await waitFor(
-      async () => ((await Attempt.countDocuments({ _id: { $in: ids }, status: 'GRADED' })) === ids.length ? true : undefined),
+      async () =>
+        (await Attempt.countDocuments({ _id: { $in: ids }, status: 'GRADED' })) === ids.length ? true : undefined,
       60000,
       'the sweepers to grade every abandoned attempt',
     );
     for (const id of ids) {
       const got = (await a.request.get(`/v1/attempts/${id}`).set(headers(admin()))).body.data;
-      expect(got).to.include({ status: 'GRADED', submissionSource: 'TIMEOUT', submittedBy: 'SYSTEM', durationSeconds: 15 * 60 });
+      expect(got).to.include({
+        status: 'GRADED',
+        submissionSource: 'TIMEOUT',
+        submittedBy: 'SYSTEM',
+        durationSeconds: 15 * 60,
+      });
       expect(got).to.include({ totalScore: 0, wrongCount: 1, correctCount: 0 });
       const events = (await b.request.get(`/v1/attempts/${id}/events`).set(headers(admin()))).body.data;
       expect(events.filter((e: { type: string }) => e.type === 'TIMEOUT')).to.have.length(1);
       expect(events.filter((e: { type: string }) => e.type === 'SUBMIT')).to.have.length(0);
     }
-    expect((await a.request.get(`/v1/attempts/${live.id}`).set(headers(admin()))).body.data.status).to.equal('IN_PROGRESS');
+    expect((await a.request.get(`/v1/attempts/${live.id}`).set(headers(admin()))).body.data.status).to.equal(
+      'IN_PROGRESS',
+    );
 
     const { Entry, Published } = a.built.deps.outbox.models;
-    const rows = [...(await Entry.find({ key: { $in: ids } }).lean()), ...(await Published.find({ key: { $in: ids } }).lean())];
+    const rows = [
+      ...(await Entry.find({ key: { $in: ids } }).lean()),
+      ...(await Published.find({ key: { $in: ids } }).lean()),
+    ];
     expect(rows.map((r) => r.key).sort()).to.deep.equal([...ids].sort());
     for (const row of rows) {
       expect(row.topic).to.equal(TOPICS.attemptGraded);

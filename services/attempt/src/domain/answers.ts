@@ -36,7 +36,13 @@ export function nextVersion(stored: AnswerRow, clientVersion: number): number | 
   return Math.max(stored.serverVersion + 1, clientVersion);
 }
 
-function answerRow(doc: AttemptDoc, i: number, input: SaveInput & { answer: AnswerInput }, version: number, now: Date): AnswerRow {
+interface RowInput {
+  input: SaveInput & { answer: AnswerInput };
+  version: number;
+  now: Date;
+}
+
+function answerRow(doc: AttemptDoc, i: number, { input, version, now }: RowInput): AnswerRow {
   const stored = doc.answers[i]!;
   return {
     questionId: doc.questions[i]!.questionId,
@@ -81,7 +87,7 @@ export async function saveAnswer(
     if (version === 'stale') {
       throw new AppError(CODES.versionConflict, MSG.versionConflict, { details: { answer: stored } });
     }
-    const row = answerRow(doc, i, { ...input, answer }, version, now);
+    const row = answerRow(doc, i, { input: { ...input, answer }, version, now });
     const event = { id: deps.newId(), type: 'SAVE_ANSWER', createdAt: now, metadata: saveMeta(row) };
     const saved = await deps.store.casUpdate(
       {

@@ -6,7 +6,13 @@ import { assertOwner, assertReadable } from './access.js';
 import type { AttemptDeps } from './deps.js';
 import { submitAttempt } from './submit.js';
 
-export const CLIENT_EVENT_TYPES = ['QUESTION_VIEW', 'TAB_HIDDEN', 'FOCUS_RETURNED', 'NETWORK_RETRY', 'TIMEOUT'] as const;
+export const CLIENT_EVENT_TYPES = [
+  'QUESTION_VIEW',
+  'TAB_HIDDEN',
+  'FOCUS_RETURNED',
+  'NETWORK_RETRY',
+  'TIMEOUT',
+] as const;
 export type ClientEventType = (typeof CLIENT_EVENT_TYPES)[number];
 
 /** The event log lives in the attempt document; this bounds what clients can add to it. */

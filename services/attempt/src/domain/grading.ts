@@ -29,7 +29,9 @@ export function gradeSnapshots(questions: readonly QuestionRow[], answers: reado
   };
 }
 
-export const scorePercentOf = (total: number, max: number): number | null => scorePercent(total, max);
+/** Unrounded; null when the attempt is worth nothing (no quotient to state). */
+export const scorePercentOf = (total: number, max: number): number | null =>
+  max > 0 ? scorePercent(total, max) : null;
 
 export function resultVisibility(
   doc: Pick<AttemptDoc, 'resultPolicy' | 'status'>,

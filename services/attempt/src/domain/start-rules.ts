@@ -7,17 +7,24 @@ const fail = (key: keyof typeof CODES & keyof typeof MSG): never => {
   throw new AppError(CODES[key], MSG[key]);
 };
 
+type Key = keyof typeof CODES & keyof typeof MSG;
+
+// Each rule names the error it raises when its condition holds; the first that holds wins.
+const RULES: Array<[Key, (input: StartInput, pathExamId: string, now: Date) => boolean]> = [
+  ['examIdMismatch', ({ exam }, pathExamId) => exam.id !== pathExamId],
+  ['notPublished', ({ exam }) => exam.status !== 'PUBLISHED'],
+  ['offline', ({ exam }) => exam.deliveryMode === 'OFFLINE'],
+  ['notOpen', ({ exam }, _p, now) => exam.openTime !== null && now < exam.openTime],
+  ['closed', ({ exam }, _p, now) => exam.closeTime !== null && now >= exam.closeTime],
+  ['passwordRequired', ({ exam, access }) => exam.requiresAccessPassword && !access.passwordVerified],
+  ['accessDenied', ({ access }) => !access.assigned && !access.accessLink?.active],
+  ['noQuestions', ({ questions }) => questions.length === 0],
+];
+
 /** The checks that need no stored attempt: exam state, time window, password, access, questions. */
 export function checkStartable(pathExamId: string, input: StartInput, now: Date): void {
-  const { exam, access } = input;
-  if (exam.id !== pathExamId) fail('examIdMismatch');
-  if (exam.status !== 'PUBLISHED') fail('notPublished');
-  if (exam.deliveryMode === 'OFFLINE') fail('offline');
-  if (exam.openTime && now < exam.openTime) fail('notOpen');
-  if (exam.closeTime && now >= exam.closeTime) fail('closed');
-  if (exam.requiresAccessPassword && !access.passwordVerified) fail('passwordRequired');
-  if (!access.assigned && !access.accessLink?.active) fail('accessDenied');
-  if (input.questions.length === 0) fail('noQuestions');
+  const hit = RULES.find(([, holds]) => holds(input, pathExamId, now));
+  if (hit) fail(hit[0]);
 }
 
 /** The per-student limit: `access.attemptLimit` (the caller's override) else `exam.maxAttempts`; 0 or null is none. */

@@ -59,7 +59,12 @@ export async function submitAttempt(deps: AttemptDeps, attemptId: string, opts: 
     const now = deps.clock();
     const { answers, fields } = graded(doc, now, opts.source);
     const { wrong: _wrong, ...stored } = fields;
-    const event = { id: deps.newId(), type: opts.source === 'TIMEOUT' ? 'TIMEOUT' : 'SUBMIT', createdAt: now, metadata: {} };
+    const event = {
+      id: deps.newId(),
+      type: opts.source === 'TIMEOUT' ? 'TIMEOUT' : 'SUBMIT',
+      createdAt: now,
+      metadata: {},
+    };
     const flipped = await deps.outbox.transaction(async (unit, session) => {
       const stamp = unit.enqueue({
         topic: TOPICS.attemptGraded,
@@ -67,7 +72,14 @@ export async function submitAttempt(deps: AttemptDeps, attemptId: string, opts: 
         owner: deps.models.Attempt,
         ownerId: doc._id,
       });
-      const set = { ...stored, status: 'GRADED' as const, activeKey: doc._id, submittedBy: opts.by, answers, updatedAt: now };
+      const set = {
+        ...stored,
+        status: 'GRADED' as const,
+        activeKey: doc._id,
+        submittedBy: opts.by,
+        answers,
+        updatedAt: now,
+      };
       return deps.store.casUpdate(
         { _id: doc._id, status: 'IN_PROGRESS', rev: doc.rev },
         { $set: set, $inc: { rev: 1, eventCount: 1 }, $push: { events: event, ...stamp.update.$push } as never },

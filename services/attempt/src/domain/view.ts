@@ -24,7 +24,10 @@ function ordered(q: Json): Json {
   const order = q.optionOrder as string[];
   const options = (q.options as Json[] | undefined) ?? [];
   const rank = new Map(order.map((id, i) => [id, i]));
-  return { ...q, options: [...options].sort((a, b) => (rank.get(a.id as string) ?? 1e9) - (rank.get(b.id as string) ?? 1e9)) };
+  return {
+    ...q,
+    options: [...options].sort((a, b) => (rank.get(a.id as string) ?? 1e9) - (rank.get(b.id as string) ?? 1e9)),
+  };
 }
 
 const hideAnswer = (a: AnswerRow): AnswerRow => ({ ...a, isCorrect: null, score: null });
@@ -54,6 +57,7 @@ export function attemptView(doc: AttemptDoc, actor: Actor, now: Date): AttemptVi
 
 export function resultView(doc: AttemptDoc, actor: Actor, now: Date) {
   const attempt = attemptView(doc, actor, now);
-  const scorePercent = attempt.resultsVisible && doc.totalScore !== null ? scorePercentOf(doc.totalScore, doc.maxScore) : null;
+  const scorePercent =
+    attempt.resultsVisible && doc.totalScore !== null ? scorePercentOf(doc.totalScore, doc.maxScore) : null;
   return { attempt, scorePercent };
 }

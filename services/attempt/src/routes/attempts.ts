@@ -32,20 +32,35 @@ export function attemptRoutes(deps: AttemptDeps): Router {
   router.get('/v1/attempts/:attemptId', reader, validate({ params: attemptIdParams }), async (req, res) => {
     ok(res, view(req, assertReadable(readActor(req), await deps.store.byId(id(req)))));
   });
-  router.post('/v1/attempts/:attemptId/answers', student, validate({ params: attemptIdParams, body: answerBody }), async (req, res) => {
-    const saved = await saveAnswer(deps, readActor(req), id(req), saveInput(input<RawAnswer>(req, 'body')));
-    ok(res, view(req, saved));
-  });
-  router.post('/v1/attempts/:attemptId/submit', student, validate({ params: attemptIdParams, body: submitBody }), async (req, res) => {
-    const actor = readActor(req);
-    assertOwner(actor, await deps.store.byId(id(req)));
-    ok(res, view(req, await submitAttempt(deps, id(req), { source: 'STUDENT', by: actor.userId! })));
-  });
-  router.post('/v1/attempts/:attemptId/events', student, validate({ params: attemptIdParams, body: eventBody }), async (req, res) => {
-    const posted = await postEvent(deps, readActor(req), id(req), input<ClientEventInput>(req, 'body'));
-    if (posted.kind === 'graded') ok(res, view(req, posted.attempt));
-    else ok(res, posted.event, 'OK', 201);
-  });
+  router.post(
+    '/v1/attempts/:attemptId/answers',
+    student,
+    validate({ params: attemptIdParams, body: answerBody }),
+    async (req, res) => {
+      const saved = await saveAnswer(deps, readActor(req), id(req), saveInput(input<RawAnswer>(req, 'body')));
+      ok(res, view(req, saved));
+    },
+  );
+  router.post(
+    '/v1/attempts/:attemptId/submit',
+    student,
+    validate({ params: attemptIdParams, body: submitBody }),
+    async (req, res) => {
+      const actor = readActor(req);
+      assertOwner(actor, await deps.store.byId(id(req)));
+      ok(res, view(req, await submitAttempt(deps, id(req), { source: 'STUDENT', by: actor.userId! })));
+    },
+  );
+  router.post(
+    '/v1/attempts/:attemptId/events',
+    student,
+    validate({ params: attemptIdParams, body: eventBody }),
+    async (req, res) => {
+      const posted = await postEvent(deps, readActor(req), id(req), input<ClientEventInput>(req, 'body'));
+      if (posted.kind === 'graded') ok(res, view(req, posted.attempt));
+      else ok(res, posted.event, 'OK', 201);
+    },
+  );
   router.get('/v1/attempts/:attemptId/events', reader, validate({ params: attemptIdParams }), async (req, res) => {
     ok(res, await listEvents(deps, readActor(req), id(req)));
   });

@@ -32,12 +32,14 @@ export const eventBody = Joi.object({
     .valid(...CLIENT_EVENT_TYPES)
     .required(),
   questionId: id,
-  metadata: Joi.object().max(20).pattern(/^[A-Za-z0-9_.-]{1,64}$/, [
-    Joi.string().max(500).allow(''),
-    Joi.number().strict(),
-    Joi.boolean().strict(),
-    Joi.valid(null),
-  ]),
+  metadata: Joi.object()
+    .max(20)
+    .pattern(/^[A-Za-z0-9_.-]{1,64}$/, [
+      Joi.string().max(500).allow(''),
+      Joi.number().strict(),
+      Joi.boolean().strict(),
+      Joi.valid(null),
+    ]),
 });
 
 export const eventsQuery = Joi.object({});

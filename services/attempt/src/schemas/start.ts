@@ -8,12 +8,14 @@ const int = (min: number, max: number) => Joi.number().strict().integer().min(mi
 const num = (min: number, max: number) => Joi.number().strict().min(min).max(max);
 // Snapshot members we do not read are stored as given: a key MongoDB cannot store as a field
 // name (`$…`, dotted, NUL) is refused here rather than failing the insert.
+const badName = (k: string) => k.startsWith('$') || k.includes('.') || k.includes('\u0000');
+
 function unsafeKey(value: unknown, depth = 0): string | null {
   if (depth > 20) return '(nested too deep)';
-  if (Array.isArray(value)) return value.reduce<string | null>((hit, v) => hit ?? unsafeKey(v, depth + 1), null);
   if (typeof value !== 'object' || value === null || value instanceof Date) return null;
-  for (const [k, v] of Object.entries(value)) {
-    if (k.startsWith('$') || k.includes('.') || k.includes('\u0000')) return k;
+  const entries = Array.isArray(value) ? value.map((v) => ['', v] as const) : Object.entries(value);
+  for (const [k, v] of entries) {
+    if (badName(k)) return k;
     const inner = unsafeKey(v, depth + 1);
     if (inner) return inner;
   }
