@@ -29,8 +29,12 @@ describe('question bank: permanent-delete jobs', function () {
     (await svc.request.get(`${JOBS}/${id}`).set(headers(who))).body.data as Job;
   const jobRow = (id: string) => db.collection<DeletionJobRow>('question_delete_jobs').findOne({ _id: id });
   /** Finished and let go by its runner: nothing will write it any more. */
-  const settled = (id: string) =>
-    waitFor(jobRow.bind(null, id), (r) => !!r && TERMINAL.includes(r.status) && r.leaseOwner === null, 120_000);
+  const settled = async (id: string) =>
+    (await waitFor(
+      jobRow.bind(null, id),
+      (r) => !!r && TERMINAL.includes(r.status) && r.leaseOwner === null,
+      120_000,
+    ))!;
 
   it('returns a pending snapshot with every contract field, then completes ids jobs and skips what it may not remove', async () => {
     const archived = await seedQuestions(db, writer(), 3);

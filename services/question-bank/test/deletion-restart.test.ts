@@ -84,11 +84,11 @@ describe('question bank: permanent-delete jobs across restarts', function () {
     expect(handedBack.processedQuestions).to.be.below(600);
 
     instance = await start();
-    const done = await waitFor(
+    const done = (await waitFor(
       () => jobRow(id),
       (r) => r?.status !== 'pending' && r?.status !== 'running',
       240_000,
-    );
+    ))!;
     expect(done).to.include({ status: 'completed', deletedCount: 600, processedQuestions: 600, attempts: 2 });
     expect(done.warnings.map((w) => w.code)).to.include('JOB_RESUMED');
     expect(await liveCount(db, ids)).to.equal(0);
@@ -123,11 +123,11 @@ describe('question bank: permanent-delete jobs across restarts', function () {
     expect(orphan.processedQuestions).to.be.below(600);
 
     instance = await start();
-    const done = await waitFor(
+    const done = (await waitFor(
       () => jobRow(id),
       (r) => r?.status !== 'pending' && r?.status !== 'running',
       240_000,
-    );
+    ))!;
     expect(done).to.include({ status: 'completed', attempts: 2 });
     // Rows the killed instance removed after its last recorded batch are gone but not counted.
     expect(done.deletedCount).to.be.within(orphan.deletedCount + 1, 600);
