@@ -11,7 +11,7 @@ TEST_LOG_DIR := $(RUN_DIR)/test-logs
 
 .PHONY: help install build typecheck lint format test unit-test k8s-test schemathesis dev dev-down dev-status \
         infra-up infra-down infra-status cluster-build cluster-up cluster-down cluster-status \
-        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-kit bench-operator bench-docx clean kind-up kind-load helm-install
+        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import clean kind-up kind-load helm-install
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -87,7 +87,7 @@ crds-sync: ## copy crds/ into the chart (the chart's copy must stay identical)
 chart-lint: ## helm lint the chart
 	@eval "$$(scripts/cluster.sh env)" && "$$HELM" lint charts/edu-platform
 
-bench: bench-auth bench-kit bench-outbox bench-question-bank ## every benchmark
+bench: bench-auth bench-kit bench-outbox bench-question-bank bench-question-bank-jobs bench-document-import ## every benchmark
 
 bench-auth: install ## auth throughput and latency at the production bcrypt cost
 	@scripts/with-servers.sh -- node --import tsx bench/auth/run.ts
@@ -97,6 +97,12 @@ bench-outbox: install ## outbox commit-to-Kafka latency at 200 and 500 events/s,
 
 bench-question-bank: install ## question-bank list/detail/create throughput and p99 beside the raw driver, outbox commit-to-Kafka latency
 	@scripts/with-servers.sh -- node --import tsx bench/question-bank/run.ts
+
+bench-question-bank-jobs: install ## question-bank permanent deletion of 10,000 by job, 120-question DOCX ingest, blueprint of 50 from 10,000, each beside the raw driver
+	@scripts/with-servers.sh -- bash -c 'for b in deletion ingest blueprint; do node --import tsx bench/question-bank/$$b.ts; done'
+
+bench-document-import: install ## DOCX import jobs/minute with 1 and 2 workers on a 120-question file; upload-to-job.completed p50/p99 under a burst of 50
+	@scripts/with-servers.sh -- node --import tsx bench/document-import/run.ts
 
 bench-kit: install ## the kit's per-request cost: createApp vs bare Express on a trivial route, one run
 	@node --import tsx bench/kit/run.ts
