@@ -10,6 +10,7 @@ import {
   student,
   type TestAttempt,
 } from './support.js';
+import { MAX_SAVE_EVENTS } from '../src/domain/answers.js';
 
 type Answer = {
   questionId: string;
@@ -111,6 +112,18 @@ describe('attempt: answers (POST /v1/attempts/{id}/answers)', function () {
     expect(answerOf(graded, 'q3').serverVersion).to.equal(0);
     const events = await svc.request.get(`/v1/attempts/${a.id}/events`).set(headers(admin()));
     expect(events.body.data.map((e: { type: string }) => e.type)).to.deep.equal(['START', 'SAVE_ANSWER', 'TIMEOUT']);
+  });
+
+  it('keeps saving once the event log is full, and refuses client events past their bound (429)', async () => {
+    const who = student('chatty');
+    const a = await fresh(who);
+    await svc.built.deps.models.Attempt.updateOne({ _id: a.id }, { $set: { eventCount: MAX_SAVE_EVENTS } });
+    const saved = await save(a.id, { questionId: 'q1', selectedOptionIds: ['o2'] }, who);
+    expect(answerOf(saved, 'q1')).to.include({ serverVersion: 1 });
+    const events = await svc.request.get(`/v1/attempts/${a.id}/events`).set(headers(who));
+    expect(events.body.data.map((e: { type: string }) => e.type)).to.deep.equal(['START']);
+    const view = await svc.request.post(`/v1/attempts/${a.id}/events`).set(headers(who)).send({ type: 'TAB_HIDDEN' });
+    expect([view.status, view.body.error.code]).to.deep.equal([429, 'RATE_LIMITED']);
   });
 
   it('never loses the newest of 50 concurrent versioned saves of one answer', async () => {

@@ -1,9 +1,11 @@
+import type { UpdateFilter } from 'mongodb';
 import { AppError, type Actor } from '../../../kit/src/index.js';
 import { checkAnswerFits, normalizeAnswer, type AnswerInput } from '../grading/index.js';
 import { CODES, MSG } from '../messages.js';
 import type { AttemptDoc } from '../store/attempt-store.js';
-import type { AnswerRow } from '../store/models.js';
+import type { AnswerRow, AttemptRow, EventRow } from '../store/models.js';
 import { assertOwner } from './access.js';
+import { MAX_EVENTS } from './events.js';
 import type { AttemptDeps } from './deps.js';
 import { SYSTEM, submitAttempt } from './submit.js';
 
@@ -16,6 +18,8 @@ export interface SaveInput {
 }
 
 const MAX_ROUNDS = 200;
+// Saves keep being stored past this, unrecorded: the event log must not outgrow the document.
+export const MAX_SAVE_EVENTS = 4 * MAX_EVENTS;
 
 /** The answer's index: its question's `questionId`, else the snapshot's `id`, else `examQuestionId`. */
 export function answerIndex(doc: AttemptDoc, questionId: string): number {
@@ -96,11 +100,17 @@ export async function saveAnswer(
         [`answers.${i}.serverVersion`]: stored.serverVersion,
         $or: [{ deadlineAt: null }, { deadlineAt: { $gt: now } }],
       },
-      { $set: { [`answers.${i}`]: row, updatedAt: now }, $inc: { rev: 1, eventCount: 1 }, $push: { events: event } },
+      saveUpdate(doc, i, row, event),
     );
     if (saved) return saved;
   }
   throw new AppError(CODES.busy, MSG.busy);
+}
+
+function saveUpdate(doc: AttemptDoc, i: number, row: AnswerRow, event: EventRow): UpdateFilter<AttemptRow> {
+  const $set = { [`answers.${i}`]: row, updatedAt: row.savedAt! };
+  if (doc.eventCount >= MAX_SAVE_EVENTS) return { $set, $inc: { rev: 1 } };
+  return { $set, $inc: { rev: 1, eventCount: 1 }, $push: { events: event } };
 }
 
 const saveMeta = (a: AnswerRow) => ({
