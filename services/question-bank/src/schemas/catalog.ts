@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { pagingKeys } from '../../../kit/src/index.js';
-import { CORE_TYPES, FOLDER_VISIBILITIES, TAXONOMY_KINDS, TYPE_STATUSES } from '../store/catalog-models.js';
+import { LEGACY_TYPE_MAP } from '../domain/ingest/type-map.js';
+import { FOLDER_VISIBILITIES, TAXONOMY_KINDS, TYPE_STATUSES } from '../store/catalog-models.js';
 
 // The same alphabet the kit allows in actor headers, so ids round-trip through paths and headers.
 export const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
@@ -68,7 +69,14 @@ export const patchFolderBody = Joi.object({ name: text(200), parentId: id.allow(
 
 const typeCode = Joi.string().pattern(/^[A-Za-z0-9_]{1,64}$/);
 const typeStatus = Joi.string().valid(...TYPE_STATUSES);
-const baseType = Joi.string().valid(...CORE_TYPES);
+// A core type, or a legacy preset code normalized to its core type (the contract); exactly the
+// listed spellings, as the document's enum has them. (custom(), not valid(): see `flag`.)
+export const BASE_TYPE_CODES = [...LEGACY_TYPE_MAP.keys()];
+const baseType = Joi.string().custom((v: string, helpers) =>
+  LEGACY_TYPE_MAP.has(v)
+    ? LEGACY_TYPE_MAP.get(v)
+    : helpers.message({ custom: '{{#label}} must be a core type or a legacy preset code' }),
+);
 export const listTypesQuery = Joi.object({ ...scopeQuery, summary: flag, status: typeStatus, q });
 export const createTypeBody = Joi.object({
   code: typeCode.required(),
