@@ -23,7 +23,8 @@ export async function submitUploadJob(
   const { job } = await deps.engine.submitUpload(jobScope(s), {
     source: { filePath: file.path },
     fileName: file.originalName,
-    title: input.title ?? null,
+    // A blank title is none: lists show the file name instead.
+    title: input.title?.trim() || null,
     jobKind: 'QAS',
     jobSource: 'UPLOAD',
   });

@@ -28,7 +28,7 @@ const filters = {
 export const libraryQuery = Joi.object(filters);
 export const listQuery = Joi.object({ ...filters, createdBy: actorId });
 
-export const uploadJobFields = Joi.object({ title: Joi.string().trim().max(300).allow('') });
+export const uploadJobFields = Joi.object({ title: Joi.string().max(300).allow('') });
 
 export const fastJobBody = Joi.object({
   questionStorageKey: Joi.string().max(300).pattern(STORAGE_KEY).required(),
