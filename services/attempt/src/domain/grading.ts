@@ -1,6 +1,6 @@
 // The one place the service meets the pure grading library (src/grading).
 import type { Actor } from '../../../kit/src/index.js';
-import { gradeAttempt, scorePercent, shuffleFor, visibility, type HiddenReason } from '../grading/index.js';
+import { gradeAttempt, maxScoreOf, scorePercent, shuffleFor, visibility, type HiddenReason } from '../grading/index.js';
 import type { AttemptDoc } from '../store/attempt-store.js';
 import type { AnswerRow, QuestionRow } from '../store/models.js';
 
@@ -28,6 +28,9 @@ export function gradeSnapshots(questions: readonly QuestionRow[], answers: reado
     wrongCount: result.wrongCount,
   };
 }
+
+/** The exact sum of the copies' points (a float sum of 30 × 0.1 would be 3.0000000000000004). */
+export const maxScoreOfRows = (questions: readonly QuestionRow[]): number => maxScoreOf(questions);
 
 /** Unrounded; null when the attempt is worth nothing (no quotient to state). */
 export const scorePercentOf = (total: number, max: number): number | null =>

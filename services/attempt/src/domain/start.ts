@@ -3,7 +3,7 @@ import { CODES, MSG } from '../messages.js';
 import type { AttemptDoc } from '../store/attempt-store.js';
 import type { AnswerRow, AttemptRow, QuestionRow } from '../store/models.js';
 import type { AttemptDeps } from './deps.js';
-import { shuffled } from './grading.js';
+import { maxScoreOfRows, shuffled } from './grading.js';
 import type { QuestionInput, StartInput } from './start-input.js';
 import { attemptLimitOf, checkAttemptLimit, checkLinkLimit, checkStartable, deadlineOf } from './start-rules.js';
 import { SYSTEM, submitAttempt } from './submit.js';
@@ -65,7 +65,7 @@ function newAttempt(deps: AttemptDeps, input: StartInput, studentId: string, att
     submissionSource: null,
     durationSeconds: null,
     totalScore: null,
-    maxScore: questions.reduce((sum, q) => sum + q.score, 0),
+    maxScore: maxScoreOfRows(questions),
     correctCount: null,
     wrongCount: null,
     exam: { id: exam.id, title: exam.title, subjectId: exam.subjectId, gradeLevel: exam.gradeLevel },
