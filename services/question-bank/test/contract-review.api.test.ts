@@ -60,4 +60,35 @@ describe('contract review', () => {
       expect(custom).to.include({ isSystem: false, baseType: 'SINGLE_CHOICE' });
     });
   });
+
+  describe('requests the OpenAPI document allows or refuses are answered alike (found by fuzzing)', () => {
+    it('imports parser output whose warning has an empty code', async () => {
+      const body = {
+        document_id: 'doc-review',
+        latency_ms: 3,
+        questions: [{ id: 'q1', content: 'Câu 1', type: 'ESSAY' }],
+        warnings: [{ code: '', message: '' }],
+        stats: {},
+      };
+      const res = await svc.request
+        .post('/v1/questions/import-docx-output')
+        .set(headers(teacher()))
+        .send(body)
+        .expect(201);
+      expect(res.body.data.questionIds).to.have.lengthOf(1);
+    });
+
+    it('refuses a blank curriculum-node link on a taxonomy ref, as the document states', async () => {
+      const item = { id: 'node-1', kind: 'CURRICULUM_NODE', code: 'N1', name: 'Node', subjectId: ' ' };
+      const res = await svc.request
+        .put('/v1/taxonomy/refs')
+        .set(headers(teacher()))
+        .send({ items: [item] })
+        .expect(400);
+      expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+      const doc = await svc.request.get('/v1/openapi.json').expect(200);
+      const link = doc.body.components.schemas.TaxonomyRefInput.properties.subjectId;
+      expect(link).to.include({ minLength: 1, pattern: '\\S' });
+    });
+  });
 });
