@@ -1,11 +1,12 @@
 import Joi from 'joi';
-import { ConfigError, commonConfig, type CommonConfig } from '../../kit/src/index.js';
+import { ConfigError, commonConfig, outboxConfig, type CommonConfig } from '../../kit/src/index.js';
 
 /** The development default is public knowledge; production refuses it (see assertProductionSafe). */
 export const DEV_JWT_SECRET = 'edu-platform-development-only-jwt-secret';
 
 export interface AuthConfig extends CommonConfig {
   MONGODB_DB: string;
+  OUTBOX_PUBLISHER: 'none' | 'kafka';
   AUTH_JWT_SECRET: string;
   AUTH_ACCESS_TTL_SECONDS: number;
   AUTH_REFRESH_TTL_SECONDS: number;
@@ -24,6 +25,7 @@ export interface AuthConfig extends CommonConfig {
 
 export const authConfigSchema = Joi.object<AuthConfig>({
   ...commonConfig,
+  ...outboxConfig,
   PORT: Joi.number().port().default(4001),
   MONGODB_DB: Joi.string()
     .pattern(/^[A-Za-z0-9_-]{1,63}$/)

@@ -1,15 +1,23 @@
-import type { ServiceDefinition } from '../../kit/src/index.js';
+import { topicsProducedBy } from '../../../kafka/topics.js';
+import { startOutboxRelay, type OutboxRelay, type ServiceDefinition } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { assertProductionSafe, authConfigSchema, type AuthConfig } from './config.js';
 import type { AuthDeps } from './domain/deps.js';
 import { createAuthDeps } from './wiring.js';
 
+export interface BuiltAuth {
+  app: ReturnType<typeof buildApp>;
+  deps: AuthDeps;
+  relay?: OutboxRelay;
+  stoppers: Array<() => Promise<unknown>>;
+}
+
 /** The auth service as the kit starts it: main.ts runs it, tests start it in-process. */
-export const authService: ServiceDefinition<AuthConfig, { app: ReturnType<typeof buildApp>; deps: AuthDeps }> = {
+export const authService: ServiceDefinition<AuthConfig, BuiltAuth> = {
   name: SERVICE_NAME,
   configSchema: authConfigSchema,
   checkConfig: assertProductionSafe,
-  async build({ config, logger, db, metrics, readiness }) {
+  async build({ config, logger, db, metrics, readiness, bus }) {
     const deps = await createAuthDeps(db, config, logger, metrics);
     logger.info({ bcryptCost: config.AUTH_BCRYPT_COST }, 'auth settings');
     const app = buildApp(deps, {
@@ -18,6 +26,11 @@ export const authService: ServiceDefinition<AuthConfig, { app: ReturnType<typeof
       internalToken: config.INTERNAL_API_TOKEN,
       trustProxy: config.TRUST_PROXY,
     });
-    return { app, deps };
+    if (config.OUTBOX_PUBLISHER === 'kafka' && !bus) throw new Error('OUTBOX_PUBLISHER=kafka needs KAFKA_BROKERS');
+    if (bus) await bus.ensureTopics(topicsProducedBy(SERVICE_NAME));
+    const relay = bus
+      ? startOutboxRelay(config.OUTBOX_PUBLISHER, { outbox: deps.outbox, publish: bus.publish })
+      : undefined;
+    return { app, deps, relay, stoppers: relay ? [() => relay.stop()] : [] };
   },
 };

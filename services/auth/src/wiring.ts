@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import type { Registry } from 'prom-client';
-import { syncIndexes, type Logger, type MongoHandle } from '../../kit/src/index.js';
+import { createOutbox, syncIndexes, type Logger, type MongoHandle } from '../../kit/src/index.js';
 import type { AuthConfig } from './config.js';
 import type { AuthDeps, AuthSettings } from './domain/deps.js';
 import { WorkLimiter } from './domain/work-limiter.js';
@@ -37,6 +37,7 @@ export async function createAuthDeps(
   return {
     db,
     models,
+    outbox: createOutbox({ db, owners: [models.User], logger, registry }),
     settings,
     limiter: new WorkLimiter(c.AUTH_HASH_CONCURRENCY, c.AUTH_HASH_QUEUE),
     dummyHash: await bcrypt.hash(randomBytes(24).toString('base64'), settings.bcryptCost),

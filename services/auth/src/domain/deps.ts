@@ -1,4 +1,4 @@
-import type { Logger, MongoHandle } from '../../../kit/src/index.js';
+import type { Logger, MongoHandle, Outbox } from '../../../kit/src/index.js';
 import type { AuthModels } from '../store/models.js';
 import type { TokenSettings } from './tokens.js';
 import type { ThrottlePolicy } from './throttle.js';
@@ -27,6 +27,8 @@ export interface AuthMetrics {
 export interface AuthDeps {
   db: MongoHandle;
   models: AuthModels;
+  /** Carries identity.user-changed.v1 inside the user write. */
+  outbox: Outbox;
   settings: AuthSettings;
   /** Bounds concurrent bcrypt work; a full queue is a 429, not a pile-up. */
   limiter: WorkLimiter;

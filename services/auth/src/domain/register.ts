@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, isDuplicateKey, withTransaction } from '../../../kit/src/index.js';
+import { AppError, isDuplicateKey } from '../../../kit/src/index.js';
+import { USER_CHANGED_TOPIC, userChanged } from '../events.js';
 import { MSG } from '../messages.js';
+import type { UserRow } from '../store/models.js';
 import {
   deleteRegistration,
   findMemberships,
@@ -33,8 +35,10 @@ export function accountCode(bytes: Buffer = randomBytes(10)): string {
 
 /**
  * Creates the identity, its default local membership, a session family and the first refresh
- * token's hash in one transaction. Without transactions the same writes run in order, and a
- * failure part-way removes what was written, so no half-registered user remains.
+ * token's hash in one transaction. The user document is written last and carries the
+ * identity.user-changed.v1 stamp, so the event exists exactly when the whole registration does.
+ * Without transactions the same writes run in order, and a failure part-way removes what was
+ * written, so no half-registered user remains.
  */
 export async function register(deps: AuthDeps, input: RegisterInput): Promise<SessionView> {
   const now = deps.clock();
@@ -42,44 +46,48 @@ export async function register(deps: AuthDeps, input: RegisterInput): Promise<Se
   const passwordHash = await hashSecret(deps.limiter, bcryptInput(input.password), deps.settings.bcryptCost);
   const refresh = await prepareRefresh(deps, userId, now);
   const org = deps.settings.defaultOrganization;
+  const membership = {
+    _id: deps.newId(),
+    userId,
+    organizationId: org.id,
+    organizationName: org.name,
+    role: input.role,
+    status: 'ACTIVE',
+  };
+  // Timestamps set here (mongoose keeps them) so the event states exactly what the row holds.
+  const user: UserRow = {
+    _id: userId,
+    accountCode: accountCode(),
+    email: input.email,
+    ...(input.phone ? { phone: input.phone } : {}),
+    fullName: input.fullName,
+    role: input.role,
+    status: 'ACTIVE',
+    passwordHash,
+    defaultOrganizationId: org.id,
+    createdAt: now,
+    updatedAt: now,
+  };
   try {
-    await withTransaction(deps.db, async (session) => {
-      await insertUser(
-        deps.models,
-        {
-          _id: userId,
-          accountCode: accountCode(),
-          email: input.email,
-          ...(input.phone ? { phone: input.phone } : {}),
-          fullName: input.fullName,
-          role: input.role,
-          status: 'ACTIVE',
-          passwordHash,
-          defaultOrganizationId: org.id,
-        },
-        session,
-      );
-      await insertMembership(
-        deps.models,
-        {
-          _id: deps.newId(),
-          userId,
-          organizationId: org.id,
-          organizationName: org.name,
-          role: input.role,
-          status: 'ACTIVE',
-        },
-        session,
-      );
+    await deps.outbox.transaction(async (unit, session) => {
+      await insertMembership(deps.models, membership, session);
       await startFamily(deps, userId, refresh, session);
+      const event = userChanged('CREATED', { user, memberships: [{ ...membership, createdAt: now }] }, now);
+      const stamp = unit.enqueue({ topic: USER_CHANGED_TOPIC, event, owner: deps.models.User, ownerId: userId });
+      await insertUser(deps.models, { ...user, ...stamp.fields }, session);
     });
   } catch (err) {
     if (!deps.db.transactions) await deleteRegistration(deps.models, userId).catch(() => undefined);
     throw conflictOr(err);
   }
-  const user = await findUserById(deps.models, userId);
-  if (!user) throw new Error('registered user vanished');
-  return sessionView(deps, { user, memberships: await findMemberships(deps.models, userId) }, refresh.token, now);
+  const stored = await findUserById(deps.models, userId);
+  if (!stored) throw new Error('registered user vanished');
+  return sessionView(
+    deps,
+    { user: stored, memberships: await findMemberships(deps.models, userId) },
+    refresh.token,
+    now,
+  );
 }
 
 function conflictOr(err: unknown): unknown {

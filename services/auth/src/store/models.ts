@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { outboxOwnerPlugin } from '../../../kit/src/index.js';
 
 export interface UserRow {
   _id: string;
@@ -71,6 +72,8 @@ const userSchema = new Schema<UserRow>(
   },
   { collection: 'users', timestamps: true, versionKey: false },
 );
+// The user document carries its identity.user-changed.v1 stamp: the change and its event are one write.
+userSchema.plugin(outboxOwnerPlugin);
 
 const membershipSchema = new Schema<MembershipRow>(
   {

@@ -1,7 +1,9 @@
 import type { ClientSession } from 'mongoose';
 import type { AuthModels, MembershipRow, UserRow } from './models.js';
 
-export type NewUser = Omit<UserRow, 'createdAt' | 'updatedAt'>;
+/** Timestamps may be given (they are kept); `_outbox` carries an outbox stamp's fields. */
+export type NewUser = Omit<UserRow, 'createdAt' | 'updatedAt'> &
+  Partial<Pick<UserRow, 'createdAt' | 'updatedAt'>> & { _outbox?: unknown };
 export type NewMembership = Omit<MembershipRow, 'createdAt'>;
 
 export async function insertUser(m: AuthModels, user: NewUser, session?: ClientSession): Promise<void> {
