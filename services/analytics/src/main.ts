@@ -1,0 +1,4 @@
+import { runService } from '../../kit/src/index.js';
+import { analyticsService } from './service.js';
+
+runService(analyticsService);

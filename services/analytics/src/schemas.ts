@@ -1,0 +1,113 @@
+import Joi from 'joi';
+import { pagingKeys } from '../../kit/src/index.js';
+
+// The alphabet the kit allows in actor headers, so ids round-trip through paths and headers.
+export const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
+export const MAX_WEAK_TOPICS = 500;
+export const LABEL_MAX = 500;
+
+const id = Joi.string().pattern(ID_PATTERN);
+const nullableId = id.allow(null);
+
+/** Length in code points, as the OpenAPI document's minLength/maxLength count them. */
+function chars(min: number, max: number): Joi.StringSchema {
+  return Joi.string().custom((value: string, helpers) => {
+    const n = [...value].length;
+    if (n < min) return helpers.error('string.min', { limit: min });
+    return n > max ? helpers.error('string.max', { limit: max }) : value;
+  });
+}
+// At least one non-space character, then trimmed.
+const label = chars(1, LABEL_MAX)
+  .pattern(/\S/)
+  .custom((v: string) => v.trim());
+const nullableLabel = chars(0, LABEL_MAX).allow(null);
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const dateTime = Joi.string()
+  .pattern(DATE_TIME)
+  .custom((v: string, helpers) => {
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? helpers.error('date.base') : new Date(t);
+  });
+// JSON numbers only: "5" in a body is a type error, not a number.
+const count = Joi.number().strict().integer().min(0).max(Number.MAX_SAFE_INTEGER);
+const number = Joi.number().strict();
+const gradeLevel = Joi.number().strict().integer().min(1).max(12).allow(null);
+
+export const attemptIdParams = Joi.object({ attemptId: id.required() });
+export const examIdParams = Joi.object({ examId: id.required() });
+export const classroomIdParams = Joi.object({ classroomId: id.required() });
+export const studentIdParams = Joi.object({ studentId: id.required() });
+
+export const resultsQuery = Joi.object({
+  ...pagingKeys(),
+  classroomId: id,
+  examId: id,
+  subjectId: id,
+  studentId: id,
+  gradeLevel: Joi.number().integer().min(1).max(12),
+  topic: label,
+  from: dateTime,
+  to: dateTime,
+});
+
+export const snapshotBody = Joi.object({
+  attemptId: id,
+  organizationId: nullableId,
+  student: Joi.object({ id: id.required(), fullName: nullableLabel, accountCode: nullableLabel }).required(),
+  classroom: Joi.object({ id: id.required(), name: nullableLabel }).allow(null),
+  exam: Joi.object({
+    id: id.required(),
+    title: label.required(),
+    subjectId: nullableId,
+    gradeLevel,
+  }).required(),
+  score: number.required(),
+  maxScore: number.min(0).allow(null),
+  scorePercent: number.allow(null),
+  correctCount: count.required(),
+  wrongCount: count.required(),
+  questionCount: count.allow(null),
+  durationSeconds: count.required(),
+  status: Joi.string()
+    .pattern(/^[A-Z][A-Z0-9_]{0,31}$/)
+    .required(),
+  submissionSource: Joi.string()
+    .pattern(/^[A-Z][A-Z0-9_]{0,31}$/)
+    .allow(null),
+  startedAt: dateTime.allow(null),
+  submittedAt: dateTime.required(),
+  weakTopics: Joi.array()
+    .items(Joi.object({ topic: label.required(), topicId: nullableId, questionId: nullableId }))
+    .max(MAX_WEAK_TOPICS)
+    .default([]),
+});
+
+const eventType = Joi.string().pattern(/^[A-Za-z][A-Za-z0-9_.:-]{0,99}$/);
+const entity = Joi.string().pattern(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/);
+
+export const eventBody = Joi.object({
+  type: eventType.required(),
+  entity: entity.allow(null),
+  entityId: nullableId,
+  studentId: nullableId,
+  examId: nullableId,
+  classroomId: nullableId,
+  attemptId: nullableId,
+  occurredAt: dateTime,
+  payload: Joi.object().unknown(true),
+});
+
+export const eventsQuery = Joi.object({
+  ...pagingKeys(),
+  type: eventType,
+  actorId: id,
+  entity,
+  entityId: id,
+  studentId: id,
+  examId: id,
+  classroomId: id,
+  attemptId: id,
+  from: dateTime,
+  to: dateTime,
+});
