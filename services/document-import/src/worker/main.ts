@@ -10,6 +10,8 @@ import {
   runMain,
 } from '../../../kit/src/index.js';
 import { documentImportConfigSchema } from '../config.js';
+import { autoApprovalHook } from '../domain/approve.js';
+import { approvalPort } from '../domain/ports.js';
 import { workerIntegrations } from './integrations.js';
 import { startWorker } from './worker.js';
 
@@ -24,9 +26,9 @@ async function main(): Promise<void> {
     requireTransactions: config.NODE_ENV === 'production',
   });
   const bus = createKafkaBus({ brokers: parseBrokers(config.KAFKA_BROKERS), clientId: 'docx-worker', logger });
-  const integrations = workerIntegrations(config, logger);
-  const worker = await startWorker({ config, db, bus, logger, parse: integrations.parse });
-  worker.engine.onCompleted(integrations.autoApprove(worker.engine));
+  const worker = await startWorker({ config, db, bus, logger, parse: workerIntegrations(config).parse });
+  // The same approval (and approval key) as POST .../approve, recorded as auto_approval.*.
+  worker.engine.onCompleted(autoApprovalHook(worker.engine, approvalPort(config)));
   let stopping: Promise<void> | undefined;
   const stop = (signal: string) => {
     stopping ??= (async () => {
