@@ -1,5 +1,7 @@
 // The bench document: a 120-question exam in the THPT shape (Phần I choice, Phần II true/false, Phần III short
 // answers) with a picture and an equation in many questions, red-marked answers and an answer-key table.
+import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { makeDocx, type Block } from '../../services/document-import/test/parser/support/build-docx.js';
 
 const EQUATIONS = [
@@ -32,4 +34,11 @@ export async function makeExam(questions = 120): Promise<Uint8Array> {
     blocks.push(`Câu ${n}. Tính [[m:${EQUATIONS[n % 5]}]] và làm tròn đến hàng phần mười.`, `Đáp án: ${n},5`);
   }
   return makeDocx(blocks);
+}
+
+// `node --import tsx bench/docx-parse/make-exam.ts exam.docx [questions]` writes a sample exam (README walk-through).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [out, count] = process.argv.slice(2);
+  if (!out) throw new Error('usage: make-exam.ts <out.docx> [questions]');
+  writeFileSync(out, await makeExam(Number(count ?? 120)));
 }
