@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { Router, type Express } from 'express';
+import type { Registry } from 'prom-client';
+import { createApp, type HealthChecks, type ReadinessState } from '../../kit/src/index.js';
+import type { NotificationDeps } from './domain/deps.js';
+import { inboxRoutes } from './routes/inbox.js';
+import { writeRoutes } from './routes/writes.js';
+
+export const SERVICE_NAME = 'notification';
+export const SERVICE_VERSION = '0.1.0';
+
+export interface NotificationAppOptions {
+  metrics: Registry;
+  checks: HealthChecks;
+  readiness?: ReadinessState;
+  internalToken?: string;
+}
+
+export function loadOpenApi(): object {
+  return JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as object;
+}
+
+/** The notification service's Express app from injected dependencies; no I/O beyond its OpenAPI file. */
+export function buildApp(deps: NotificationDeps, opts: NotificationAppOptions): Express {
+  const routes = Router();
+  // Writes first: /v1/notifications/batch is declared before the inbox's /:notificationId.
+  routes.use(writeRoutes(deps));
+  routes.use(inboxRoutes(deps));
+  return createApp({
+    name: SERVICE_NAME,
+    version: SERVICE_VERSION,
+    routes,
+    checks: opts.checks,
+    logger: deps.logger,
+    metrics: opts.metrics,
+    openapi: loadOpenApi(),
+    internalToken: opts.internalToken,
+    readiness: opts.readiness,
+    // 10,000 recipient ids of up to 128 characters fit; anything larger is a 413.
+    bodyLimit: '2mb',
+  });
+}

@@ -1,0 +1,26 @@
+import Joi from 'joi';
+import { TOPICS } from '../../../kafka/topics.js';
+import { commonConfig, type CommonConfig } from '../../kit/src/index.js';
+
+export interface NotificationConfig extends CommonConfig {
+  MONGODB_DB: string;
+  /** `kafka` (default) consumes weak-topic alerts when KAFKA_BROKERS is set; `none` never does. */
+  NOTIFICATION_CONSUMER: 'kafka' | 'none';
+  NOTIFICATION_WEAK_TOPIC_TOPIC: string;
+  NOTIFICATION_CONSUMER_GROUP: string;
+}
+
+export const notificationConfigSchema = Joi.object<NotificationConfig>({
+  ...commonConfig,
+  PORT: Joi.number().port().default(4004),
+  MONGODB_DB: Joi.string()
+    .pattern(/^[A-Za-z0-9_-]{1,63}$/)
+    .default('edu_notifications'),
+  NOTIFICATION_CONSUMER: Joi.string().valid('kafka', 'none').default('kafka'),
+  NOTIFICATION_WEAK_TOPIC_TOPIC: Joi.string()
+    .pattern(/^[A-Za-z0-9._-]{1,200}$/)
+    .default(TOPICS.analyticsWeakTopicDetected),
+  NOTIFICATION_CONSUMER_GROUP: Joi.string()
+    .pattern(/^[A-Za-z0-9._-]{1,200}$/)
+    .default('notification'),
+});

@@ -1,0 +1,70 @@
+// analytics.weak-topic-detected.v1 → notifications for the student (and the parents remembered
+// for them). Idempotent twice over: the kit's processed-event record, and the unique
+// (event id, recipient) key of the rows themselves for a crash between the two writes.
+import Joi from 'joi';
+import { topicSpec, TOPICS } from '../../../kafka/topics.js';
+import {
+  idempotent,
+  PoisonMessageError,
+  type EventBus,
+  type Logger,
+  type PlatformEvent,
+  type Subscription,
+} from '../../kit/src/index.js';
+import type { NotificationDeps } from './domain/deps.js';
+import { alertFromEvent, type WeakTopicAlert } from './domain/weak-topic.js';
+import { ID } from './schemas.js';
+
+const id = () => Joi.string().pattern(ID);
+const alertData = Joi.object({
+  studentId: id().required(),
+  organizationId: id().allow(null),
+  attemptId: id().allow(null),
+  classroomId: id().allow(null),
+  exam: Joi.object({ id: id().required(), title: Joi.string().min(1).max(300).required() }).allow(null),
+  topics: Joi.array()
+    .items(
+      Joi.object({
+        topic: Joi.string().min(1).max(300).required(),
+        topicId: id().allow(null),
+        wrongCount: Joi.number().integer().min(0).required(),
+        attemptCount: Joi.number().integer().min(1).required(),
+        accuracy: Joi.number().min(0).max(1).required(),
+      }).unknown(true),
+    )
+    .min(1)
+    .max(200)
+    .required(),
+}).unknown(true);
+
+/** The event's data as an alert; an event no retry could fix goes to the dead-letter topic at once. */
+export function alertOf(event: PlatformEvent): WeakTopicAlert {
+  const { value, error } = alertData.validate(event.data, { stripUnknown: true });
+  if (error) throw new PoisonMessageError(`weak-topic event ${event.id}: ${error.message}`);
+  return value as WeakTopicAlert;
+}
+
+export interface WeakTopicConsumerOptions {
+  topic: string;
+  groupId: string;
+  logger: Logger;
+}
+
+export async function startWeakTopicConsumer(
+  deps: NotificationDeps,
+  bus: EventBus,
+  opts: WeakTopicConsumerOptions,
+): Promise<Subscription> {
+  const spec = topicSpec(TOPICS.analyticsWeakTopicDetected);
+  const dlq = `${opts.topic}.dlq`;
+  // Created here as well as by analytics: whichever service starts first, the subscription works.
+  await bus.ensureTopics([
+    { name: opts.topic, partitions: spec.partitions, cleanupPolicy: spec.cleanupPolicy },
+    { name: dlq, partitions: 1 },
+  ]);
+  const handle = idempotent(deps.models, async (event: PlatformEvent) => {
+    const result = await alertFromEvent(deps, event.id, alertOf(event));
+    opts.logger.info({ eventId: event.id, ...result }, 'weak-topic alert handled');
+  });
+  return bus.consume({ topic: opts.topic, groupId: opts.groupId, deadLetterTopic: dlq, fromBeginning: true, handle });
+}

@@ -1,0 +1,9 @@
+import type { Logger } from '../../../kit/src/index.js';
+import type { NotificationModels } from '../store/models.js';
+
+export interface NotificationDeps {
+  models: NotificationModels;
+  logger: Logger;
+  clock: () => Date;
+  newId: () => string;
+}

@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import type { Express } from 'express';
+import { syncIndexes, type ServiceDefinition, type Subscription } from '../../kit/src/index.js';
+import { buildApp, SERVICE_NAME } from './app.js';
+import { notificationConfigSchema, type NotificationConfig } from './config.js';
+import { startWeakTopicConsumer } from './consumer.js';
+import type { NotificationDeps } from './domain/deps.js';
+import { notificationModels } from './store/models.js';
+
+export interface BuiltNotification {
+  app: Express;
+  deps: NotificationDeps;
+  consumer?: Subscription;
+  stoppers: Array<() => Promise<unknown>>;
+}
+
+/** The notification service as the kit starts it: main.ts runs it, tests start it in-process. */
+export const notificationService: ServiceDefinition<NotificationConfig, BuiltNotification> = {
+  name: SERVICE_NAME,
+  configSchema: notificationConfigSchema,
+  async build({ config, logger, db, metrics, readiness, checks, bus }) {
+    const models = notificationModels(db.conn);
+    await syncIndexes(db.conn);
+    const deps: NotificationDeps = { models, logger, clock: () => new Date(), newId: randomUUID };
+    const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
+    const consumer =
+      bus && config.NOTIFICATION_CONSUMER === 'kafka'
+        ? await startWeakTopicConsumer(deps, bus, {
+            topic: config.NOTIFICATION_WEAK_TOPIC_TOPIC,
+            groupId: config.NOTIFICATION_CONSUMER_GROUP,
+            logger,
+          })
+        : undefined;
+    return { app, deps, consumer, stoppers: consumer ? [() => consumer.stop()] : [] };
+  },
+};
