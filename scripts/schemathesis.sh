@@ -21,6 +21,7 @@ readonly LOGS="$CACHE/run/test-logs/schemathesis"
 # registers and logs in hundreds of times.
 readonly SERVICES=(
   "auth AUTH_BCRYPT_COST=4 AUTH_TOKEN_BCRYPT_COST=4"
+  "notification NOTIFICATION_CONSUMER=none"
   "question-bank"
   "attempt ATTEMPT_SWEEP_INTERVAL_MS=0"
   "document-import DOCX_IMPORT_EMBEDDED_PEERS=true DOCX_IMPORT_TOPIC=docx-import.jobs.st-$$ DOCX_IMPORT_EVENTS_TOPIC=docx-import.job-events.st-$$ DOCX_IMPORT_CONSUMER_GROUP=docx-parser-st-$$ DOCX_IMPORT_SSE_HEARTBEAT_MS=1000"
