@@ -21,6 +21,7 @@ readonly LOGS="$CACHE/run/test-logs/schemathesis"
 # registers and logs in hundreds of times.
 readonly SERVICES=(
   "auth AUTH_BCRYPT_COST=4 AUTH_TOKEN_BCRYPT_COST=4"
+  "user USER_EVENTS_GROUP=user-st-$$"
   "notification NOTIFICATION_CONSUMER=none"
   "question-bank"
   "attempt ATTEMPT_SWEEP_INTERVAL_MS=0"

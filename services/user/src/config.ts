@@ -1,0 +1,19 @@
+import Joi from 'joi';
+import { commonConfig, type CommonConfig } from '../../kit/src/index.js';
+
+export interface UserConfig extends CommonConfig {
+  MONGODB_DB: string;
+  /** Consumer group of identity.user-changed.v1 (the catalogue's consumer name by default). */
+  USER_EVENTS_GROUP: string;
+}
+
+export const userConfigSchema = Joi.object<UserConfig>({
+  ...commonConfig,
+  PORT: Joi.number().port().default(4002),
+  MONGODB_DB: Joi.string()
+    .pattern(/^[A-Za-z0-9_-]{1,63}$/)
+    .default('edu_users'),
+  USER_EVENTS_GROUP: Joi.string()
+    .pattern(/^[A-Za-z0-9._-]{1,100}$/)
+    .default('user'),
+});

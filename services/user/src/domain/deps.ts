@@ -1,0 +1,10 @@
+import type { Logger, MongoHandle } from '../../../kit/src/index.js';
+import type { UserModels } from '../store/models.js';
+
+/** Everything a use case needs, injected at the edge (service.ts or a test). */
+export interface UserDeps {
+  db: MongoHandle;
+  models: UserModels;
+  logger: Logger;
+  clock: () => Date;
+}

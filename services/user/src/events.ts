@@ -1,0 +1,34 @@
+import { TOPICS } from '../../../kafka/topics.js';
+import { AppError, PoisonMessageError, type EventHandler } from '../../kit/src/index.js';
+import type { UserDeps } from './domain/deps.js';
+import { upsertSnapshot, type SnapshotInput } from './domain/snapshot.js';
+import { userChangedData } from './schemas.js';
+
+export const USER_CHANGED_TOPIC = TOPICS.identityUserChanged;
+
+interface UserChangedData {
+  userId: string;
+  user: SnapshotInput;
+}
+
+/**
+ * identity.user-changed.v1 → the profile snapshot, by the same rules as the HTTP upsert. What can
+ * never apply (a malformed snapshot, an e-mail or phone another profile holds) goes straight to
+ * the dead-letter topic instead of blocking the partition through its retries.
+ */
+export function userChangedHandler(deps: UserDeps): EventHandler {
+  return async (event) => {
+    const { value, error } = userChangedData.validate(event.data, { abortEarly: false, convert: true });
+    if (error) throw new PoisonMessageError(`invalid ${event.type} data: ${error.message}`);
+    const data = value as UserChangedData;
+    if (data.user.id !== undefined && data.user.id !== data.userId)
+      throw new PoisonMessageError('data.user.id differs from data.userId');
+    try {
+      const result = await upsertSnapshot(deps, data.userId, data.user);
+      deps.logger.debug({ userId: data.userId, eventId: event.id, applied: result.applied }, 'user snapshot event');
+    } catch (err) {
+      if (err instanceof AppError && err.code !== 'PROFILE_CONFLICT') throw new PoisonMessageError(err.message);
+      throw err;
+    }
+  };
+}

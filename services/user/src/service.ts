@@ -1,0 +1,39 @@
+import type { Express } from 'express';
+import { deadLetterTopicOf, topicSpec, topicsProducedBy } from '../../../kafka/topics.js';
+import { idempotent, syncIndexes, type ServiceDefinition, type Subscription } from '../../kit/src/index.js';
+import { buildApp, SERVICE_NAME } from './app.js';
+import { userConfigSchema, type UserConfig } from './config.js';
+import type { UserDeps } from './domain/deps.js';
+import { USER_CHANGED_TOPIC, userChangedHandler } from './events.js';
+import { userModels } from './store/models.js';
+
+export interface BuiltUser {
+  app: Express;
+  deps: UserDeps;
+  subscription?: Subscription;
+  stoppers: Array<() => Promise<unknown>>;
+}
+
+/** The user service as the kit starts it: main.ts runs it, tests start it in-process. */
+export const userService: ServiceDefinition<UserConfig, BuiltUser> = {
+  name: SERVICE_NAME,
+  configSchema: userConfigSchema,
+  async build({ config, logger, db, metrics, readiness, checks, bus }) {
+    const models = userModels(db.conn);
+    await syncIndexes(db.conn);
+    const deps: UserDeps = { db, models, logger, clock: () => new Date() };
+    const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
+    if (!bus) return { app, deps, stoppers: [] };
+    // The consumed topic too: the user service may start before auth ever did (declaring is idempotent).
+    await bus.ensureTopics([topicSpec(USER_CHANGED_TOPIC), ...topicsProducedBy(SERVICE_NAME)]);
+    // From the beginning: a new group reads the compacted topic whole, which is the backfill.
+    const subscription = await bus.consume({
+      topic: USER_CHANGED_TOPIC,
+      groupId: config.USER_EVENTS_GROUP,
+      fromBeginning: true,
+      deadLetterTopic: deadLetterTopicOf(USER_CHANGED_TOPIC),
+      handle: idempotent(db, userChangedHandler(deps), { consumer: 'user' }),
+    });
+    return { app, deps, subscription, stoppers: [() => subscription.stop()] };
+  },
+};
