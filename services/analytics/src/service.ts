@@ -29,10 +29,11 @@ export const analyticsService: ServiceDefinition<AnalyticsConfig, BuiltAnalytics
   configSchema: analyticsConfigSchema,
   async build({ config, logger, db, metrics, readiness, checks, bus }) {
     const models = analyticsModels(db.conn);
-    await syncIndexes(db.conn);
     const outbox = createOutbox({ db, owners: [models.AlertState], logger, registry: metrics });
     const deps: AnalyticsDeps = { models, outbox, logger, clock: () => new Date(), newId: randomUUID };
     const app = buildApp(deps, { conn: db.conn, metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
+    // After buildApp: the Idempotency-Key records' model registers there and needs its unique index.
+    await syncIndexes(db.conn);
     if (config.OUTBOX_PUBLISHER === 'kafka' && !bus) throw new Error('OUTBOX_PUBLISHER=kafka needs KAFKA_BROKERS');
     if (!bus) return { app, deps, stoppers: [] };
     // The consumed topic too: subscribing needs it, and analytics may start before the attempt service.
