@@ -22,6 +22,7 @@ readonly LOGS="$CACHE/run/test-logs/schemathesis"
 readonly SERVICES=(
   "auth AUTH_BCRYPT_COST=4 AUTH_TOKEN_BCRYPT_COST=4"
   "user USER_EVENTS_GROUP=user-st-$$"
+  "analytics ANALYTICS_CONSUMER=off"
   "notification NOTIFICATION_CONSUMER=none"
   "question-bank"
   "attempt ATTEMPT_SWEEP_INTERVAL_MS=0"
