@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { syncIndexes, type ServiceDefinition, type Subscription } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { notificationConfigSchema, type NotificationConfig } from './config.js';
 import { startWeakTopicConsumer } from './consumer.js';
 import type { NotificationDeps } from './domain/deps.js';
+import { timeOrderedIds } from './domain/ids.js';
 import { notificationModels } from './store/models.js';
 
 export interface BuiltNotification {
@@ -21,7 +21,7 @@ export const notificationService: ServiceDefinition<NotificationConfig, BuiltNot
   async build({ config, logger, db, metrics, readiness, checks, bus }) {
     const models = notificationModels(db.conn);
     await syncIndexes(db.conn);
-    const deps: NotificationDeps = { models, logger, clock: () => new Date(), newId: randomUUID };
+    const deps: NotificationDeps = { models, logger, clock: () => new Date(), newId: timeOrderedIds() };
     const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
     const consumer =
       bus && config.NOTIFICATION_CONSUMER === 'kafka'
