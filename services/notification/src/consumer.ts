@@ -13,19 +13,19 @@ import {
 } from '../../kit/src/index.js';
 import type { NotificationDeps } from './domain/deps.js';
 import { alertFromEvent, type WeakTopicAlert } from './domain/weak-topic.js';
-import { ID } from './schemas.js';
-
-const id = () => Joi.string().pattern(ID);
+// The event catalogue's shapes (kafka/schemas/defs/common.json): any 1..128 id, labels up to 500.
+const id = () => Joi.string().min(1).max(128);
+const label = () => Joi.string().min(1).max(500);
 const alertData = Joi.object({
   studentId: id().required(),
   organizationId: id().allow(null),
   attemptId: id().allow(null),
   classroomId: id().allow(null),
-  exam: Joi.object({ id: id().required(), title: Joi.string().min(1).max(300).required() }).allow(null),
+  exam: Joi.object({ id: id().required(), title: label().required() }).allow(null),
   topics: Joi.array()
     .items(
       Joi.object({
-        topic: Joi.string().min(1).max(300).required(),
+        topic: label().required(),
         topicId: id().allow(null),
         wrongCount: Joi.number().integer().min(0).required(),
         attemptCount: Joi.number().integer().min(1).required(),
