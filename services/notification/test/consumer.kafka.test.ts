@@ -17,7 +17,11 @@ describe('notification service: analytics.weak-topic-detected.v1 consumer', func
   before(async () => {
     svc = await startNotification(
       import.meta.url,
-      { NOTIFICATION_CONSUMER: 'kafka', NOTIFICATION_WEAK_TOPIC_TOPIC: topic, NOTIFICATION_CONSUMER_GROUP: uniqueGroup('notification') },
+      {
+        NOTIFICATION_CONSUMER: 'kafka',
+        NOTIFICATION_WEAK_TOPIC_TOPIC: topic,
+        NOTIFICATION_CONSUMER_GROUP: uniqueGroup('notification'),
+      },
       true,
     );
     bus = testBus('notification-test');
@@ -39,7 +43,10 @@ describe('notification service: analytics.weak-topic-detected.v1 consumer', func
     const mine = await rows({ sourceKey: `event:${event.id}` });
     expect(mine).to.have.length(1);
     expect(mine[0]).to.include({ userId: 's-dup', type: 'WEAK_TOPIC_ALERT', organizationId: 'org-1' });
-    const page = await svc.request.get('/v1/notifications').set(headers(student('s-dup'))).expect(200);
+    const page = await svc.request
+      .get('/v1/notifications')
+      .set(headers(student('s-dup')))
+      .expect(200);
     expect(page.body.data.meta.total).to.equal(2);
     expect(page.body.data.items[0].data.topics[0]).to.include({ topic: 'Hàm số', wrongCount: 2 });
   });
@@ -73,7 +80,11 @@ describe('notification service: analytics.weak-topic-detected.v1 consumer', func
   it('also alerts the parents last resolved for the student', async () => {
     await svc.request
       .post('/v1/alerts/weak-topic')
-      .send({ studentId: 's-kid', parentIds: ['p-kid'], topics: [{ topic: 'Hình học', wrongCount: 2, attemptCount: 2, accuracy: 0 }] })
+      .send({
+        studentId: 's-kid',
+        parentIds: ['p-kid'],
+        topics: [{ topic: 'Hình học', wrongCount: 2, attemptCount: 2, accuracy: 0 }],
+      })
       .expect(201);
     const event = weakTopicEvent('s-kid');
     await bus.publish(topic, [message(event)]);
@@ -84,8 +95,16 @@ describe('notification service: analytics.weak-topic-detected.v1 consumer', func
 
   it('sends an event whose data is not an alert to the dead-letter topic and goes on', async () => {
     const bad = { ...weakTopicEvent('s-bad'), data: { studentId: 's-bad', topics: [] } };
-    const client = new Kafka({ clientId: 'notification-dlq-test', brokers: testKafkaBrokers(), logLevel: logLevel.NOTHING });
-    const dlq: Consumer = client.consumer({ groupId: uniqueGroup('dlq'), sessionTimeout: 6000, heartbeatInterval: 500 });
+    const client = new Kafka({
+      clientId: 'notification-dlq-test',
+      brokers: testKafkaBrokers(),
+      logLevel: logLevel.NOTHING,
+    });
+    const dlq: Consumer = client.consumer({
+      groupId: uniqueGroup('dlq'),
+      sessionTimeout: 6000,
+      heartbeatInterval: 500,
+    });
     const seen: string[] = [];
     try {
       await dlq.connect();

@@ -16,7 +16,9 @@ export function weakTopicEvent(studentId: string, attemptId = randomUUID()): Pla
         attemptId,
         classroomId: null,
         exam: { id: 'exam-1', title: 'Kiểm tra giữa kỳ' },
-        topics: [{ topic: 'Hàm số', topicId: 'tp-1', wrongCount: 2, attemptCount: 3, accuracy: 1 / 3, shouldAlert: true }],
+        topics: [
+          { topic: 'Hàm số', topicId: 'tp-1', wrongCount: 2, attemptCount: 3, accuracy: 1 / 3, shouldAlert: true },
+        ],
       },
     },
     new Date(),

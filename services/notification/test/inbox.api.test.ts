@@ -32,7 +32,10 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
       const first = await create(svc, { userId: 's1', title: 'Một' });
       const second = await create(svc, { userId: 's1', title: 'Hai' });
       await create(svc, { userId: 's2', title: 'Của người khác' });
-      await svc.request.post(`/v1/notifications/${first.id}/read`).set(headers(student('s1'))).expect(200);
+      await svc.request
+        .post(`/v1/notifications/${first.id}/read`)
+        .set(headers(student('s1')))
+        .expect(200);
       const page = await inbox(svc, student('s1'));
       expect(page.items.map((n) => n.id)).to.deep.equal([second.id, first.id]);
       expect(page.meta).to.deep.equal({ page: 1, limit: 20, total: 2, totalPages: 1 });
@@ -40,7 +43,10 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
     });
 
     it('returns 403 FORBIDDEN when a non-admin names another userId', async () => {
-      const res = await svc.request.get('/v1/notifications').set(headers(student('s1'))).query({ userId: 's2' });
+      const res = await svc.request
+        .get('/v1/notifications')
+        .set(headers(student('s1')))
+        .query({ userId: 's2' });
       expect(res.status).to.equal(403);
       expect(res.body.error.code).to.equal('FORBIDDEN');
       await inbox(svc, student('s1'), { userId: 's1' });
@@ -57,7 +63,10 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
       const a = await create(svc, { userId: 's1', type: 'INFO' });
       await create(svc, { userId: 's1', type: 'SUPPORT_REPLY' });
       await create(svc, { userId: 's1', type: 'EXAM_PUBLISHED' });
-      await svc.request.post(`/v1/notifications/${a.id}/read`).set(headers(student('s1'))).expect(200);
+      await svc.request
+        .post(`/v1/notifications/${a.id}/read`)
+        .set(headers(student('s1')))
+        .expect(200);
       const types = async (filter: string) =>
         (await inbox(svc, student('s1'), { filter })).items.map((n) => n.type).sort();
       expect(await types('ALL')).to.deep.equal(['EXAM_PUBLISHED', 'INFO', 'SUPPORT_REPLY']);
@@ -84,13 +93,18 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
       expect((await inbox(svc, student('s1'), { limit: 'abc', page: '-3' })).meta).to.include({ limit: 20, page: 1 });
       expect((await inbox(svc, student('s1'), { organizationId: 'org-a' })).meta.total).to.equal(2);
       // The header is not a filter: rows without an organization stay visible.
-      const res = await svc.request.get('/v1/notifications').set({ ...headers(student('s1')), 'X-Organization-Id': 'org-b' });
+      const res = await svc.request
+        .get('/v1/notifications')
+        .set({ ...headers(student('s1')), 'X-Organization-Id': 'org-b' });
       expect(res.body.data.meta.total).to.equal(5);
     });
 
     it('refuses an unknown filter, a malformed userId and a malformed actor header with 400', async () => {
       for (const query of [{ filter: 'NEW' }, { userId: 'bad id' }, { q: 'x'.repeat(201) }]) {
-        const res = await svc.request.get('/v1/notifications').set(headers(student('s1'))).query(query);
+        const res = await svc.request
+          .get('/v1/notifications')
+          .set(headers(student('s1')))
+          .query(query);
         expect(res.status, JSON.stringify(query)).to.equal(400);
         expect(res.body.error.code).to.equal('VALIDATION_ERROR');
       }
@@ -101,9 +115,15 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
   describe('single notification routes', () => {
     it('GET returns the owner\u2019s row, 404 NOTIFICATION_NOT_FOUND for another user\u2019s, any row for an admin', async () => {
       const n = await create(svc, { userId: 's1', data: { $weird: { 'a.b': [1] } } });
-      const own = await svc.request.get(`/v1/notifications/${n.id}`).set(headers(student('s1'))).expect(200);
+      const own = await svc.request
+        .get(`/v1/notifications/${n.id}`)
+        .set(headers(student('s1')))
+        .expect(200);
       expect(own.body.data.data).to.deep.equal({ $weird: { 'a.b': [1] } });
-      const other = await svc.request.get(`/v1/notifications/${n.id}`).set(headers(student('s2'))).expect(404);
+      const other = await svc.request
+        .get(`/v1/notifications/${n.id}`)
+        .set(headers(student('s2')))
+        .expect(404);
       expect(other.body.error.code).to.equal('NOTIFICATION_NOT_FOUND');
       await svc.request.get(`/v1/notifications/${n.id}`).set(headers(admin())).expect(200);
       await svc.request.get('/v1/notifications/missing').set(headers(admin())).expect(404);
@@ -111,10 +131,19 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
 
     it('read marks once (readAt kept), refuses a non-owner, and lets an admin read any row', async () => {
       const n = await create(svc, { userId: 's1' });
-      await svc.request.post(`/v1/notifications/${n.id}/read`).set(headers(student('s2'))).expect(404);
-      const first = await svc.request.post(`/v1/notifications/${n.id}/read`).set(headers(student('s1'))).expect(200);
+      await svc.request
+        .post(`/v1/notifications/${n.id}/read`)
+        .set(headers(student('s2')))
+        .expect(404);
+      const first = await svc.request
+        .post(`/v1/notifications/${n.id}/read`)
+        .set(headers(student('s1')))
+        .expect(200);
       expect(first.body.data.isRead).to.equal(true);
-      const again = await svc.request.post(`/v1/notifications/${n.id}/read`).set(headers(student('s1'))).expect(200);
+      const again = await svc.request
+        .post(`/v1/notifications/${n.id}/read`)
+        .set(headers(student('s1')))
+        .expect(200);
       expect(again.body.data.readAt).to.equal(first.body.data.readAt);
       const m = await create(svc, { userId: 's3' });
       const byAdmin = await svc.request.post(`/v1/notifications/${m.id}/read`).set(headers(admin())).expect(200);
@@ -123,11 +152,20 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
 
     it('delete removes the owner\u2019s row, refuses a non-owner with 404 and leaves the row', async () => {
       const n = await create(svc, { userId: 's1' });
-      await svc.request.post(`/v1/notifications/${n.id}/delete`).set(headers(student('s2'))).expect(404);
+      await svc.request
+        .post(`/v1/notifications/${n.id}/delete`)
+        .set(headers(student('s2')))
+        .expect(404);
       expect(await svc.built.deps.models.Notification.countDocuments({ _id: n.id })).to.equal(1);
-      const res = await svc.request.post(`/v1/notifications/${n.id}/delete`).set(headers(student('s1'))).expect(200);
+      const res = await svc.request
+        .post(`/v1/notifications/${n.id}/delete`)
+        .set(headers(student('s1')))
+        .expect(200);
       expect(res.body.data).to.deep.equal({ id: n.id, deleted: true });
-      await svc.request.post(`/v1/notifications/${n.id}/delete`).set(headers(student('s1'))).expect(404);
+      await svc.request
+        .post(`/v1/notifications/${n.id}/delete`)
+        .set(headers(student('s1')))
+        .expect(404);
       const m = await create(svc, { userId: 's3' });
       await svc.request.post(`/v1/notifications/${m.id}/delete`).set(headers(admin())).expect(200);
     });
@@ -137,7 +175,10 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
         const res = await svc.request.get(path).set(headers(student('s1')));
         expect(res.status, path).to.equal(405);
       }
-      await svc.request.delete('/v1/notifications/preferences').set(headers(student('s1'))).expect(405);
+      await svc.request
+        .delete('/v1/notifications/preferences')
+        .set(headers(student('s1')))
+        .expect(405);
     });
   });
 
@@ -165,7 +206,11 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
       const h = headers(student('s1'));
       const empty = await svc.request.get('/v1/notifications/preferences').set(h).expect(200);
       expect(empty.body.data).to.deep.equal({ userId: 's1', enabledTypes: {}, mutedUntil: null, updatedAt: null });
-      await svc.request.patch('/v1/notifications/preferences').set(h).send({ enabledTypes: { A: false } }).expect(200);
+      await svc.request
+        .patch('/v1/notifications/preferences')
+        .set(h)
+        .send({ enabledTypes: { A: false } })
+        .expect(200);
       const until = future();
       const both = await svc.request
         .patch('/v1/notifications/preferences')
@@ -174,14 +219,24 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
         .expect(200);
       expect(both.body.data.enabledTypes).to.deep.equal({ A: false, B: true });
       expect(both.body.data.mutedUntil).to.equal(until);
-      const cleared = await svc.request.patch('/v1/notifications/preferences').set(h).send({ mutedUntil: null }).expect(200);
+      const cleared = await svc.request
+        .patch('/v1/notifications/preferences')
+        .set(h)
+        .send({ mutedUntil: null })
+        .expect(200);
       expect(cleared.body.data.mutedUntil).to.equal(null);
       expect(cleared.body.data.enabledTypes).to.deep.equal({ A: false, B: true });
     });
 
     it('refuse an empty patch, a non-boolean, a bad type name and a bad date with 400', async () => {
       const h = headers(student('s1'));
-      for (const body of [{}, { enabledTypes: { A: 'no' } }, { enabledTypes: { 'a.b': false } }, { mutedUntil: 'soon' }, { other: 1 }]) {
+      for (const body of [
+        {},
+        { enabledTypes: { A: 'no' } },
+        { enabledTypes: { 'a.b': false } },
+        { mutedUntil: 'soon' },
+        { other: 1 },
+      ]) {
         const res = await svc.request.patch('/v1/notifications/preferences').set(h).send(body);
         expect(res.status, JSON.stringify(body)).to.equal(400);
       }
@@ -190,9 +245,17 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
 
     it('a mute never hides rows that already exist', async () => {
       await create(svc, { userId: 's1' });
-      await svc.request.patch('/v1/notifications/preferences').set(headers(student('s1'))).send({ mutedUntil: future() }).expect(200);
+      await svc.request
+        .patch('/v1/notifications/preferences')
+        .set(headers(student('s1')))
+        .send({ mutedUntil: future() })
+        .expect(200);
       expect((await inbox(svc, student('s1'))).meta.total).to.equal(1);
-      await svc.request.patch('/v1/notifications/preferences').set(headers(student('s1'))).send({ mutedUntil: past() }).expect(200);
+      await svc.request
+        .patch('/v1/notifications/preferences')
+        .set(headers(student('s1')))
+        .send({ mutedUntil: past() })
+        .expect(200);
     });
   });
 
@@ -201,16 +264,34 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
       const a = await create(svc, { userId: 'p1', type: 'WEAK_TOPIC_ALERT' });
       await create(svc, { userId: 'p1', type: 'EXAM_RESULT' });
       const other = await create(svc, { userId: 'p2' });
-      const list = await svc.request.get('/v1/parent/alerts').set(headers(parent('p1'))).expect(200);
+      const list = await svc.request
+        .get('/v1/parent/alerts')
+        .set(headers(parent('p1')))
+        .expect(200);
       expect(list.body.data.meta.total).to.equal(2);
       expect(list.body.data.unreadCount).to.equal(2);
-      await svc.request.post(`/v1/parent/alerts/${a.id}/read`).set(headers(parent('p1'))).expect(200);
-      await svc.request.post(`/v1/parent/alerts/${other.id}/read`).set(headers(parent('p1'))).expect(404);
-      const unread = await svc.request.get('/v1/parent/alerts').set(headers(parent('p1'))).query({ filter: 'UNREAD' });
+      await svc.request
+        .post(`/v1/parent/alerts/${a.id}/read`)
+        .set(headers(parent('p1')))
+        .expect(200);
+      await svc.request
+        .post(`/v1/parent/alerts/${other.id}/read`)
+        .set(headers(parent('p1')))
+        .expect(404);
+      const unread = await svc.request
+        .get('/v1/parent/alerts')
+        .set(headers(parent('p1')))
+        .query({ filter: 'UNREAD' });
       expect(unread.body.data.items.map((n: { type: string }) => n.type)).to.deep.equal(['EXAM_RESULT']);
-      const all = await svc.request.post('/v1/parent/alerts/read-all').set(headers(parent('p1'))).expect(200);
+      const all = await svc.request
+        .post('/v1/parent/alerts/read-all')
+        .set(headers(parent('p1')))
+        .expect(200);
       expect(all.body.data).to.deep.equal({ updated: 1 });
-      await svc.request.get('/v1/parent/alerts').set(headers(student('s1'))).expect(403);
+      await svc.request
+        .get('/v1/parent/alerts')
+        .set(headers(student('s1')))
+        .expect(403);
       await svc.request.get('/v1/parent/alerts').set(headers(admin())).expect(403);
       await svc.request.get('/v1/parent/alerts').expect(401);
     });

@@ -58,7 +58,15 @@ export async function create(
 /** An inbox page as `who` sees it. */
 export async function inbox(svc: TestNotification, who: Who, query: Record<string, string> = {}) {
   const res = await svc.request.get('/v1/notifications').set(headers(who)).query(query).expect(200);
-  return (res.body as { data: { items: NotificationBody[]; meta: { total: number; page: number; limit: number; totalPages: number }; unreadCount: number } }).data;
+  return (
+    res.body as {
+      data: {
+        items: NotificationBody[];
+        meta: { total: number; page: number; limit: number; totalPages: number };
+        unreadCount: number;
+      };
+    }
+  ).data;
 }
 
 export const future = (ms = 3600_000) => new Date(Date.now() + ms).toISOString();

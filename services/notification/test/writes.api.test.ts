@@ -1,5 +1,15 @@
 import { expect } from 'chai';
-import { admin, future, headers, inbox, parent, service, startNotification, student, type TestNotification } from './support.js';
+import {
+  admin,
+  future,
+  headers,
+  inbox,
+  parent,
+  service,
+  startNotification,
+  student,
+  type TestNotification,
+} from './support.js';
 
 const recipients = (n: number, prefix = 'u') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
@@ -20,7 +30,11 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
 
   const count = (query: Record<string, unknown> = {}) => svc.built.deps.models.Notification.countDocuments(query);
   const mute = (userId: string, body: Record<string, unknown>) =>
-    svc.request.patch('/v1/notifications/preferences').set(headers(student(userId))).send(body).expect(200);
+    svc.request
+      .patch('/v1/notifications/preferences')
+      .set(headers(student(userId)))
+      .send(body)
+      .expect(200);
 
   describe('POST /v1/notifications', () => {
     it('creates one row; organizationId defaults to X-Organization-Id, else null', async () => {
@@ -37,7 +51,10 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
         .send({ userId: 's1', type: 'INFO', title: 'x', organizationId: 'org-b' })
         .expect(201);
       expect(explicit.body.data.organizationId).to.equal('org-b');
-      const none = await svc.request.post('/v1/notifications').send({ userId: 's1', type: 'INFO', title: 'x' }).expect(201);
+      const none = await svc.request
+        .post('/v1/notifications')
+        .send({ userId: 's1', type: 'INFO', title: 'x' })
+        .expect(201);
       expect(none.body.data.organizationId).to.equal(null);
       expect(await count({ userId: 's1' })).to.equal(3);
     });
@@ -66,7 +83,10 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
         expect(res.status, JSON.stringify(body)).to.equal(400);
         expect(res.body.error.code).to.equal('VALIDATION_ERROR');
       }
-      const malformed = await svc.request.post('/v1/notifications').set('Content-Type', 'application/json').send('{"userId":');
+      const malformed = await svc.request
+        .post('/v1/notifications')
+        .set('Content-Type', 'application/json')
+        .send('{"userId":');
       expect(malformed.status).to.equal(400);
       expect(await count()).to.equal(0);
     });
@@ -148,8 +168,14 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
     });
 
     it('refuses an empty list, a bad id and a STUDENT caller', async () => {
-      await svc.request.post('/v1/notifications/batch').send({ recipientIds: [], type: 'INFO', title: 'x' }).expect(400);
-      await svc.request.post('/v1/notifications/batch').send({ recipientIds: ['a b'], type: 'INFO', title: 'x' }).expect(400);
+      await svc.request
+        .post('/v1/notifications/batch')
+        .send({ recipientIds: [], type: 'INFO', title: 'x' })
+        .expect(400);
+      await svc.request
+        .post('/v1/notifications/batch')
+        .send({ recipientIds: ['a b'], type: 'INFO', title: 'x' })
+        .expect(400);
       await svc.request
         .post('/v1/notifications/batch')
         .set(headers(student()))
@@ -164,7 +190,11 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
       const body = { userId: 's1', type: 'INFO', title: 'Cũ', createdAt: '2024-01-02T03:04:05.000Z' };
       const created = await svc.request.put('/v1/notifications/legacy-1/snapshot').send(body).expect(201);
       expect(created.body.data.created).to.equal(true);
-      expect(created.body.data.notification).to.include({ id: 'legacy-1', createdAt: '2024-01-02T03:04:05.000Z', isRead: false });
+      expect(created.body.data.notification).to.include({
+        id: 'legacy-1',
+        createdAt: '2024-01-02T03:04:05.000Z',
+        isRead: false,
+      });
       const readAt = '2024-02-01T00:00:00.000Z';
       const replaced = await svc.request
         .put('/v1/notifications/legacy-1/snapshot')
@@ -199,7 +229,10 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
       });
       const again = await svc.request.post('/v1/alerts/weak-topic').send(body).expect(201);
       expect(again.body.data).to.include({ created: 0, existing: 2 });
-      const alerts = await svc.request.get('/v1/parent/alerts').set(headers(parent('p1'))).expect(200);
+      const alerts = await svc.request
+        .get('/v1/parent/alerts')
+        .set(headers(parent('p1')))
+        .expect(200);
       const [alert] = alerts.body.data.items;
       expect(alert).to.include({ type: 'WEAK_TOPIC_ALERT', organizationId: 'org-1' });
       expect(alert.title).to.contain('Kiểm tra 15 phút');
@@ -236,12 +269,32 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
           { userId: 's-off', type: 'GRADE_POSTED', title: 'Đã có điểm' },
         ],
       };
-      const res = await svc.request.post('/v1/events/notification').set(headers(admin('a9'))).send(body).expect(201);
+      const res = await svc.request
+        .post('/v1/events/notification')
+        .set(headers(admin('a9')))
+        .send(body)
+        .expect(201);
       expect(res.body.data.created).to.equal(true);
-      expect(res.body.data.event).to.include({ id: 'ev-1', actorId: 'a9', entity: 'EXAM', entityId: 'e1', targetUserId: 's1' });
+      expect(res.body.data.event).to.include({
+        id: 'ev-1',
+        actorId: 'a9',
+        entity: 'EXAM',
+        entityId: 'e1',
+        targetUserId: 's1',
+      });
       expect(res.body.data.event.data).to.deep.equal({ x: 1 });
-      expect(res.body.data.notifications).to.deep.equal({ requested: 3, created: 2, existing: 0, muted: 0, typeDisabled: 1 });
-      const replay = await svc.request.post('/v1/events/notification').set(headers(admin('a9'))).send(body).expect(200);
+      expect(res.body.data.notifications).to.deep.equal({
+        requested: 3,
+        created: 2,
+        existing: 0,
+        muted: 0,
+        typeDisabled: 1,
+      });
+      const replay = await svc.request
+        .post('/v1/events/notification')
+        .set(headers(admin('a9')))
+        .send(body)
+        .expect(200);
       expect(replay.body.data.created).to.equal(false);
       expect(replay.body.data.notifications).to.include({ created: 0, existing: 2 });
       expect(await count({ userId: 's1' })).to.equal(2);
@@ -255,11 +308,22 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
         .expect(201);
       expect(res.body.data.event).to.include({ actorId: null, organizationId: null });
       expect(res.body.data.notifications.requested).to.equal(0);
-      for (const body of [{}, { event: { type: 'VIEWED', entity: 'N' } }, { event: { type: 'x y', entity: 'N', entityId: 'n' } }]) {
+      for (const body of [
+        {},
+        { event: { type: 'VIEWED', entity: 'N' } },
+        { event: { type: 'x y', entity: 'N', entityId: 'n' } },
+      ]) {
         const r = await svc.request.post('/v1/events/notification').send(body);
         expect(r.status, JSON.stringify(body)).to.equal(400);
       }
-      await svc.request.post('/v1/events/notification').set(headers(service)).send({ event: { type: 'A', entity: 'B', entityId: 'c' }, notifications: recipients(101).map((userId) => ({ userId, type: 'A', title: 't' })) }).expect(400);
+      await svc.request
+        .post('/v1/events/notification')
+        .set(headers(service))
+        .send({
+          event: { type: 'A', entity: 'B', entityId: 'c' },
+          notifications: recipients(101).map((userId) => ({ userId, type: 'A', title: 't' })),
+        })
+        .expect(400);
     });
   });
 });
