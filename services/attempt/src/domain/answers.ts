@@ -93,16 +93,16 @@ export async function saveAnswer(
     }
     const row = answerRow(doc, i, { input: { ...input, answer }, version, now });
     const event = { id: deps.newId(), type: 'SAVE_ANSWER', createdAt: now, metadata: saveMeta(row) };
-    const saved = await deps.store.casUpdate(
-      {
-        _id: attemptId,
-        status: 'IN_PROGRESS',
-        [`answers.${i}.serverVersion`]: stored.serverVersion,
-        $or: [{ deadlineAt: null }, { deadlineAt: { $gt: now } }],
-      },
-      saveUpdate(doc, i, row, event),
-    );
-    if (saved) return saved;
+    const update = saveUpdate(doc, i, row, event);
+    const filter = {
+      _id: attemptId,
+      status: 'IN_PROGRESS' as const,
+      [`answers.${i}.serverVersion`]: stored.serverVersion,
+      $or: [{ deadlineAt: null }, { deadlineAt: { $gt: now } }],
+    };
+    // The write changes exactly what saveUpdate names, so the answer is the read document with that
+    // change applied: a save never ships the whole attempt back from the database.
+    if (await deps.store.casApply(filter, update)) return afterSave(doc, i, row, update);
   }
   throw new AppError(CODES.busy, MSG.busy);
 }
@@ -111,6 +111,12 @@ function saveUpdate(doc: AttemptDoc, i: number, row: AnswerRow, event: EventRow)
   const $set = { [`answers.${i}`]: row, updatedAt: row.savedAt! };
   if (doc.eventCount >= MAX_SAVE_EVENTS) return { $set, $inc: { rev: 1 } };
   return { $set, $inc: { rev: 1, eventCount: 1 }, $push: { events: event } };
+}
+
+function afterSave(doc: AttemptDoc, i: number, row: AnswerRow, update: UpdateFilter<AttemptRow>): AttemptDoc {
+  const answers = doc.answers.map((a, j) => (j === i ? row : a));
+  const eventCount = doc.eventCount + (update.$push ? 1 : 0);
+  return { ...doc, answers, updatedAt: row.savedAt!, rev: doc.rev + 1, eventCount };
 }
 
 const saveMeta = (a: AnswerRow) => ({

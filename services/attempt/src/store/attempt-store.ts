@@ -21,6 +21,8 @@ export interface AttemptStore {
     update: UpdateFilter<AttemptRow>,
     session?: ClientSession,
   ): Promise<AttemptDoc | null>;
+  /** The same conditional write without reading the document back: whether it matched. */
+  casApply(filter: Filter<AttemptRow>, update: UpdateFilter<AttemptRow>): Promise<boolean>;
   due(now: Date, limit: number): Promise<string[]>;
 }
 
@@ -50,6 +52,9 @@ export function attemptStore(models: AttemptModels): AttemptStore {
         includeResultMetadata: false,
         ...(session ? { session } : {}),
       });
+    },
+    async casApply(filter, update) {
+      return (await col.updateOne(filter, update)).matchedCount === 1;
     },
     async due(now, limit) {
       const rows = await col
