@@ -57,7 +57,7 @@ describe('question bank: permanent deletion (impact and synchronous route)', () 
         { id: 'e2', title: 'Đề e2', status: 'PUBLISHED', createdAt: '2026-03-01T00:00:00.000Z', affectedQuestions: 1 },
         { id: 'e1', title: 'Đề e1', status: 'PUBLISHED', createdAt: '2026-02-01T00:00:00.000Z', affectedQuestions: 2 },
       ]);
-      expect(data.affectedExamCount).to.equal(2);
+      expect(data.affectedExamCount).to.equal(3); // usage counts' examItems: 1 + 2
       expect(data.affectedAttemptCount).to.equal(11);
     });
 
@@ -66,6 +66,10 @@ describe('question bank: permanent deletion (impact and synchronous route)', () 
       const res = await post('/v1/questions/permanent-delete-impact').send({ ids: [q.id] });
       expect(res.body.data).to.deep.include({ affectedExams: [], affectedExamCount: 0, affectedAttemptCount: 0 });
       expect(res.body.data.questions).to.have.length(1);
+      // Counts come from usage counts even when the exam refs are missing.
+      await usage([{ questionId: q.id, examItems: 2, attemptItems: 5 }]);
+      const counted = await post('/v1/questions/permanent-delete-impact').send({ ids: [q.id] });
+      expect(counted.body.data).to.deep.include({ affectedExams: [], affectedExamCount: 2, affectedAttemptCount: 5 });
     });
 
     it('mode all previews the first scoped archived batch only (not drafts, not other owners)', async () => {

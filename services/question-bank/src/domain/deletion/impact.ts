@@ -85,7 +85,8 @@ export async function permanentDeleteImpact(deps: QuestionBankDeps, w: Writer, s
   return {
     questions: rows.map((r) => questionSummary(r, usageById.get(r._id))),
     affectedExams: exams,
-    affectedExamCount: exams.length,
+    // The contract takes counts from usage counts (they survive missing exam refs): exam items.
+    affectedExamCount: usage.reduce((n, u) => n + u.examItems, 0),
     affectedAttemptCount: usage.reduce((n, u) => n + u.attemptItems, 0),
   };
 }
