@@ -24,8 +24,8 @@ export function loadOpenApi(): object {
 export function buildApp(deps: NotificationDeps, opts: NotificationAppOptions): Express {
   const routes = Router();
   // Writes first: /v1/notifications/batch is declared before the inbox's /:notificationId.
-  routes.use(writeRoutes(deps));
-  routes.use(inboxRoutes(deps));
+  writeRoutes(routes, deps);
+  inboxRoutes(routes, deps);
   return createApp({
     name: SERVICE_NAME,
     version: SERVICE_VERSION,

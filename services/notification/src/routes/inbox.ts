@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import {
   input,
   listMeta,
@@ -26,8 +26,7 @@ function sendPage(res: Response, page: PageParams, r: inbox.InboxResult): void {
   ok(res, { items: r.items, meta: listMeta(page, r.total), unreadCount: r.unreadCount });
 }
 
-export function inboxRoutes(deps: NotificationDeps): Router {
-  const router = Router();
+export function inboxRoutes(router: Router, deps: NotificationDeps): void {
   router.get('/v1/notifications', validate({ query: s.listQuery }), async (req, res) => {
     const q = input<ListQuery>(req, 'query');
     sendPage(res, pageOf(q), await inbox.listNotifications(deps, caller(req), queryOf(q), pageOf(q)));
@@ -52,7 +51,6 @@ export function inboxRoutes(deps: NotificationDeps): Router {
     ok(res, await inbox.deleteNotification(deps, caller(req), idOf(req)));
   });
   parentRoutes(router, deps);
-  return router;
 }
 
 function parentRoutes(router: Router, deps: NotificationDeps): void {

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import { input, ok, onlyMethods, readActor, validate } from '../../../kit/src/index.js';
 import type { NotificationDeps } from '../domain/deps.js';
 import { alertParents } from '../domain/weak-topic.js';
@@ -7,8 +7,8 @@ import * as s from '../schemas.js';
 
 const idOf = (req: Request) => input<{ notificationId: string }>(req, 'params').notificationId;
 
-export function writeRoutes(deps: NotificationDeps): Router {
-  const router = Router();
+/** Declared on the app's one router, beside the inbox routes, so OPTIONS lists every method of a path. */
+export function writeRoutes(router: Router, deps: NotificationDeps): void {
   router.post('/v1/notifications', validate({ body: s.createBody }), async (req, res) => {
     ok(res, await writes.createNotification(deps, readActor(req), input(req, 'body')), 'OK', 201);
   });
@@ -29,5 +29,4 @@ export function writeRoutes(deps: NotificationDeps): Router {
   });
   // GET /v1/notifications/batch must not reach GET /v1/notifications/:notificationId.
   onlyMethods(router, '/v1/notifications/batch', ['POST']);
-  return router;
 }
