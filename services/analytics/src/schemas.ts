@@ -21,7 +21,7 @@ function chars(min: number, max: number): Joi.StringSchema {
 const label = chars(1, LABEL_MAX)
   .pattern(/\S/)
   .custom((v: string) => v.trim());
-const nullableLabel = chars(0, LABEL_MAX).allow(null);
+const nullableLabel = chars(0, LABEL_MAX).allow(null, '');
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const dateTime = Joi.string()
   .pattern(DATE_TIME)

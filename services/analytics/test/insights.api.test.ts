@@ -33,26 +33,27 @@ describe('analytics weak topics, summaries and events API', function () {
     });
 
     it('uses only the newest 100 matching results, whatever page and limit say', async () => {
-      const docs = Array.from({ length: 101 }, (_, i) => ({
-        ...(snapshot({ weakTopics: topics(i === 0 ? 'oldest' : 'recent') }) as object),
-        _id: `bulk-${String(i).padStart(3, '0')}`,
-      }));
       // The 101 rows go in through the service's own model (the HTTP path is covered above).
       const now = new Date();
-      await svc.built.deps.models.Result.insertMany(
-        docs.map((d, i) => ({
-          ...d,
-          organizationId: ORG,
-          studentId: 'stu-1',
-          examId: 'exam-1',
-          classroomId: 'class-1',
-          submittedAt: new Date(day(i)),
-          weakTopics: (d as { weakTopics: unknown }).weakTopics,
-          source: { kind: 'SNAPSHOT', eventId: null },
-          createdAt: now,
-          updatedAt: now,
-        })),
-      );
+      const rows = Array.from({ length: 101 }, (_, i) => ({
+        _id: `bulk-${String(i).padStart(3, '0')}`,
+        organizationId: ORG,
+        studentId: 'stu-1',
+        examId: 'exam-1',
+        student: { id: 'stu-1' },
+        exam: { id: 'exam-1', title: 'T' },
+        score: 1,
+        correctCount: 0,
+        wrongCount: 1,
+        durationSeconds: 1,
+        status: 'GRADED',
+        submittedAt: new Date(day(i)),
+        weakTopics: topics(i === 0 ? 'oldest' : 'recent'),
+        source: { kind: 'SNAPSHOT', eventId: null },
+        createdAt: now,
+        updatedAt: now,
+      }));
+      await svc.built.deps.models.Result.insertMany(rows);
       const res = await get('/v1/analytics/weak-topics?page=3&limit=5').expect(200);
       expect(res.body.data.resultCount).to.equal(100);
       expect(res.body.data.items.map((t: { topic: string }) => t.topic)).to.deep.equal(['recent']);
