@@ -8,6 +8,8 @@ export interface NotificationConfig extends CommonConfig {
   NOTIFICATION_CONSUMER: 'kafka' | 'none';
   NOTIFICATION_WEAK_TOPIC_TOPIC: string;
   NOTIFICATION_CONSUMER_GROUP: string;
+  /** Consumer-group session; shorter means a lost member's partitions move sooner. */
+  NOTIFICATION_CONSUMER_SESSION_TIMEOUT_MS: number;
 }
 
 export const notificationConfigSchema = Joi.object<NotificationConfig>({
@@ -23,4 +25,6 @@ export const notificationConfigSchema = Joi.object<NotificationConfig>({
   NOTIFICATION_CONSUMER_GROUP: Joi.string()
     .pattern(/^[A-Za-z0-9._-]{1,200}$/)
     .default('notification'),
+  // 6 s is the broker's smallest allowed session (group.min.session.timeout.ms).
+  NOTIFICATION_CONSUMER_SESSION_TIMEOUT_MS: Joi.number().integer().min(6000).max(300000).default(30000),
 });

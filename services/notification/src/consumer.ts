@@ -47,6 +47,7 @@ export function alertOf(event: PlatformEvent): WeakTopicAlert {
 export interface WeakTopicConsumerOptions {
   topic: string;
   groupId: string;
+  sessionTimeoutMs: number;
   logger: Logger;
 }
 
@@ -66,5 +67,17 @@ export async function startWeakTopicConsumer(
     const result = await alertFromEvent(deps, event.id, alertOf(event));
     opts.logger.info({ eventId: event.id, ...result }, 'weak-topic alert handled');
   });
-  return bus.consume({ topic: opts.topic, groupId: opts.groupId, deadLetterTopic: dlq, fromBeginning: true, handle });
+  const session = {
+    sessionTimeout: opts.sessionTimeoutMs,
+    rebalanceTimeout: opts.sessionTimeoutMs,
+    heartbeatInterval: Math.max(500, Math.floor(opts.sessionTimeoutMs / 10)),
+  };
+  return bus.consume({
+    topic: opts.topic,
+    groupId: opts.groupId,
+    deadLetterTopic: dlq,
+    fromBeginning: true,
+    session,
+    handle,
+  });
 }

@@ -28,6 +28,7 @@ export const notificationService: ServiceDefinition<NotificationConfig, BuiltNot
         ? await startWeakTopicConsumer(deps, bus, {
             topic: config.NOTIFICATION_WEAK_TOPIC_TOPIC,
             groupId: config.NOTIFICATION_CONSUMER_GROUP,
+            sessionTimeoutMs: config.NOTIFICATION_CONSUMER_SESSION_TIMEOUT_MS,
             logger,
           })
         : undefined;

@@ -21,6 +21,7 @@ describe('notification service: weak-topic consumer across a broker restart (pri
     kafka = await PrivateKafka.start();
     svc = await startNotification(import.meta.url, {
       NOTIFICATION_CONSUMER: 'kafka',
+      NOTIFICATION_CONSUMER_SESSION_TIMEOUT_MS: '6000',
       KAFKA_BROKERS: kafka.brokers.join(','),
     });
     bus = createKafkaBus({

@@ -19,6 +19,7 @@ describe('notification service: analytics.weak-topic-detected.v1 consumer', func
       import.meta.url,
       {
         NOTIFICATION_CONSUMER: 'kafka',
+        NOTIFICATION_CONSUMER_SESSION_TIMEOUT_MS: '6000',
         NOTIFICATION_WEAK_TOPIC_TOPIC: topic,
         NOTIFICATION_CONSUMER_GROUP: uniqueGroup('notification'),
       },

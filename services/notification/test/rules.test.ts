@@ -48,7 +48,7 @@ describe('notification rules (pure)', () => {
   it('inboxQuery escapes q, so it is literal text, never a pattern', () => {
     const q = inboxQuery({ userId: 'u', filter: 'UNREAD', q: 'a.b*(c' });
     expect(q).to.include({ userId: 'u', isRead: false });
-    const [title] = q.$or as Array<{ title: RegExp }>;
+    const title = (q.$or as Array<{ title: RegExp }>)[0]!;
     expect(title.title.test('xA.B*(Cx')).to.equal(true);
     expect(title.title.test('aXbbc')).to.equal(false);
     expect(inboxQuery({ filter: 'SUPPORT' })).to.have.keys(['type']);
