@@ -31,7 +31,9 @@ const dateTime = Joi.string()
   });
 // JSON numbers only: "5" in a body is a type error, not a number.
 const count = Joi.number().strict().integer().min(0).max(Number.MAX_SAFE_INTEGER);
-const number = Joi.number().strict();
+// Scores within ±1e9: sums and means over many results stay finite and exact enough.
+export const SCORE_LIMIT = 1e9;
+const number = Joi.number().strict().min(-SCORE_LIMIT).max(SCORE_LIMIT);
 const gradeLevel = Joi.number().strict().integer().min(1).max(12).allow(null);
 
 export const attemptIdParams = Joi.object({ attemptId: id.required() });
