@@ -2,7 +2,7 @@
 // for them). Idempotent twice over: the kit's processed-event record, and the unique
 // (event id, recipient) key of the rows themselves for a crash between the two writes.
 import Joi from 'joi';
-import { topicSpec, TOPICS } from '../../../kafka/topics.js';
+import { EVENT_TYPES, topicSpec, TOPICS } from '../../../kafka/topics.js';
 import {
   idempotent,
   PoisonMessageError,
@@ -39,6 +39,8 @@ const alertData = Joi.object({
 
 /** The event's data as an alert; an event no retry could fix goes to the dead-letter topic at once. */
 export function alertOf(event: PlatformEvent): WeakTopicAlert {
+  if (event.type !== EVENT_TYPES.analyticsWeakTopicDetected)
+    throw new PoisonMessageError(`event ${event.id}: type ${event.type} is not a weak-topic detection`);
   const { value, error } = alertData.validate(event.data, { stripUnknown: true });
   if (error) throw new PoisonMessageError(`weak-topic event ${event.id}: ${error.message}`);
   return value as WeakTopicAlert;

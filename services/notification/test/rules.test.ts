@@ -88,5 +88,6 @@ describe('notification rules (pure)', () => {
     expect(alertOf(good).topics[0]).to.include({ topic: 'T', wrongCount: 2, attemptCount: 2, accuracy: 0 });
     const bad = buildEvent({ ...spec, data: { studentId: 's1', topics: [] } }, now);
     expect(() => alertOf(bad)).to.throw(/weak-topic event/);
+    expect(() => alertOf({ ...good, type: 'attempt.graded.v1' })).to.throw(/not a weak-topic detection/);
   });
 });

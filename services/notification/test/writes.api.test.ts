@@ -128,6 +128,15 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
       expect(await count()).to.equal(0);
     });
 
+    it('refuses a body over 2 MB with 413 PAYLOAD_TOO_LARGE', async () => {
+      const res = await svc.request
+        .post('/v1/notifications/batch')
+        .send({ recipientIds: recipients(10_000, 'x'.repeat(220)), type: 'INFO', title: 'x' });
+      expect(res.status).to.equal(413);
+      expect(res.body.error.code).to.equal('PAYLOAD_TOO_LARGE');
+      expect(await count()).to.equal(0);
+    });
+
     it('with a batchKey, a replay creates nothing new; the key with another body is 409', async () => {
       const body = { batchKey: 'b-1', recipientIds: ['a', 'b', 'c'], type: 'INFO', title: 'Một lần' };
       const first = await svc.request.post('/v1/notifications/batch').send(body).expect(201);
