@@ -31,6 +31,9 @@ const dateTime = Joi.string()
   });
 // JSON numbers only: "5" in a body is a type error, not a number.
 const count = Joi.number().strict().integer().min(0).max(Number.MAX_SAFE_INTEGER);
+// Question counts of one attempt; bounded so the summaries' sums stay exact integers.
+export const MAX_QUESTIONS = 100_000;
+const questions = count.max(MAX_QUESTIONS);
 // Scores within ±1e9: sums and means over many results stay finite and exact enough.
 export const SCORE_LIMIT = 1e9;
 const number = Joi.number().strict().min(-SCORE_LIMIT).max(SCORE_LIMIT);
@@ -67,9 +70,9 @@ export const snapshotBody = Joi.object({
   score: number.required(),
   maxScore: number.min(0).allow(null),
   scorePercent: number.allow(null),
-  correctCount: count.required(),
-  wrongCount: count.required(),
-  questionCount: count.allow(null),
+  correctCount: questions.required(),
+  wrongCount: questions.required(),
+  questionCount: questions.allow(null),
   durationSeconds: count.required(),
   status: Joi.string()
     .pattern(/^[A-Z][A-Z0-9_]{0,31}$/)
