@@ -7,8 +7,21 @@ set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
 readonly RUN="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}/run/dev/services"
-# Service name and default port (DESIGN.md); a service joins this list when it exists.
-readonly SERVICES=("auth:4001" "question-bank:4005")
+# Process name, CLI command and port (DESIGN.md), in start order; a service joins this list when it
+# exists. `peers` is the local stand-in for the document and exam services outside the platform
+# (document service on 4008, exam service on 4009); the DOCX parser workers have no port.
+readonly SERVICES=(
+  "auth:auth:4001"
+  "user:user:4002"
+  "analytics:analytics:4003"
+  "notification:notification:4004"
+  "question-bank:question-bank:4005"
+  "attempt:attempt:4006"
+  "peers:peers:4008"
+  "document-import:document-import:4007"
+  "docx-worker-1:docx-worker:"
+  "docx-worker-2:docx-worker:"
+)
 
 log() { printf 'dev: %s\n' "$*" >&2; }
 
@@ -16,7 +29,15 @@ log() { printf 'dev: %s\n' "$*" >&2; }
 ours() {
   local name=$1 pid
   pid=$(cat "$RUN/$name.pid" 2>/dev/null) || return 1
-  tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -q "services/cli.ts $name" && echo "$pid"
+  tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -q "services/cli.ts $(command_of "$name")" && echo "$pid"
+}
+
+command_of() {
+  local entry
+  for entry in "${SERVICES[@]}"; do
+    [[ ${entry%%:*} == "$1" ]] && { entry=${entry#*:}; echo "${entry%%:*}"; return 0; }
+  done
+  return 1
 }
 
 wait_ready() {
@@ -38,25 +59,37 @@ up() {
   local mongo kafka
   mongo=$(sed -n 's/^MONGODB_URI=//p' <<<"$env_lines")
   kafka=$(sed -n 's/^KAFKA_BROKERS=//p' <<<"$env_lines")
+  # The DOCX upload spool is one directory shared by the document-import API and its workers.
+  mkdir -p "$RUN/docx-spool"
   for entry in "${SERVICES[@]}"; do
-    local name=${entry%%:*} port=${entry##*:}
+    local name=${entry%%:*} rest=${entry#*:}
+    local cmd=${rest%%:*} port=${rest#*:}
     if ours "$name" >/dev/null; then
       log "$name already running"
     else
       # A simple command in the background is exec'd, so $! is node's own pid (what `ours` checks).
       # The outbox relay is on under make dev (DESIGN.md): services with an outbox publish as they write.
-      PORT=$port MONGODB_URI=$mongo KAFKA_BROKERS=$kafka NODE_ENV=development OUTBOX_PUBLISHER=kafka \
-        nohup node --import tsx services/cli.ts "$name" </dev/null >>"$RUN/$name.log" 2>&1 &
+      PORT=${port:-0} MONGODB_URI=$mongo KAFKA_BROKERS=$kafka NODE_ENV=development OUTBOX_PUBLISHER=kafka \
+        DOCUMENT_SERVICE_URL=http://127.0.0.1:4008 EXAM_SERVICE_URL=http://127.0.0.1:4009 \
+        QUESTION_BANK_URL=http://127.0.0.1:4005 DOCX_IMPORT_PAYLOAD_DIR="$RUN/docx-spool" \
+        nohup node --import tsx services/cli.ts "$cmd" </dev/null >>"$RUN/$name.log" 2>&1 &
       echo $! >"$RUN/$name.pid"
-      wait_ready "http://127.0.0.1:$port" "$name"
+      if [[ -n $port ]]; then wait_ready "http://127.0.0.1:$port" "$name"; fi
     fi
-    printf '%-16s http://127.0.0.1:%s   (openapi: /v1/openapi.json, log: %s)\n' "$name" "$port" "$RUN/$name.log"
+    if [[ -n $port ]]; then
+      printf '%-16s http://127.0.0.1:%s   (openapi: /v1/openapi.json, log: %s)\n' "$name" "$port" "$RUN/$name.log"
+    else
+      printf '%-16s %s   (log: %s)\n' "$name" "running" "$RUN/$name.log"
+    fi
   done
   printf '%-16s %s\n' "mongodb" "$mongo" "kafka" "$kafka"
 }
 
 down() {
-  for entry in "${SERVICES[@]}"; do
+  local i entry
+  # Reverse start order: workers and the import API stop before what they call.
+  for ((i = ${#SERVICES[@]} - 1; i >= 0; i--)); do
+    entry=${SERVICES[i]}
     local name=${entry%%:*} pid
     if pid=$(ours "$name"); then
       kill -TERM "$pid"
@@ -70,7 +103,7 @@ down() {
 status() {
   for entry in "${SERVICES[@]}"; do
     local name=${entry%%:*} port=${entry##*:} pid
-    if pid=$(ours "$name"); then echo "$name running pid=$pid http://127.0.0.1:$port"; else echo "$name stopped"; fi
+    if pid=$(ours "$name"); then echo "$name running pid=$pid${port:+ http://127.0.0.1:$port}"; else echo "$name stopped"; fi
   done
 }
 
