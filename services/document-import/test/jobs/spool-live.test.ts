@@ -9,9 +9,11 @@ import { connect, questionsDocx, quietLogger, SCOPE, testSetup } from './support
 
 describe('document-import payload spools and live job updates', () => {
   let db: MongoHandle;
-  const setup = testSetup(import.meta.url, { OUTBOX_PUBLISHER: 'none', DOCX_IMPORT_PAYLOAD_STORE: 'gridfs' });
+  // In before(): the test servers' addresses exist only once the root hooks have run.
+  let setup: ReturnType<typeof testSetup>;
 
   before(async () => {
+    setup = testSetup(import.meta.url, { OUTBOX_PUBLISHER: 'none', DOCX_IMPORT_PAYLOAD_STORE: 'gridfs' });
     db = await connect(setup.config);
   });
   after(async () => {
