@@ -16,6 +16,7 @@ export {
 export { upload, UPLOAD_TEMP_PREFIX, type UploadOptions, type UploadedFile } from './upload.js';
 export { sse, StreamRegistry, type SseStream, type SseHandler, type SseOptions } from './sse.js';
 export {
+  canonicalJson,
   idempotencyKey,
   idempotencyRecordModel,
   type IdempotencyKeyOptions,
@@ -100,3 +101,4 @@ export {
   type OutboxModels,
 } from './outbox-model.js';
 export { type BackoffPolicy } from './outbox-plan.js';
+export { timeOrderedIds } from './ids.js';

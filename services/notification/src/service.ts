@@ -1,10 +1,9 @@
 import type { Express } from 'express';
-import { syncIndexes, type ServiceDefinition, type Subscription } from '../../kit/src/index.js';
+import { syncIndexes, timeOrderedIds, type ServiceDefinition, type Subscription } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { notificationConfigSchema, type NotificationConfig } from './config.js';
 import { startWeakTopicConsumer } from './consumer.js';
 import type { NotificationDeps } from './domain/deps.js';
-import { timeOrderedIds } from './domain/ids.js';
 import { notificationModels } from './store/models.js';
 
 export interface BuiltNotification {

@@ -4,6 +4,7 @@ import {
   createOutbox,
   startOutboxRelay,
   syncIndexes,
+  timeOrderedIds,
   type OutboxRelay,
   type ServiceDefinition,
 } from '../../kit/src/index.js';
@@ -11,7 +12,6 @@ import { buildApp, SERVICE_NAME } from './app.js';
 import { questionBankConfigSchema, type QuestionBankConfig } from './config.js';
 import { createDeletionRunner } from './domain/deletion/runner.js';
 import type { QuestionBankDeps } from './domain/deps.js';
-import { timeOrderedIds } from './domain/questions/ids.js';
 import { aiPreviewModels } from './store/ai-preview-models.js';
 import { catalogModels } from './store/catalog-models.js';
 import { deletionModels } from './store/deletion-models.js';

@@ -1,21 +1,9 @@
 import { createHash } from 'node:crypto';
-import { AppError, toAppError } from '../../../kit/src/index.js';
+import { AppError, canonicalJson, toAppError } from '../../../kit/src/index.js';
 import type { CompletedHook, JobDetail, JobEngine } from '../jobs/engine.js';
 import { CODES, MSG } from '../messages.js';
 import type { ApprovePort, ApproveRequest, ImportDeps } from './deps.js';
 import { jobScope, visibleJob, type Scope } from './scope.js';
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj)
-      .filter((k) => obj[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /**
  * Pure: identical requests for the same job, run and review share a key; a reprocess or a new review
@@ -26,7 +14,7 @@ export function approvalKey(
   request: ApproveRequest,
   auto = false,
 ): string {
-  const basis = canonical({ jobId: job.id, run: job.run, reviewedAt: job.reviewedAt, auto, request });
+  const basis = canonicalJson({ jobId: job.id, run: job.run, reviewedAt: job.reviewedAt, auto, request });
   return `apv-${createHash('sha256').update(basis).digest('hex').slice(0, 40)}`;
 }
 

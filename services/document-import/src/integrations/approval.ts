@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Joi from 'joi';
-import { AppError } from '../../../kit/src/index.js';
+import { AppError, canonicalJson } from '../../../kit/src/index.js';
 import type { QasOutput } from '../parser/index.js';
 import type { ExamClient, ExamCreate } from './exam-client.js';
 import type { Scope } from './http.js';
@@ -71,22 +71,10 @@ export interface ApprovalResult {
   snapshotCount?: number;
 }
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj)
-      .filter((k) => obj[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 /** SHA-256 (hex) of target, metadata, examId and exam, key order ignored: equal requests, equal keys. */
 export function approvalKey(request: ApprovalRequest): string {
   const { target, questionMetadata, examId, exam } = request;
-  return createHash('sha256').update(canonical({ target, questionMetadata, examId, exam })).digest('hex');
+  return createHash('sha256').update(canonicalJson({ target, questionMetadata, examId, exam })).digest('hex');
 }
 
 /** The Idempotency-Key sent upstream for one job and approval (well under the 120-character cap). */

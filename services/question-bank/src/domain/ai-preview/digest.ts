@@ -1,18 +1,8 @@
 // Pure: the canonical form of a reviewed AI payload and the ids derived from a record.
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../../../kit/src/index.js';
 
-/** JSON with object keys sorted at every depth: equal payloads give equal text whatever the key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(',')}]`;
-  if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
+export { canonicalJson };
 
 export function digestOf(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex');

@@ -1,6 +1,6 @@
 // Pure: the replay identity of an ingest and its canonical request digest.
 import { createHash } from 'node:crypto';
-import { AppError } from '../../../../kit/src/index.js';
+import { AppError, canonicalJson } from '../../../../kit/src/index.js';
 import type { IngestInput } from './types.js';
 
 export const MAX_KEY_LENGTH = 120;
@@ -16,20 +16,6 @@ export function idempotencyKeyOf(raw: string | string[] | undefined): string | u
     });
   }
   return key;
-}
-
-/** JSON with object keys sorted at every depth: key order never changes the digest. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    const parts = Object.keys(obj)
-      .filter((k) => obj[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`);
-    return `{${parts.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** SHA-256 of the canonical body without `latency_ms` (a measurement of the parse, not its content). */
