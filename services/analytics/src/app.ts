@@ -1,26 +1,18 @@
-import { readFileSync } from 'node:fs';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
-import type { Registry } from 'prom-client';
-import { createApp, type HealthChecks, type ReadinessState } from '../../kit/src/index.js';
+import { createApp, readOpenApi, type ServiceAppOptions } from '../../kit/src/index.js';
 import type { AnalyticsDeps } from './domain/deps.js';
 import { analyticsRoutes } from './routes.js';
 
 export const SERVICE_NAME = 'analytics';
 export const SERVICE_VERSION = '0.1.0';
 
-export interface AnalyticsAppOptions {
+export interface AnalyticsAppOptions extends ServiceAppOptions {
   conn: Connection;
-  metrics: Registry;
-  checks: HealthChecks;
-  readiness?: ReadinessState;
-  internalToken?: string;
 }
 
 /** The service's one OpenAPI document (every route, shape and open choice). */
-export function loadOpenApi(): object {
-  return JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as object;
-}
+export const loadOpenApi = (): object => readOpenApi(new URL('../openapi.json', import.meta.url));
 
 /** The analytics Express app from injected dependencies; reads only its own OpenAPI document. */
 export function buildApp(deps: AnalyticsDeps, opts: AnalyticsAppOptions): Express {

@@ -1,24 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { Router, type Express } from 'express';
-import type { Registry } from 'prom-client';
-import { createApp, type HealthChecks, type ReadinessState } from '../../kit/src/index.js';
+import { createApp, readOpenApi, type ServiceAppOptions } from '../../kit/src/index.js';
 import type { AttemptDeps } from './domain/deps.js';
 import { attemptRoutes } from './routes/attempts.js';
 
 export const SERVICE_NAME = 'attempt';
 export const SERVICE_VERSION = '0.1.0';
 
-export interface AttemptAppOptions {
-  metrics: Registry;
-  checks: HealthChecks;
-  readiness?: ReadinessState;
-  internalToken?: string;
-}
+export type AttemptAppOptions = ServiceAppOptions;
 
 /** The service's one OpenAPI document (every route, shape and open choice). */
-export function loadOpenApi(): object {
-  return JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as object;
-}
+export const loadOpenApi = (): object => readOpenApi(new URL('../openapi.json', import.meta.url));
 
 /** The attempt service's Express app from injected dependencies; reads only its own OpenAPI document. */
 export function buildApp(deps: AttemptDeps, opts: AttemptAppOptions): Express {

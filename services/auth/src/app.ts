@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { Express } from 'express';
 import type { Registry } from 'prom-client';
-import { createApp, mongoCheck, type ReadinessState } from '../../kit/src/index.js';
+import { createApp, mongoCheck, type ReadinessState, readOpenApi } from '../../kit/src/index.js';
 import type { AuthDeps } from './domain/deps.js';
 import { authRoutes } from './routes.js';
 
@@ -17,7 +16,7 @@ export interface AuthAppOptions {
 
 /** The auth service's Express app from injected dependencies; no I/O here. */
 export function buildApp(deps: AuthDeps, opts: AuthAppOptions): Express {
-  const openapi = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as object;
+  const openapi = readOpenApi(new URL('../openapi.json', import.meta.url));
   return createApp({
     name: SERVICE_NAME,
     version: SERVICE_VERSION,

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { Router, type Express } from 'express';
-import type { Registry } from 'prom-client';
-import { createApp, type HealthChecks, type ReadinessState } from '../../kit/src/index.js';
+import { createApp, readOpenApi, type ServiceAppOptions } from '../../kit/src/index.js';
 import type { ImportDeps } from './domain/deps.js';
 import { eventRoutes } from './routes/events.js';
 import { fastJobRoutes } from './routes/fast-jobs.js';
@@ -11,17 +9,10 @@ import { qasRoutes } from './routes/qas.js';
 export const SERVICE_NAME = 'document-import';
 export const SERVICE_VERSION = '0.1.0';
 
-export interface ImportAppOptions {
-  metrics: Registry;
-  checks: HealthChecks;
-  readiness?: ReadinessState;
-  internalToken?: string;
-}
+export type ImportAppOptions = ServiceAppOptions;
 
 /** The service's one OpenAPI document (every route, shape and open choice). */
-export function loadOpenApi(): object {
-  return JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as object;
-}
+export const loadOpenApi = (): object => readOpenApi(new URL('../openapi.json', import.meta.url));
 
 /** The document-import Express app from injected dependencies; reads only its own OpenAPI document. */
 export function buildApp(deps: ImportDeps, opts: ImportAppOptions): Express {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import express, { Router, type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Registry } from 'prom-client';
 import { errorMiddleware } from './errors.js';
@@ -23,6 +24,19 @@ export interface AppOptions {
   /** Express `trust proxy` setting: hops in front of the service whose X-Forwarded-For is trusted. */
   trustProxy?: number | boolean;
   readiness?: ReadinessState;
+}
+
+/** What a service's `buildApp` takes beside its dependencies (the service definition supplies it). */
+export interface ServiceAppOptions {
+  metrics: Registry;
+  checks: HealthChecks;
+  readiness?: ReadinessState;
+  internalToken?: string;
+}
+
+/** A service's one OpenAPI document, read from a file beside its code and served as is. */
+export function readOpenApi(url: URL): object {
+  return JSON.parse(readFileSync(url, 'utf8')) as object;
 }
 
 /**

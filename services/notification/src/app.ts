@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { Router, type Express } from 'express';
-import type { Registry } from 'prom-client';
-import { createApp, type HealthChecks, type ReadinessState } from '../../kit/src/index.js';
+import { createApp, readOpenApi, type ServiceAppOptions } from '../../kit/src/index.js';
 import type { NotificationDeps } from './domain/deps.js';
 import { inboxRoutes } from './routes/inbox.js';
 import { writeRoutes } from './routes/writes.js';
@@ -9,15 +7,10 @@ import { writeRoutes } from './routes/writes.js';
 export const SERVICE_NAME = 'notification';
 export const SERVICE_VERSION = '0.1.0';
 
-export interface NotificationAppOptions {
-  metrics: Registry;
-  checks: HealthChecks;
-  readiness?: ReadinessState;
-  internalToken?: string;
-}
+export type NotificationAppOptions = ServiceAppOptions;
 
 export function loadOpenApi(): object {
-  return JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as object;
+  return readOpenApi(new URL('../openapi.json', import.meta.url));
 }
 
 /** The notification service's Express app from injected dependencies; no I/O beyond its OpenAPI file. */

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { Router, type Express } from 'express';
-import type { Registry } from 'prom-client';
-import { createApp, type HealthChecks, type ReadinessState } from '../../kit/src/index.js';
+import { createApp, readOpenApi, type ServiceAppOptions } from '../../kit/src/index.js';
 import type { QuestionBankDeps } from './domain/deps.js';
 import { aiClassifyRoutes } from './routes/ai-classify.js';
 import { aiPreviewRoutes } from './routes/ai-preview.js';
@@ -15,17 +13,10 @@ import { questionRoutes } from './routes/questions.js';
 export const SERVICE_NAME = 'question-bank';
 export const SERVICE_VERSION = '0.1.0';
 
-export interface QuestionBankAppOptions {
-  metrics: Registry;
-  checks: HealthChecks;
-  readiness?: ReadinessState;
-  internalToken?: string;
-}
+export type QuestionBankAppOptions = ServiceAppOptions;
 
 /** The service's one OpenAPI document (every route, shape and open choice). */
-export function loadOpenApi(): object {
-  return JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as object;
-}
+export const loadOpenApi = (): object => readOpenApi(new URL('../openapi.json', import.meta.url));
 
 /** The question bank's Express app from injected dependencies; reads only its own OpenAPI document. */
 export function buildApp(deps: QuestionBankDeps, opts: QuestionBankAppOptions): Express {
