@@ -115,8 +115,9 @@ const question = Joi.object({
 
 const group = Joi.object({
   group_id: str(200).pattern(nonBlank).required(),
-  kind: str(50),
-  parent_group_id: str(200).allow(null),
+  // Empty is what the document allows: an unknown kind is kept as grouping metadata, no parent.
+  kind: str(50).allow(''),
+  parent_group_id: str(200).allow(null, ''),
   part: str(20).allow(null, ''),
   title: str(1000).allow(''),
   from: Joi.number().integer().min(0).max(1_000_000).allow(null),

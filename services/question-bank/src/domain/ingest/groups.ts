@@ -72,7 +72,7 @@ export function groupRows(input: IngestInput, plan: IngestPlan, ctx: GroupContex
     const title = g.title?.trim() || `Passage ${sourceGroupId}`;
     const contentText = g.content ?? '';
     const meta = { ...ctx.source, ingestId: ctx.ingestId, sourceGroupId, kind: g.kind ?? null, part: g.part ?? null };
-    const range = { from: g.from ?? null, to: g.to ?? null, parentGroupId: g.parent_group_id ?? null };
+    const range = { from: g.from ?? null, to: g.to ?? null, parentGroupId: g.parent_group_id || null };
     return {
       _id: groupId,
       organizationId: ctx.organizationId,
