@@ -8,7 +8,7 @@ import {
   scoringRuleOf,
 } from '../src/domain/ingest/answers.js';
 import { formulaRefsOf, mediaRefsOf, richDocOf } from '../src/domain/ingest/content.js';
-import { groupingOf, passageGroups } from '../src/domain/ingest/groups.js';
+import { groupingOf, passageGroups, withUniqueGroups } from '../src/domain/ingest/groups.js';
 import { derivedId } from '../src/domain/ingest/ids.js';
 import { digestOf, idempotencyKeyOf, identitiesOf, resolveExisting } from '../src/domain/ingest/identity.js';
 import { buildRows, planIds } from '../src/domain/ingest/plan.js';
@@ -351,5 +351,24 @@ describe('ingest mapping: rows and identity', () => {
     expect(derivedId('a')).to.equal(derivedId('a'));
     expect(derivedId('a')).to.not.equal(derivedId('b'));
     expect(derivedId('a')).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('groups repeating a group_id: the first one counts, the rest of the input is untouched', () => {
+    const input = {
+      document_id: 'd',
+      questions: [],
+      groups: [
+        { group_id: 'g1', kind: 'PASSAGE', title: 'first' },
+        { group_id: 'g2', kind: 'PART' },
+        { group_id: 'g1', kind: 'PASSAGE', title: 'second' },
+      ],
+    } as unknown as IngestInput;
+    const once = withUniqueGroups(input);
+    expect(once.groups!.map((g) => [g.group_id, g.title ?? null])).to.deep.equal([
+      ['g1', 'first'],
+      ['g2', null],
+    ]);
+    const unique = { ...input, groups: once.groups };
+    expect(withUniqueGroups(unique)).to.equal(unique);
   });
 });

@@ -136,7 +136,7 @@ export const ingestBody = Joi.object({
   document_id: str(200).pattern(nonBlank).required(),
   latency_ms: Joi.number().min(0).max(1e15).required(),
   questions: Joi.array().items(question).min(1).max(INGEST_LIMITS.questions).unique('id').required(),
-  groups: Joi.array().items(group).max(INGEST_LIMITS.groups).unique('group_id'),
+  groups: Joi.array().items(group).max(INGEST_LIMITS.groups),
   warnings: Joi.array().items(warning).max(INGEST_LIMITS.warnings).required(),
   stats: safeObject().required(),
   subjectId: id,

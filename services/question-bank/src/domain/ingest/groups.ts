@@ -57,6 +57,14 @@ export function groupingOf(
   return { groupId: passage ? rowIds.get(passage.group_id)! : null, meta };
 }
 
+/** Groups repeating a `group_id` (no schema can forbid it): the first one counts. */
+export function withUniqueGroups(input: IngestInput): IngestInput {
+  if (!input.groups) return input;
+  const seen = new Set<string>();
+  const groups = input.groups.filter((g) => !seen.has(g.group_id) && seen.add(g.group_id));
+  return groups.length === input.groups.length ? input : { ...input, groups };
+}
+
 export interface GroupContext {
   ingestId: string;
   organizationId: string;

@@ -10,6 +10,7 @@ import type { QuestionBankDeps } from '../deps.js';
 import { upsertChange } from '../questions/projection.js';
 import type { Writer } from '../questions/scope.js';
 import { stampFor } from '../questions/write.js';
+import { withUniqueGroups } from './groups.js';
 import { digestOf, identitiesOf, resolveExisting } from './identity.js';
 import { buildRows, planIds, type IngestRows } from './plan.js';
 import { ingestResult, type IngestResult } from './result.js';
@@ -102,6 +103,7 @@ export async function ingestDocxOutput(
   req: IngestRequest,
   hooks: IngestHooks = {},
 ): Promise<IngestOutcome> {
+  req = { ...req, input: withUniqueGroups(req.input) };
   const { ledger, existed } = await claimLedger(deps, w, req);
   const rows = buildRows(req.input, ledger);
   if (ledger.state !== 'COMPLETE') {
