@@ -12,10 +12,14 @@ export const INGEST_LIMITS = {
   jsonDepth: 16,
 } as const;
 
+// Empty strings are accepted wherever the OpenAPI document does not forbid them (parsers emit them
+// for "none"); the fields that must carry text say so with `.invalid('').invalid('').pattern(nonBlank)`.
 const str = (max: number) =>
-  Joi.string().custom((value: string, helpers) =>
-    [...value].length > max ? helpers.error('string.max', { limit: max }) : value,
-  );
+  Joi.string()
+    .allow('')
+    .custom((value: string, helpers) =>
+      [...value].length > max ? helpers.error('string.max', { limit: max }) : value,
+    );
 const nonBlank = /\S/;
 const id = Joi.string().pattern(ID_PATTERN);
 
@@ -86,7 +90,7 @@ const correctAnswer = Joi.alternatives(
 
 // Open to fields a legacy parser adds (ignored); the fields we read are checked.
 const question = Joi.object({
-  id: str(200).pattern(nonBlank).required(),
+  id: str(200).invalid('').pattern(nonBlank).required(),
   number: Joi.number().integer().min(0).max(1_000_000),
   part: str(20).allow(null, ''),
   group_id: str(200).allow(null),
@@ -114,7 +118,7 @@ const question = Joi.object({
 }).unknown(true);
 
 const group = Joi.object({
-  group_id: str(200).pattern(nonBlank).required(),
+  group_id: str(200).invalid('').pattern(nonBlank).required(),
   // Empty is what the document allows: an unknown kind is kept as grouping metadata, no parent.
   kind: str(50).allow(''),
   parent_group_id: str(200).allow(null, ''),
@@ -133,7 +137,7 @@ const warning = Joi.object({
 });
 
 export const ingestBody = Joi.object({
-  document_id: str(200).pattern(nonBlank).required(),
+  document_id: str(200).invalid('').pattern(nonBlank).required(),
   latency_ms: Joi.number().min(0).max(1e15).required(),
   questions: Joi.array().items(question).min(1).max(INGEST_LIMITS.questions).unique('id').required(),
   groups: Joi.array().items(group).max(INGEST_LIMITS.groups),
@@ -141,8 +145,8 @@ export const ingestBody = Joi.object({
   stats: safeObject().required(),
   subjectId: id,
   gradeLevel: Joi.number().integer().min(1).max(12),
-  sourceFileName: str(500).pattern(nonBlank),
+  sourceFileName: str(500).invalid('').pattern(nonBlank),
   sourceImportJobId: id,
   sourceMetadataJson: safeObject(),
-  tags: Joi.array().items(str(200).pattern(nonBlank)).max(50),
+  tags: Joi.array().items(str(200).invalid('').pattern(nonBlank)).max(50),
 });
