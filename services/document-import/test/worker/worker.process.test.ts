@@ -122,8 +122,14 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
     );
     expect(types).to.deep.equal(['job.queued', 'job.started', 'job.completed', 'auto_approval.failed']);
     expect(await statusOf(job.id)).to.equal('COMPLETED');
-    const failed = (await outboxEvents(db, setup.config.DOCX_IMPORT_EVENTS_TOPIC)).find(
-      (e) => e.subject === job.id && e.type === 'docx-import.auto_approval.failed.v1',
+    // The event is stored with the job; its outbox entry is moved there just after, by the worker.
+    const failed = await waitFor(
+      'the auto_approval.failed outbox entry',
+      async () =>
+        (await outboxEvents(db, setup.config.DOCX_IMPORT_EVENTS_TOPIC)).find(
+          (e) => e.subject === job.id && e.type === 'docx-import.auto_approval.failed.v1',
+        ) ?? null,
+      DEADLINE_MS,
     );
     expectValidEvent(failed, TOPICS.docxImportJobEvents);
     expect(failed!.data.error).to.deep.include({ code: 'DEPENDENCY_UNAVAILABLE' });
