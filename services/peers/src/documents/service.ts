@@ -1,6 +1,11 @@
-import { readFileSync } from 'node:fs';
 import express, { Router, type Express } from 'express';
-import { createApp, errorMiddleware, syncIndexes, type ServiceDefinition } from '../../../kit/src/index.js';
+import {
+  createApp,
+  readOpenApi,
+  errorMiddleware,
+  syncIndexes,
+  type ServiceDefinition,
+} from '../../../kit/src/index.js';
 import { MAX_OBJECT_BYTES, peerConfigSchema, type PeerConfig } from '../config.js';
 import { bucketOf } from '../grid.js';
 import { bytesRoutes } from './bytes-routes.js';
@@ -10,9 +15,8 @@ import type { DocumentDeps } from './store.js';
 
 export const DOCUMENT_PEER_NAME = 'peer-documents';
 
-function openapi(): object {
-  return JSON.parse(readFileSync(new URL('../../openapi/documents.json', import.meta.url), 'utf8')) as object;
-}
+// The peers' one OpenAPI document (both peers serve it; each answers only its own paths).
+const openapi = (): object => readOpenApi(new URL('../../openapi.json', import.meta.url));
 
 export interface BuiltDocumentPeer {
   app: Express;

@@ -1,16 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { Router, type Express } from 'express';
 import type { Model } from 'mongoose';
-import { createApp, syncIndexes, type ServiceDefinition } from '../../../kit/src/index.js';
+import { createApp, readOpenApi, syncIndexes, type ServiceDefinition } from '../../../kit/src/index.js';
 import { peerConfigSchema, type PeerConfig } from '../config.js';
 import { examModel, type ExamRow } from './models.js';
 import { examRoutes } from './routes.js';
 
 export const EXAM_PEER_NAME = 'peer-exams';
 
-function openapi(): object {
-  return JSON.parse(readFileSync(new URL('../../openapi/exams.json', import.meta.url), 'utf8')) as object;
-}
+// The peers' one OpenAPI document (both peers serve it; each answers only its own paths).
+const openapi = (): object => readOpenApi(new URL('../../openapi.json', import.meta.url));
 
 export interface BuiltExamPeer {
   app: Express;
