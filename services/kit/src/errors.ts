@@ -74,6 +74,7 @@ export const STATUS: Readonly<Record<string, number>> = Object.freeze({
   INTERNAL_ERROR: 500,
   UPSTREAM_ERROR: 502,
   DEPENDENCY_UNAVAILABLE: 503,
+  UPSTREAM_TIMEOUT: 504,
 });
 
 export function statusFor(err: AppError): number {

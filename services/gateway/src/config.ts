@@ -1,0 +1,106 @@
+import Joi from 'joi';
+import { ConfigError } from '../../kit/src/index.js';
+import { TABLE_NAMES, type TableName } from './tables.js';
+
+/** The auth service's development default (services/auth/src/config.ts): the gateway must verify what auth signs. */
+export const DEV_JWT_SECRET = 'edu-platform-development-only-jwt-secret';
+
+/** Where each table's service listens under `make dev` (DESIGN.md ports). */
+const DEV_UPSTREAMS: Record<TableName, string> = {
+  auth: 'http://127.0.0.1:4001',
+  analytics: 'http://127.0.0.1:4003',
+  notifications: 'http://127.0.0.1:4004',
+  parentAlerts: 'http://127.0.0.1:4004',
+  documentImport: 'http://127.0.0.1:4007',
+};
+
+/** Time to the upstream's response headers once the request body is sent; document import approves synchronously. */
+const DEFAULT_TIMEOUT_MS: Record<TableName, number> = {
+  auth: 10_000,
+  analytics: 10_000,
+  notifications: 10_000,
+  parentAlerts: 10_000,
+  documentImport: 60_000,
+};
+
+/** GATEWAY_TABLE_PARENT_ALERTS, GATEWAY_PARENT_ALERTS_URL, … from a table name. */
+export function envPrefix(name: TableName): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+}
+
+export interface TableSettings {
+  enabled: boolean;
+  url: URL;
+  timeoutMs: number;
+}
+
+export interface GatewayConfig {
+  NODE_ENV: 'development' | 'test' | 'production';
+  PORT: number;
+  LOG_LEVEL: string;
+  SHUTDOWN_GRACE_MS: number;
+  AUTH_JWT_SECRET: string;
+  INTERNAL_API_TOKEN?: string;
+  GATEWAY_TRUST_PROXY: number;
+  GATEWAY_LEGACY_URL?: string;
+  GATEWAY_LEGACY_TIMEOUT_MS: number;
+  GATEWAY_RATE_LIMIT_RPS: number;
+  GATEWAY_RATE_LIMIT_BURST: number;
+  GATEWAY_MAX_SOCKETS: number;
+  [key: string]: unknown;
+}
+
+const httpUrl = () => Joi.string().uri({ scheme: ['http', 'https'] });
+const onOff = () => Joi.boolean().truthy('on', '1', 'yes').falsy('off', '0', 'no');
+
+function tableKeys(): Record<string, Joi.Schema> {
+  const keys: Record<string, Joi.Schema> = {};
+  for (const name of TABLE_NAMES) {
+    const p = envPrefix(name);
+    keys[`GATEWAY_TABLE_${p}`] = onOff().optional();
+    keys[`GATEWAY_${p}_URL`] = httpUrl().default(DEV_UPSTREAMS[name]);
+    keys[`GATEWAY_${p}_TIMEOUT_MS`] = Joi.number().integer().min(100).max(600_000).default(DEFAULT_TIMEOUT_MS[name]);
+  }
+  return keys;
+}
+
+export const gatewayConfigSchema = Joi.object<GatewayConfig>({
+  NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
+  PORT: Joi.number().port().default(4000),
+  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+  SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).max(120000).default(10000),
+  AUTH_JWT_SECRET: Joi.string().min(16).default(DEV_JWT_SECRET),
+  INTERNAL_API_TOKEN: Joi.string().min(16).optional(),
+  GATEWAY_TRUST_PROXY: Joi.number().integer().min(0).max(10).default(0),
+  GATEWAY_LEGACY_URL: httpUrl().optional(),
+  GATEWAY_LEGACY_TIMEOUT_MS: Joi.number().integer().min(100).max(600_000).default(30_000),
+  GATEWAY_RATE_LIMIT_RPS: Joi.number().min(0).max(100_000).default(50),
+  GATEWAY_RATE_LIMIT_BURST: Joi.number().integer().min(1).max(1_000_000).default(100),
+  GATEWAY_MAX_SOCKETS: Joi.number().integer().min(1).max(10_000).default(256),
+  ...tableKeys(),
+});
+
+/** A table is on when its switch says so; without one, on everywhere but production (the contracts' "non-default"). */
+export function tableSettings(config: Readonly<GatewayConfig>): Record<TableName, TableSettings> {
+  const out = {} as Record<TableName, TableSettings>;
+  for (const name of TABLE_NAMES) {
+    const p = envPrefix(name);
+    const fromEnv = config[`GATEWAY_TABLE_${p}`];
+    out[name] = {
+      enabled: typeof fromEnv === 'boolean' ? fromEnv : config.NODE_ENV !== 'production',
+      url: new URL(config[`GATEWAY_${p}_URL`] as string),
+      timeoutMs: config[`GATEWAY_${p}_TIMEOUT_MS`] as number,
+    };
+  }
+  return out;
+}
+
+/** One line naming the variable, as every other config failure. */
+export function assertProductionSafe(config: Readonly<GatewayConfig>): void {
+  if (config.NODE_ENV !== 'production') return;
+  if (config.AUTH_JWT_SECRET === DEV_JWT_SECRET || config.AUTH_JWT_SECRET.length < 32) {
+    throw new ConfigError(
+      'config: "AUTH_JWT_SECRET" must be set to a non-default secret of at least 32 characters in production',
+    );
+  }
+}

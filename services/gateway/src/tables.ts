@@ -1,0 +1,202 @@
+// The public route tables the three contracts describe, as data, and their matching (pure).
+import type { Role } from '../../kit/src/index.js';
+
+export const TABLE_NAMES = ['auth', 'analytics', 'notifications', 'parentAlerts', 'documentImport'] as const;
+export type TableName = (typeof TABLE_NAMES)[number];
+
+/** What a table asks of the caller before anything is forwarded. */
+export interface Guard {
+  /** `service`: the owning service reads the credentials itself (auth); `token`: the gateway verifies them. */
+  identity: 'service' | 'token';
+  roles?: readonly Role[];
+  requireOrganization?: boolean;
+}
+
+export interface RouteDef {
+  method: string;
+  /** Public path; `:name` is one path segment. */
+  path: string;
+  /** The owning service's `/v1` path with the same `:name` parameters. */
+  target: string;
+  /** Query parameters never forwarded on this route. */
+  dropQuery?: readonly string[];
+}
+
+export interface TableDef {
+  name: TableName;
+  guard: Guard;
+  routes: readonly RouteDef[];
+}
+
+const r = (method: string, path: string, target: string, dropQuery?: readonly string[]): RouteDef =>
+  dropQuery ? { method, path, target, dropQuery } : { method, path, target };
+
+const DI = '/v1/import/docx';
+
+/** Specific paths before parameterised ones: the first match wins. */
+export const TABLES: readonly TableDef[] = [
+  {
+    name: 'auth',
+    guard: { identity: 'service' },
+    routes: [
+      r('POST', '/api/auth/register', '/v1/auth/register'),
+      r('POST', '/api/auth/login', '/v1/auth/login'),
+      r('POST', '/api/auth/refresh', '/v1/auth/refresh'),
+      r('POST', '/api/auth/logout', '/v1/auth/logout'),
+      r('GET', '/api/auth/me', '/v1/auth/me'),
+    ],
+  },
+  {
+    name: 'analytics',
+    guard: { identity: 'token', roles: ['ADMIN', 'TEACHER'], requireOrganization: true },
+    routes: [
+      r('GET', '/api/analytics/results', '/v1/analytics/results'),
+      r('GET', '/api/analytics/weak-topics', '/v1/analytics/weak-topics'),
+    ],
+  },
+  {
+    name: 'notifications',
+    guard: { identity: 'token' },
+    routes: [
+      // The caller's own inbox: the admin inbox (another user's, or everyone's) stays legacy.
+      r('GET', '/api/notifications', '/v1/notifications', ['userId', 'organizationId']),
+      r('POST', '/api/notifications/read-all', '/v1/notifications/read-all'),
+      r('POST', '/api/notifications/delete-all', '/v1/notifications/delete-all'),
+      r('GET', '/api/notifications/preferences', '/v1/notifications/preferences'),
+      r('PATCH', '/api/notifications/preferences', '/v1/notifications/preferences'),
+      r('GET', '/api/alerts/preferences', '/v1/notifications/preferences'),
+      r('PATCH', '/api/alerts/preferences', '/v1/notifications/preferences'),
+      r('GET', '/api/notifications/:id', '/v1/notifications/:id'),
+      r('POST', '/api/notifications/:id/read', '/v1/notifications/:id/read'),
+      r('POST', '/api/notifications/:id/delete', '/v1/notifications/:id/delete'),
+    ],
+  },
+  {
+    name: 'parentAlerts',
+    guard: { identity: 'token', roles: ['PARENT'] },
+    routes: [
+      r('GET', '/api/parent/alerts', '/v1/parent/alerts'),
+      r('POST', '/api/parent/alerts/read-all', '/v1/parent/alerts/read-all'),
+      r('POST', '/api/parent/alerts/:id/read', '/v1/parent/alerts/:id/read'),
+    ],
+  },
+  {
+    name: 'documentImport',
+    guard: { identity: 'token', roles: ['ADMIN', 'TEACHER'], requireOrganization: true },
+    routes: [
+      r('GET', '/api/exam-import/teacher-library', `${DI}/teacher-library`),
+      r('POST', '/api/exam-import/teacher-library', `${DI}/qas/jobs`),
+      r('POST', '/api/exam-import/docx-fast-jobs', `${DI}/docx-fast-jobs`),
+      r('GET', '/api/exam-import/docx-fast-jobs/:id/temp-draft', `${DI}/docx-fast-jobs/:id/temp-draft`),
+      r(
+        'GET',
+        '/api/exam-import/docx-fast-jobs/:id/temp-draft/assets/:assetId/content',
+        `${DI}/docx-fast-jobs/:id/temp-draft/assets/:assetId/content`,
+      ),
+      r('POST', '/api/exam-import/docx-fast-jobs/:id/reprocess', `${DI}/docx-fast-jobs/:id/reprocess`),
+      r('GET', '/api/exam-import/algorithm-jobs/events', `${DI}/jobs/events`),
+      r('GET', '/api/exam-import/jobs/:id', `${DI}/jobs/:id`),
+      r('GET', '/api/exam-import/jobs/:id/status', `${DI}/jobs/:id/status`),
+      r('PATCH', '/api/exam-import/jobs/:id/review', `${DI}/jobs/:id/review`),
+      r('POST', '/api/exam-import/jobs/:id/approve', `${DI}/jobs/:id/approve`),
+      r('GET', '/api/imports/:id/status', `${DI}/jobs/:id/status`),
+    ],
+  },
+];
+
+/** A path parameter: an id-like segment; `.` and `..` never, so no hop can normalise it into another path. */
+const SEGMENT = /^[A-Za-z0-9_.:@~-]{1,200}$/;
+
+export interface Match {
+  table: TableDef;
+  route: RouteDef;
+  /** The upstream path and query, e.g. `/v1/import/docx/jobs/j1/status?x=1`. */
+  upstreamPath: string;
+}
+
+interface Compiled {
+  table: TableDef;
+  route: RouteDef;
+  segments: string[];
+}
+
+export interface RouteIndex {
+  match(method: string, url: string): Match | undefined;
+}
+
+/** Compiles the switched-on tables; a switched-off table's paths match nothing (they fall to legacy or 404). */
+export function compileTables(enabled: ReadonlySet<TableName>, tables: readonly TableDef[] = TABLES): RouteIndex {
+  const compiled: Compiled[] = [];
+  for (const table of tables) {
+    if (!enabled.has(table.name)) continue;
+    for (const route of table.routes) compiled.push({ table, route, segments: route.path.split('/') });
+  }
+  return {
+    match(method, url) {
+      const [path, query] = splitUrl(url);
+      const parts = trimSlash(path).split('/');
+      const head = method === 'HEAD' ? 'GET' : method;
+      for (const c of compiled) {
+        if (c.route.method !== head || c.segments.length !== parts.length) continue;
+        const params = bind(c.segments, parts);
+        if (params) return { table: c.table, route: c.route, upstreamPath: upstream(c.route, params, query) };
+      }
+      return undefined;
+    },
+  };
+}
+
+export function splitUrl(url: string): [string, string] {
+  const q = url.indexOf('?');
+  return q < 0 ? [url, ''] : [url.slice(0, q), url.slice(q + 1)];
+}
+
+/** One trailing slash is the same path, as Express treats it. */
+function trimSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function bind(segments: readonly string[], parts: readonly string[]): Map<string, string> | undefined {
+  const params = new Map<string, string>();
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    const part = parts[i]!;
+    if (!seg.startsWith(':')) {
+      if (seg !== part) return undefined;
+      continue;
+    }
+    if (!SEGMENT.test(part) || part === '.' || part === '..') return undefined;
+    params.set(seg.slice(1), part);
+  }
+  return params;
+}
+
+function upstream(route: RouteDef, params: ReadonlyMap<string, string>, query: string): string {
+  const path = route.target.replace(/:([A-Za-z]+)/g, (_m, name: string) => params.get(name) ?? '');
+  const kept = route.dropQuery ? dropParams(query, route.dropQuery) : query;
+  return kept ? `${path}?${kept}` : path;
+}
+
+/** Removes named parameters (also percent-encoded spellings of the name) and keeps the rest byte for byte. */
+export function dropParams(query: string, names: readonly string[]): string {
+  if (!query) return query;
+  return query
+    .split('&')
+    .filter((pair) => {
+      const eq = pair.indexOf('=');
+      const raw = eq < 0 ? pair : pair.slice(0, eq);
+      let name = raw;
+      try {
+        name = decodeURIComponent(raw.replace(/\+/g, ' '));
+      } catch {
+        // A malformed escape is not one of our names; forwarded as is, the service refuses it.
+      }
+      return !names.includes(name.replace(/\[.*$/, ''));
+    })
+    .join('&');
+}
+
+/** True when the URL is under the public `/api` prefix the gateway owns. */
+export function isApiPath(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
