@@ -1,5 +1,14 @@
 // One image, one entrypoint: `node dist/services/cli.js <service>` starts that service's main.
-const SERVICES = ['auth', 'user', 'analytics', 'notification', 'question-bank', 'attempt', 'document-import'] as const;
+const SERVICES = [
+  'auth',
+  'user',
+  'analytics',
+  'notification',
+  'question-bank',
+  'attempt',
+  'document-import',
+  'gateway',
+] as const;
 // Commands beside the services: name → module.
 const COMMANDS: Record<string, string> = {
   'docx-parse': './document-import/src/parse-cli.js',

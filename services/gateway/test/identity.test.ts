@@ -1,0 +1,149 @@
+import { expect } from 'chai';
+import jwt from 'jsonwebtoken';
+import { admit } from '../src/gateway.js';
+import {
+  extractToken,
+  forwardHeaders,
+  resolveOrganization,
+  responseHeaders,
+  verifyAccessToken,
+  type Caller,
+} from '../src/identity.js';
+import { AppError } from '../../kit/src/index.js';
+
+const SECRET = 'g'.repeat(40);
+const NOW = 1_800_000_000;
+const claims = {
+  sub: 'u1',
+  type: 'access',
+  role: 'TEACHER',
+  accountCode: 'AC1',
+  fullName: 'Cô Lan',
+  email: 'lan@example.vn',
+  defaultOrganizationId: 'local',
+};
+const sign = (c: Record<string, unknown>, opts: jwt.SignOptions = {}, secret = SECRET) =>
+  jwt.sign({ iat: NOW, ...c }, secret, { algorithm: 'HS256', expiresIn: 900, ...opts });
+const teacher: Caller = { userId: 'u1', role: 'TEACHER', defaultOrganizationId: 'local', organizations: [] };
+
+function refusal(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (err) {
+    return err as AppError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('gateway: identity at the edge (pure)', () => {
+  it('reads Bearer first, then the platform.accessToken cookie', () => {
+    expect(extractToken({ authorization: 'Bearer abc', cookie: 'platform.accessToken=def' })).to.equal('abc');
+    expect(extractToken({ authorization: 'bearer  abc ' })).to.equal('abc');
+    expect(extractToken({ cookie: 'a=1; platform.accessToken=d%2Eef; b=2' })).to.equal('d.ef');
+    expect(extractToken({ authorization: 'Basic xyz' })).to.equal(undefined);
+    expect(extractToken({ cookie: 'platform.accessToken=%ZZ' })).to.equal(undefined);
+    expect(extractToken({})).to.equal(undefined);
+  });
+
+  it('accepts an access token signed as the auth service signs it', () => {
+    const v = verifyAccessToken(sign(claims), SECRET, NOW + 10);
+    expect(v).to.deep.equal({ ok: true, caller: teacher });
+  });
+
+  it('refuses expired, refresh, wrongly signed, unsigned and incomplete tokens', () => {
+    expect(verifyAccessToken(sign(claims), SECRET, NOW + 901)).to.deep.equal({ ok: false, reason: 'expired' });
+    const refresh = sign({ sub: 'u1', type: 'refresh', jti: 'j'.repeat(20) });
+    expect(verifyAccessToken(refresh, SECRET, NOW)).to.deep.equal({ ok: false, reason: 'not-access' });
+    expect(verifyAccessToken(sign(claims, {}, 'x'.repeat(40)), SECRET, NOW).ok).to.equal(false);
+    const none = jwt.sign({ ...claims, iat: NOW }, '', { algorithm: 'none' });
+    expect(verifyAccessToken(none, SECRET, NOW).ok).to.equal(false);
+    expect(verifyAccessToken(sign({ ...claims, role: 'ROOT' }), SECRET, NOW).ok).to.equal(false);
+    expect(verifyAccessToken(sign({ ...claims, fullName: '' }), SECRET, NOW).ok).to.equal(false);
+    expect(verifyAccessToken(sign({ ...claims, sub: 'a b' }), SECRET, NOW).ok).to.equal(false);
+    expect(verifyAccessToken('x'.repeat(9000), SECRET, NOW).ok).to.equal(false);
+  });
+
+  it('reads memberships when a token carries them', () => {
+    const v = verifyAccessToken(sign({ ...claims, memberships: [{ organizationId: 'o2' }, 'o3', 7, { x: 1 }] }), SECRET, NOW);
+    expect(v.ok && v.caller.organizations).to.deep.equal(['o2', 'o3']);
+  });
+
+  it('organization rule: header only when allowed, else the default; a foreign one is refused', () => {
+    const member = { ...teacher, organizations: ['o2'] };
+    expect(resolveOrganization(member, undefined)).to.deep.equal({ ok: true, organizationId: 'local' });
+    expect(resolveOrganization(member, 'local')).to.deep.equal({ ok: true, organizationId: 'local' });
+    expect(resolveOrganization(member, 'o2')).to.deep.equal({ ok: true, organizationId: 'o2' });
+    expect(resolveOrganization(member, 'o9')).to.deep.equal({ ok: false });
+    const none: Caller = { userId: 'u', role: 'PARENT', organizations: [] };
+    expect(resolveOrganization(none, undefined)).to.deep.equal({ ok: true, organizationId: undefined });
+  });
+
+  it('guards: no token 401, bad token 401, wrong role 403, foreign organization 403, no organization 403', () => {
+    const guard = { identity: 'token', roles: ['ADMIN', 'TEACHER'], requireOrganization: true } as const;
+    expect(refusal(() => admit(guard, undefined, undefined)).code).to.equal('UNAUTHENTICATED');
+    const expired = refusal(() => admit(guard, { ok: false, reason: 'expired' }, undefined));
+    expect([expired.code, expired.message, expired.headers?.['WWW-Authenticate']]).to.deep.equal([
+      'UNAUTHENTICATED',
+      'Access token expired',
+      'Bearer realm="edu-platform", error="invalid_token"',
+    ]);
+    const student = { ok: true as const, caller: { ...teacher, role: 'STUDENT' as const } };
+    expect(refusal(() => admit(guard, student, undefined)).code).to.equal('FORBIDDEN');
+    expect(refusal(() => admit(guard, { ok: true, caller: teacher }, 'other')).code).to.equal('FORBIDDEN');
+    const orgless = { ok: true as const, caller: { ...teacher, defaultOrganizationId: undefined } };
+    expect(refusal(() => admit(guard, orgless, undefined)).code).to.equal('FORBIDDEN');
+    expect(admit({ identity: 'token' }, orgless, undefined)).to.deep.equal({ caller: orgless.caller, organizationId: undefined });
+    expect(admit(guard, { ok: true, caller: teacher }, undefined).organizationId).to.equal('local');
+  });
+
+  it('forwarded headers: client actor and internal headers gone, ours set, hop-by-hop dropped', () => {
+    const out = forwardHeaders(
+      {
+        host: 'public.example',
+        'x-user-id': 'admin',
+        'x-user-role': 'ADMIN',
+        'x-actor-id': 'admin',
+        'x-actor-whatever': 'x',
+        'x-organization-id': 'other',
+        'x-internal-token': 'guess',
+        'x-request-id': 'theirs',
+        'x-forwarded-for': '10.0.0.9',
+        connection: 'keep-alive, x-drop-me',
+        'x-drop-me': '1',
+        'transfer-encoding': 'chunked',
+        expect: '100-continue',
+        authorization: 'Bearer t',
+        cookie: 'platform.accessToken=t',
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
+      { caller: teacher, organizationId: 'local', keepCredentials: false, internalToken: 'i'.repeat(20), requestId: 'r1', clientAddress: '1.2.3.4' },
+    );
+    expect(out).to.deep.equal({
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      'x-request-id': 'r1',
+      'x-forwarded-for': '10.0.0.9, 1.2.3.4',
+      'x-internal-token': 'i'.repeat(20),
+      'x-user-id': 'u1',
+      'x-user-role': 'TEACHER',
+      'x-actor-id': 'u1',
+      'x-actor-role': 'TEACHER',
+      'x-organization-id': 'local',
+    });
+  });
+
+  it('the auth table keeps credentials and adds no actor', () => {
+    const out = forwardHeaders(
+      { authorization: 'Bearer t', cookie: 'c=1', 'x-user-id': 'forged' },
+      { keepCredentials: true, requestId: 'r', clientAddress: '::1' },
+    );
+    expect(out).to.deep.equal({ authorization: 'Bearer t', cookie: 'c=1', 'x-request-id': 'r', 'x-forwarded-for': '::1' });
+  });
+
+  it('response headers lose hop-by-hop ones only', () => {
+    expect(
+      responseHeaders({ 'content-type': 'text/event-stream', 'transfer-encoding': 'chunked', connection: 'keep-alive', 'keep-alive': 'timeout=5', 'x-request-id': 'r' }),
+    ).to.deep.equal({ 'content-type': 'text/event-stream', 'x-request-id': 'r' });
+  });
+});
