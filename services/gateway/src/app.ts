@@ -46,7 +46,10 @@ export function gatewayDeps(opts: GatewayAppOptions): { deps: GatewayDeps; enabl
       : undefined,
     secret: config.AUTH_JWT_SECRET,
     internalToken: config.INTERNAL_API_TOKEN,
-    limiter: createRateLimiter({ ratePerSecond: config.GATEWAY_RATE_LIMIT_RPS, burst: config.GATEWAY_RATE_LIMIT_BURST }),
+    limiter: createRateLimiter({
+      ratePerSecond: config.GATEWAY_RATE_LIMIT_RPS,
+      burst: config.GATEWAY_RATE_LIMIT_BURST,
+    }),
     metrics: gatewayMetrics(opts.metrics),
     logger: opts.logger,
   };

@@ -45,7 +45,10 @@ export function apiHandler(deps: GatewayDeps) {
     res.on('finish', () => {
       const ms = performance.now() - started;
       deps.metrics.observe(table, req.method, res.statusCode, ms / 1000);
-      deps.logger.info({ reqId: requestId, method: req.method, table, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      deps.logger.info(
+        { reqId: requestId, method: req.method, table, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        'request',
+      );
     });
     try {
       const verified = tokenOf(req, deps.secret, now);
@@ -85,7 +88,8 @@ function toService(deps: GatewayDeps, req: Request, res: Response, call: Service
   const upstream = deps.upstreams[match.table.name];
   if (!upstream) throw new AppError('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.path}`);
   const guard = match.table.guard;
-  const identity = guard.identity === 'token' ? admit(guard, call.verified, headerValue(req.headers, 'x-organization-id')) : undefined;
+  const identity =
+    guard.identity === 'token' ? admit(guard, call.verified, headerValue(req.headers, 'x-organization-id')) : undefined;
   const headers = forwardHeaders(req.headers, {
     caller: identity?.caller,
     organizationId: identity?.organizationId,
@@ -121,7 +125,12 @@ export function admit(
 }
 
 /** Nothing unmapped reaches a service: the legacy system when one is configured, else 404. */
-function toLegacy(deps: GatewayDeps, req: Request, res: Response, call: { requestId: string; next: NextFunction }): void {
+function toLegacy(
+  deps: GatewayDeps,
+  req: Request,
+  res: Response,
+  call: { requestId: string; next: NextFunction },
+): void {
   if (!deps.legacy) throw new AppError('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.path}`);
   // The legacy system authenticates on its own: credentials pass, the internal token never leaves the platform.
   const headers = forwardHeaders(req.headers, {

@@ -71,7 +71,8 @@ export function forward(req: IncomingMessage, res: ServerResponse, fwd: ForwardR
   };
   up.on('finish', () => {
     timer = setTimeout(
-      () => abort(new AppError('UPSTREAM_TIMEOUT', `The service behind this route did not answer within ${timeoutMs} ms`)),
+      () =>
+        abort(new AppError('UPSTREAM_TIMEOUT', `The service behind this route did not answer within ${timeoutMs} ms`)),
       timeoutMs,
     );
   });

@@ -38,6 +38,9 @@ export async function startGateway(opts: StartOptions = {}): Promise<RunningGate
     closers: [async () => gateway.close()],
     handleSignals: opts.handleSignals,
   });
-  logger.info({ port: running.port, tables: gateway.enabled, legacy: Boolean(config.GATEWAY_LEGACY_URL) }, 'gateway listening');
+  logger.info(
+    { port: running.port, tables: gateway.enabled, legacy: Boolean(config.GATEWAY_LEGACY_URL) },
+    'gateway listening',
+  );
   return { ...running, config, logger, gateway };
 }

@@ -6,7 +6,16 @@ import { authService } from '../../auth/src/service.js';
 import { put, snapshot, startAnalytics, type TestAnalytics } from '../../analytics/test/support.js';
 import { startTestService, type TestService } from '../../kit/test/support/harness.js';
 import { startNotification, type TestNotification } from '../../notification/test/support.js';
-import { INTERNAL, SECRET, closedPort, email, rawServer, startTestGateway, until, type TestGateway } from './support.js';
+import {
+  INTERNAL,
+  SECRET,
+  closedPort,
+  email,
+  rawServer,
+  startTestGateway,
+  until,
+  type TestGateway,
+} from './support.js';
 
 interface Session {
   accessToken: string;
@@ -65,7 +74,9 @@ describe('gateway: public /api in front of the real auth, analytics and notifica
   });
 
   it('refresh and logout pass the refresh token through to the auth service', async () => {
-    const refreshed = await gw!.request.post('/api/auth/refresh').send({ refreshToken: sessions.STUDENT!.refreshToken });
+    const refreshed = await gw!.request
+      .post('/api/auth/refresh')
+      .send({ refreshToken: sessions.STUDENT!.refreshToken });
     expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
     sessions.STUDENT = refreshed.body.data as Session;
     const out = await gw!.request.post('/api/auth/logout').send({ refreshToken: 'garbage' }).expect(200);
@@ -111,8 +122,16 @@ describe('gateway: public /api in front of the real auth, analytics and notifica
     const parentId = sessions.PARENT!.user.id;
     const svc = notification!.request;
     const asService = { 'X-Internal-Token': INTERNAL };
-    await svc.post('/v1/notifications').set(asService).send({ userId: parentId, type: 'INFO', title: 'Của phụ huynh' }).expect(201);
-    await svc.post('/v1/notifications').set(asService).send({ userId: 'victim', type: 'INFO', title: 'Của người khác' }).expect(201);
+    await svc
+      .post('/v1/notifications')
+      .set(asService)
+      .send({ userId: parentId, type: 'INFO', title: 'Của phụ huynh' })
+      .expect(201);
+    await svc
+      .post('/v1/notifications')
+      .set(asService)
+      .send({ userId: 'victim', type: 'INFO', title: 'Của người khác' })
+      .expect(201);
     await svc
       .post('/v1/alerts/weak-topic')
       .set(asService)
@@ -165,14 +184,24 @@ describe('gateway: public /api in front of the real auth, analytics and notifica
   });
 
   it('request ids go through both ways; the gateway counts each table in /metrics', async () => {
-    const res = await gw!.request.get('/api/auth/me').set({ ...bearer('TEACHER'), 'X-Request-Id': 'trace-42.a' }).expect(200);
+    const res = await gw!.request
+      .get('/api/auth/me')
+      .set({ ...bearer('TEACHER'), 'X-Request-Id': 'trace-42.a' })
+      .expect(200);
     expect(res.headers['x-request-id']).to.equal('trace-42.a');
     await until('the auth service logs the request id', () => auth!.logs.text.includes('"reqId":"trace-42.a"'));
-    const made = await gw!.request.get('/api/auth/me').set({ ...bearer('TEACHER'), 'X-Request-Id': 'bad id!' }).expect(200);
+    const made = await gw!.request
+      .get('/api/auth/me')
+      .set({ ...bearer('TEACHER'), 'X-Request-Id': 'bad id!' })
+      .expect(200);
     expect(made.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
     const metrics = await gw!.request.get('/metrics').expect(200);
-    expect(metrics.text).to.match(/gateway_request_duration_seconds_count\{table="auth",method="GET",status="200"\} \d+/);
-    expect(metrics.text).to.match(/gateway_request_duration_seconds_count\{table="analytics",method="GET",status="403"\} \d+/);
+    expect(metrics.text).to.match(
+      /gateway_request_duration_seconds_count\{table="auth",method="GET",status="200"\} \d+/,
+    );
+    expect(metrics.text).to.match(
+      /gateway_request_duration_seconds_count\{table="analytics",method="GET",status="403"\} \d+/,
+    );
   });
 
   it('unmapped /api paths, other methods and health are the gateway own: 404 in the envelope', async () => {
@@ -204,7 +233,11 @@ describe('gateway: public /api in front of the real auth, analytics and notifica
     }
 
     it('a switched-off table answers 404 while the others still work', async () => {
-      const g = await gateway({ GATEWAY_TABLE_ANALYTICS: 'off', GATEWAY_AUTH_URL: auth!.url, GATEWAY_ANALYTICS_URL: analytics!.url });
+      const g = await gateway({
+        GATEWAY_TABLE_ANALYTICS: 'off',
+        GATEWAY_AUTH_URL: auth!.url,
+        GATEWAY_ANALYTICS_URL: analytics!.url,
+      });
       const res = await g.request.get('/api/analytics/results').set(bearer('TEACHER')).expect(404);
       expect(res.body.error.code).to.equal('ROUTE_NOT_FOUND');
       await g.request.get('/api/auth/me').set(bearer('TEACHER')).expect(200);
@@ -228,7 +261,12 @@ describe('gateway: public /api in front of the real auth, analytics and notifica
       const legacy = await rawServer((s) => {
         s.once('data', (chunk) => {
           seen.push(chunk.toString('latin1'));
-          s.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"legacy":1}'.replace('11', '12'));
+          s.end(
+            'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"legacy":1}'.replace(
+              '11',
+              '12',
+            ),
+          );
         });
       });
       extra.push(legacy);
@@ -267,7 +305,11 @@ describe('gateway: public /api in front of the real auth, analytics and notifica
     });
 
     it('past its burst a client gets 429 with Retry-After; another client is not affected', async () => {
-      const g = await gateway({ GATEWAY_RATE_LIMIT_RPS: '0.01', GATEWAY_RATE_LIMIT_BURST: '2', GATEWAY_AUTH_URL: auth!.url });
+      const g = await gateway({
+        GATEWAY_RATE_LIMIT_RPS: '0.01',
+        GATEWAY_RATE_LIMIT_BURST: '2',
+        GATEWAY_AUTH_URL: auth!.url,
+      });
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) statuses.push((await g.request.get('/api/auth/me').set(bearer('TEACHER'))).status);
       expect(statuses).to.deep.equal([200, 200, 429]);

@@ -64,7 +64,11 @@ describe('gateway: identity at the edge (pure)', () => {
   });
 
   it('reads memberships when a token carries them', () => {
-    const v = verifyAccessToken(sign({ ...claims, memberships: [{ organizationId: 'o2' }, 'o3', 7, { x: 1 }] }), SECRET, NOW);
+    const v = verifyAccessToken(
+      sign({ ...claims, memberships: [{ organizationId: 'o2' }, 'o3', 7, { x: 1 }] }),
+      SECRET,
+      NOW,
+    );
     expect(v.ok && v.caller.organizations).to.deep.equal(['o2', 'o3']);
   });
 
@@ -92,7 +96,10 @@ describe('gateway: identity at the edge (pure)', () => {
     expect(refusal(() => admit(guard, { ok: true, caller: teacher }, 'other')).code).to.equal('FORBIDDEN');
     const orgless = { ok: true as const, caller: { ...teacher, defaultOrganizationId: undefined } };
     expect(refusal(() => admit(guard, orgless, undefined)).code).to.equal('FORBIDDEN');
-    expect(admit({ identity: 'token' }, orgless, undefined)).to.deep.equal({ caller: orgless.caller, organizationId: undefined });
+    expect(admit({ identity: 'token' }, orgless, undefined)).to.deep.equal({
+      caller: orgless.caller,
+      organizationId: undefined,
+    });
     expect(admit(guard, { ok: true, caller: teacher }, undefined).organizationId).to.equal('local');
   });
 
@@ -117,7 +124,14 @@ describe('gateway: identity at the edge (pure)', () => {
         'content-type': 'application/json',
         accept: 'text/event-stream',
       },
-      { caller: teacher, organizationId: 'local', keepCredentials: false, internalToken: 'i'.repeat(20), requestId: 'r1', clientAddress: '1.2.3.4' },
+      {
+        caller: teacher,
+        organizationId: 'local',
+        keepCredentials: false,
+        internalToken: 'i'.repeat(20),
+        requestId: 'r1',
+        clientAddress: '1.2.3.4',
+      },
     );
     expect(out).to.deep.equal({
       'content-type': 'application/json',
@@ -138,12 +152,23 @@ describe('gateway: identity at the edge (pure)', () => {
       { authorization: 'Bearer t', cookie: 'c=1', 'x-user-id': 'forged' },
       { keepCredentials: true, requestId: 'r', clientAddress: '::1' },
     );
-    expect(out).to.deep.equal({ authorization: 'Bearer t', cookie: 'c=1', 'x-request-id': 'r', 'x-forwarded-for': '::1' });
+    expect(out).to.deep.equal({
+      authorization: 'Bearer t',
+      cookie: 'c=1',
+      'x-request-id': 'r',
+      'x-forwarded-for': '::1',
+    });
   });
 
   it('response headers lose hop-by-hop ones only', () => {
     expect(
-      responseHeaders({ 'content-type': 'text/event-stream', 'transfer-encoding': 'chunked', connection: 'keep-alive', 'keep-alive': 'timeout=5', 'x-request-id': 'r' }),
+      responseHeaders({
+        'content-type': 'text/event-stream',
+        'transfer-encoding': 'chunked',
+        connection: 'keep-alive',
+        'keep-alive': 'timeout=5',
+        'x-request-id': 'r',
+      }),
     ).to.deep.equal({ 'content-type': 'text/event-stream', 'x-request-id': 'r' });
   });
 });

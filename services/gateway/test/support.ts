@@ -49,7 +49,9 @@ export async function closedPort(): Promise<number> {
 }
 
 /** A TCP server that treats each connection with `onConnection` (a broken or silent upstream). */
-export async function rawServer(onConnection: (s: net.Socket) => void): Promise<{ url: string; close(): Promise<void> }> {
+export async function rawServer(
+  onConnection: (s: net.Socket) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
   const srv = net.createServer((s) => {
     sockets.add(s);

@@ -59,7 +59,10 @@ describe('gateway: route tables (pure)', () => {
   });
 
   it('the inbox list drops userId and organizationId in any spelling, nothing else', () => {
-    const m = all.match('GET', '/api/notifications?userId=u2&page=2&user%49d=u3&organizationId=o&userId[]=x&filter=unread');
+    const m = all.match(
+      'GET',
+      '/api/notifications?userId=u2&page=2&user%49d=u3&organizationId=o&userId[]=x&filter=unread',
+    );
     expect(m?.upstreamPath).to.equal('/v1/notifications?page=2&filter=unread');
     expect(dropParams('a=1&%ZZ=2', ['userId'])).to.equal('a=1&%ZZ=2');
   });
@@ -78,7 +81,11 @@ describe('gateway: route tables (pure)', () => {
         paths: Record<string, Record<string, unknown>>;
       };
       for (const r of t.routes) {
-        const path = r.target.replace(/:([A-Za-z]+)/g, (_m, n: string) => `{${n === 'assetId' ? 'tempAssetId' : n === 'id' && t.name !== 'documentImport' ? 'notificationId' : n}}`);
+        const path = r.target.replace(
+          /:([A-Za-z]+)/g,
+          (_m, n: string) =>
+            `{${n === 'assetId' ? 'tempAssetId' : n === 'id' && t.name !== 'documentImport' ? 'notificationId' : n}}`,
+        );
         expect(doc.paths[path]?.[r.method.toLowerCase()], `${t.name} ${r.method} ${path}`).to.not.equal(undefined);
       }
     }
