@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
-import { createApp, readOpenApi, type ServiceAppOptions } from '../../kit/src/index.js';
+import { serviceApp, type ServiceAppOptions } from '../../kit/src/index.js';
 import type { AnalyticsDeps } from './domain/deps.js';
 import { analyticsRoutes } from './routes.js';
 
@@ -11,22 +11,10 @@ export interface AnalyticsAppOptions extends ServiceAppOptions {
   conn: Connection;
 }
 
-/** The service's one OpenAPI document (every route, shape and open choice). */
-export const loadOpenApi = (): object => readOpenApi(new URL('../openapi.json', import.meta.url));
-
 /** The analytics Express app from injected dependencies; reads only its own OpenAPI document. */
 export function buildApp(deps: AnalyticsDeps, opts: AnalyticsAppOptions): Express {
-  return createApp({
-    name: SERVICE_NAME,
-    version: SERVICE_VERSION,
-    routes: analyticsRoutes(deps, opts.conn),
-    checks: opts.checks,
-    logger: deps.logger,
-    metrics: opts.metrics,
-    openapi: loadOpenApi(),
-    internalToken: opts.internalToken,
-    readiness: opts.readiness,
-    // A snapshot carries up to 500 topic occurrences of up to 500 characters each.
-    bodyLimit: '1mb',
-  });
+  const parts = { name: SERVICE_NAME, version: SERVICE_VERSION, logger: deps.logger };
+  const openapi = new URL('../openapi.json', import.meta.url);
+  // A snapshot carries up to 500 topic occurrences of up to 500 characters each.
+  return serviceApp({ ...parts, routes: analyticsRoutes(deps, opts.conn), openapi, bodyLimit: '1mb' }, opts);
 }

@@ -34,6 +34,30 @@ export interface ServiceAppOptions {
   internalToken?: string;
 }
 
+/** What is particular to one service's app; `serviceApp` adds the shared options. */
+export interface ServiceAppParts {
+  name: string;
+  version: string;
+  routes: Router;
+  logger: Logger;
+  /** The service's one OpenAPI document (a file beside its code, read once here). */
+  openapi: URL;
+  bodyLimit: string;
+}
+
+/** A service's `createApp`: its own parts plus the options its service definition supplies. */
+export function serviceApp(parts: ServiceAppParts, opts: ServiceAppOptions): Express {
+  const { openapi, ...rest } = parts;
+  return createApp({
+    ...rest,
+    openapi: readOpenApi(openapi),
+    checks: opts.checks,
+    metrics: opts.metrics,
+    internalToken: opts.internalToken,
+    readiness: opts.readiness,
+  });
+}
+
 /** A service's one OpenAPI document, read from a file beside its code and served as is. */
 export function readOpenApi(url: URL): object {
   return JSON.parse(readFileSync(url, 'utf8')) as object;

@@ -26,7 +26,14 @@ export { requireRole } from './roles.js';
 export { validate, input, type RequestSchemas, type FieldError } from './validate.js';
 export { readActor, internalTokenGuard, ROLES, type Actor, type Role } from './actor.js';
 export { type HealthCheck, type HealthChecks, type ReadinessState } from './health.js';
-export { createApp, readOpenApi, type AppOptions, type ServiceAppOptions } from './app.js';
+export {
+  createApp,
+  readOpenApi,
+  serviceApp,
+  type AppOptions,
+  type ServiceAppOptions,
+  type ServiceAppParts,
+} from './app.js';
 export { onlyMethods } from './routing.js';
 export { serve, runMain, type RunningServer, type ServeOptions } from './server.js';
 export {

@@ -1,5 +1,5 @@
 import { Router, type Express } from 'express';
-import { createApp, readOpenApi, type ServiceAppOptions } from '../../kit/src/index.js';
+import { serviceApp, type ServiceAppOptions } from '../../kit/src/index.js';
 import type { QuestionBankDeps } from './domain/deps.js';
 import { aiClassifyRoutes } from './routes/ai-classify.js';
 import { aiPreviewRoutes } from './routes/ai-preview.js';
@@ -15,9 +15,6 @@ export const SERVICE_VERSION = '0.1.0';
 
 export type QuestionBankAppOptions = ServiceAppOptions;
 
-/** The service's one OpenAPI document (every route, shape and open choice). */
-export const loadOpenApi = (): object => readOpenApi(new URL('../openapi.json', import.meta.url));
-
 /** The question bank's Express app from injected dependencies; reads only its own OpenAPI document. */
 export function buildApp(deps: QuestionBankDeps, opts: QuestionBankAppOptions): Express {
   const routes = Router();
@@ -31,16 +28,7 @@ export function buildApp(deps: QuestionBankDeps, opts: QuestionBankAppOptions): 
   routes.use(ingestRoutes(deps));
   routes.use(blueprintRoutes(deps));
   routes.use(questionRoutes(deps));
-  return createApp({
-    name: SERVICE_NAME,
-    version: SERVICE_VERSION,
-    routes,
-    checks: opts.checks,
-    logger: deps.logger,
-    metrics: opts.metrics,
-    openapi: loadOpenApi(),
-    internalToken: opts.internalToken,
-    readiness: opts.readiness,
-    bodyLimit: '1mb',
-  });
+  const parts = { name: SERVICE_NAME, version: SERVICE_VERSION, logger: deps.logger };
+  const openapi = new URL('../openapi.json', import.meta.url);
+  return serviceApp({ ...parts, routes, openapi, bodyLimit: '1mb' }, opts);
 }

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createApp, readOpenApi, type ServiceAppOptions } from '../../kit/src/index.js';
+import { serviceApp, type ServiceAppOptions } from '../../kit/src/index.js';
 import type { UserDeps } from './domain/deps.js';
 import { userRoutes } from './routes.js';
 
@@ -10,17 +10,7 @@ export type UserAppOptions = ServiceAppOptions;
 
 /** The user service's Express app from injected dependencies; reads only its own OpenAPI document. */
 export function buildApp(deps: UserDeps, opts: UserAppOptions): Express {
-  const openapi = readOpenApi(new URL('../openapi.json', import.meta.url));
-  return createApp({
-    name: SERVICE_NAME,
-    version: SERVICE_VERSION,
-    routes: userRoutes(deps),
-    checks: opts.checks,
-    logger: deps.logger,
-    metrics: opts.metrics,
-    openapi,
-    internalToken: opts.internalToken,
-    readiness: opts.readiness,
-    bodyLimit: '64kb',
-  });
+  const parts = { name: SERVICE_NAME, version: SERVICE_VERSION, logger: deps.logger };
+  const openapi = new URL('../openapi.json', import.meta.url);
+  return serviceApp({ ...parts, routes: userRoutes(deps), openapi, bodyLimit: '64kb' }, opts);
 }
