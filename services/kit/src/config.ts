@@ -40,6 +40,7 @@ export const commonConfig = {
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   INTERNAL_API_TOKEN: Joi.string().min(16).optional(),
   SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).max(120000).default(10000),
+  SHUTDOWN_DELAY_MS: Joi.number().integer().min(0).max(60000).default(0),
 };
 
 export interface CommonConfig {
@@ -50,4 +51,5 @@ export interface CommonConfig {
   LOG_LEVEL: string;
   INTERNAL_API_TOKEN?: string;
   SHUTDOWN_GRACE_MS: number;
+  SHUTDOWN_DELAY_MS: number;
 }

@@ -14,6 +14,13 @@ export interface ServeOptions {
   /** How long in-flight requests get to finish after SIGTERM before connections are cut. */
   graceMs: number;
   /**
+   * How long the server keeps accepting after SIGTERM, with readiness failing and every response
+   * closing its connection, before it stops accepting: in Kubernetes the endpoint removal reaches
+   * kube-proxy and the load balancers after the pod got SIGTERM, and a request routed in that
+   * window must still be answered (default 0: stop at once).
+   */
+  delayMs?: number;
+  /**
    * Run at the start of drain, once readiness fails and the server stops accepting: what would
    * hold a response open (server-sent-event streams: `StreamRegistry.closeAll`) ends here.
    */
@@ -56,9 +63,19 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
   return { server, port, shutdown };
 }
 
-async function drain(server: Server, opts: ServeOptions, reason: string): Promise<void> {
-  opts.logger.info({ reason }, 'shutting down: draining requests');
+/** Readiness fails at once; for `delayMs` the server still answers, each response ending its connection. */
+async function leaveEndpoints(server: Server, opts: ServeOptions): Promise<void> {
   opts.readiness.shuttingDown = true;
+  if (!opts.delayMs) return;
+  const closeAfter = (_req: unknown, res: { setHeader(name: string, value: string): unknown }) =>
+    res.setHeader('Connection', 'close');
+  server.prependListener('request', closeAfter);
+  await new Promise((resolve) => setTimeout(resolve, opts.delayMs));
+}
+
+async function drain(server: Server, opts: ServeOptions, reason: string): Promise<void> {
+  opts.logger.info({ reason, delayMs: opts.delayMs ?? 0 }, 'shutting down: draining requests');
+  await leaveEndpoints(server, opts);
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // A keep-alive socket becomes idle when its last response ends; close it then, not at its timeout.
   const sweeper = setInterval(() => server.closeIdleConnections(), 100);

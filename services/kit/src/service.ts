@@ -99,6 +99,7 @@ export async function startService<C extends CommonConfig, B extends BuiltServic
       logger,
       readiness,
       graceMs: config.SHUTDOWN_GRACE_MS,
+      delayMs: config.SHUTDOWN_DELAY_MS,
       beforeDrain: built.beforeDrain,
       closers: closersFor(logger, built, bus, db),
       handleSignals: opts.handleSignals,

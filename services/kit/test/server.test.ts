@@ -100,4 +100,46 @@ describe('kit serve: graceful shutdown', () => {
     expect(order).to.deep.equal(['streams closed (ready: false)', 'second hook', 'workers', 'mongodb']);
     expect(process.listenerCount('SIGTERM')).to.equal(sigtermListeners);
   });
+
+  it('with delayMs, keeps answering after the signal, readiness failing and every response closing its connection, then stops accepting', async () => {
+    const readiness = { shuttingDown: false };
+    const logger = createLogger({ name: 'kit-test', level: 'silent' });
+    const app = createApp({
+      name: 't',
+      version: '0',
+      routes: Router(),
+      checks: {},
+      logger,
+      metrics: createMetricsRegistry(),
+      openapi: {},
+      readiness,
+    });
+    const closed: string[] = [];
+    const running = await serve({
+      app,
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+      readiness,
+      graceMs: 5000,
+      // Long enough that the requests below surely arrive inside it, on any machine.
+      delayMs: 5000,
+      handleSignals: false,
+      closers: [async () => closed.push('mongodb')],
+    });
+    const base = `http://127.0.0.1:${running.port}`;
+    const shutdown = running.shutdown('test');
+    const health = await fetch(`${base}/healthz`);
+    expect(health.status).to.equal(200);
+    expect(health.headers.get('connection')).to.equal('close');
+    expect((await fetch(`${base}/readyz`)).status).to.equal(503);
+    expect(closed).to.deep.equal([]);
+    await shutdown;
+    expect(closed).to.deep.equal(['mongodb']);
+    const after = await fetch(`${base}/healthz`).then(
+      () => 'answered',
+      () => 'refused',
+    );
+    expect(after).to.equal('refused');
+  });
 });
