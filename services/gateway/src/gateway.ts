@@ -37,8 +37,7 @@ export function apiHandler(deps: GatewayDeps) {
   const now = deps.now ?? Date.now;
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
-    const given = req.headers['x-request-id'];
-    const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    const requestId = requestIdOf(req);
     res.setHeader('X-Request-Id', requestId);
     const match = deps.routes.match(req.method, req.url);
     const table = match?.table.name ?? (deps.legacy ? 'legacy' : 'unmapped');
@@ -51,14 +50,22 @@ export function apiHandler(deps: GatewayDeps) {
       );
     });
     try {
-      const verified = tokenOf(req, deps.secret, now);
-      limit(deps, req, verified, now());
+      // The token is verified once, and only where it counts: for a token table or the rate-limit key.
+      const needed = match?.table.guard.identity === 'token' || deps.limiter.enabled;
+      const verified = needed ? tokenOf(req, deps.secret, now) : undefined;
+      if (deps.limiter.enabled) limit(deps, req, verified, now());
       if (match) toService(deps, req, res, { match, verified, requestId, next });
       else toLegacy(deps, req, res, { requestId, next });
     } catch (err) {
       next(err);
     }
   };
+}
+
+/** A well-formed client request id is kept (traces cross the edge); anything else gets a fresh one. */
+function requestIdOf(req: Request): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 function tokenOf(req: Request, secret: string, now: () => number): Verified | undefined {

@@ -18,6 +18,7 @@ interface Bucket {
 export interface RateLimiter {
   take(key: string, nowMs: number): Decision;
   readonly size: number;
+  readonly enabled: boolean;
 }
 
 /**
@@ -60,5 +61,6 @@ export function createRateLimiter(opts: RateLimitOptions): RateLimiter {
     get size() {
       return buckets.size;
     },
+    enabled: opts.ratePerSecond > 0,
   };
 }
