@@ -1,0 +1,570 @@
+#!/usr/bin/env bash
+# The platform's container images, built without Docker: buildah on a Debian root filesystem made
+# here with debootstrap. Each image is also written as an OCI archive, the form a node imports.
+#
+#   scripts/images.sh build [platform|kafka|base|all] [--tag TAG] [--no-load]
+#                                  build what is missing or out of date (default: all); when
+#                                  scripts/node.sh reports the node up, import platform/kafka into it
+#   scripts/images.sh verify [platform|kafka|all]
+#                                  run the built image for real (see verify_* below)
+#   scripts/images.sh archive-path debian|base|platform|kafka [--tag TAG]
+#                                  print the OCI archive's path; exit 1 if it is not built
+#   scripts/images.sh status       one line per image: name, stamp state, size
+#   scripts/images.sh prune        drop buildah's dangling layers (the --layers cache of old builds)
+#
+# Images (buildah names; the archives carry the same names):
+#   localhost/edu-debian:bookworm        debootstrap --variant=minbase + ca-certificates, apt sources
+#                                        of this host
+#   localhost/edu-node-base:<node>       + this host's node binary and npm (node --version, no
+#                                        nodejs.org needed): the Dockerfile's NODE_IMAGE
+#   localhost/edu-platform:<tag>         the project's Dockerfile (buildah bud), tag default dev
+#   localhost/edu-kafka:<kafka version>  + Debian's openjdk-17-jre-headless and Kafka's jars from the
+#                                        cache of scripts/infra.sh, tools/images/kafka/ scripts
+# Caching: each image records a stamp, the sha256 of its inputs (parent stamp, versions, the
+# Dockerfile, package-lock.json and sources for the platform); a build with an unchanged stamp, the
+# image present and its archive written is skipped.
+#
+# Env: EDU_CACHE_DIR (default ~/.cache/edu-platform), EDU_IMAGE_TAG (dev),
+#      EDU_BUILDAH_DRIVER (overlay|vfs; default: overlay when the kernel mounts it, else vfs),
+#      EDU_BUILDAH_RUNROOT (/run/edu-platform/buildah).
+# Needs root (debootstrap, buildah's storage). Never touches images, containers or storage it did
+# not create: buildah runs with its own storage under $EDU_CACHE_DIR/images/storage.
+set -euo pipefail
+
+readonly DEBIAN_SUITE=bookworm
+readonly KAFKA_VERSION=3.9.1 # keep in step with scripts/infra.sh
+# Bump when a recipe below changes in a way the stamps cannot see.
+readonly RECIPE=2
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
+readonly SCRIPT_DIR REPO_ROOT
+readonly CACHE_DIR="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}"
+readonly IMAGES_DIR="$CACHE_DIR/images"
+readonly STORAGE_ROOT="$IMAGES_DIR/storage"
+readonly RUNROOT="${EDU_BUILDAH_RUNROOT:-/run/edu-platform/buildah}"
+readonly KAFKA_TOOLS="$REPO_ROOT/tools/images/kafka"
+
+log() { printf 'images: %s\n' "$*" >&2; }
+die() {
+  log "error: $*"
+  exit 1
+}
+
+usage() {
+  sed -n '4,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+}
+
+# ---------------------------------------------------------------------------------------------
+# Tools and buildah's storage
+# ---------------------------------------------------------------------------------------------
+
+# Install a Debian package only when its command is missing; waits for another helper's dpkg lock.
+ensure_cmd() { # cmd package
+  command -v "$1" >/dev/null 2>&1 && return 0
+  log "installing $2 (apt)"
+  [[ $EUID -eq 0 ]] || die "$1 is missing and installing $2 needs root"
+  local apt=(apt-get -q -o DPkg::Lock::Timeout=600)
+  DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y --no-install-recommends "$2" >&2 ||
+    { "${apt[@]}" update >&2 && DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y --no-install-recommends "$2" >&2; } ||
+    die "apt-get install $2 failed"
+}
+
+# overlay needs the kernel to mount overlayfs on the storage's file system (not possible on some
+# overlay-in-overlay containers); vfs always works but copies every layer in full. The choice is
+# kept with the storage: containers/storage cannot switch driver on an existing root.
+storage_driver() {
+  local file="$IMAGES_DIR/storage.driver"
+  if [[ -n "${EDU_BUILDAH_DRIVER:-}" ]]; then
+    printf '%s\n' "$EDU_BUILDAH_DRIVER"
+  elif [[ -f "$file" ]]; then
+    cat "$file"
+  else
+    local t driver=vfs
+    t="$(mktemp -d "$IMAGES_DIR/.overlay-probe.XXXXXX")"
+    mkdir "$t/lower" "$t/upper" "$t/work" "$t/merged"
+    if mount -t overlay overlay -o "lowerdir=$t/lower,upperdir=$t/upper,workdir=$t/work" "$t/merged" 2>/dev/null; then
+      umount "$t/merged"
+      driver=overlay
+    fi
+    rm -rf "$t"
+    printf '%s\n' "$driver" | tee "$file"
+  fi
+}
+
+DRIVER=""
+bh() { buildah --root "$STORAGE_ROOT" --runroot "$RUNROOT" --storage-driver "$DRIVER" "$@"; }
+
+setup() {
+  [[ $EUID -eq 0 ]] || die "needs root (debootstrap, buildah storage)"
+  mkdir -p "$IMAGES_DIR" "$RUNROOT"
+  ensure_cmd buildah buildah
+  DRIVER="$(storage_driver)"
+  # One build at a time: two would race on the same stamps and archives.
+  exec 7>"$IMAGES_DIR/.lock"
+  flock -w 1800 7 || die "timed out waiting for another images.sh build ($IMAGES_DIR/.lock)"
+  rm -rf "$IMAGES_DIR"/.tmp.*
+}
+
+image_exists() { bh inspect --type image "$1" >/dev/null 2>&1; }
+
+# ---------------------------------------------------------------------------------------------
+# Stamps and archives
+# ---------------------------------------------------------------------------------------------
+
+sha_of() { sha256sum | cut -d' ' -f1; }
+
+archive_of() { # image ref (localhost/name:tag)
+  local ref="${1#localhost/}"
+  printf '%s/%s.oci.tar\n' "$IMAGES_DIR" "${ref/:/_}"
+}
+stamp_file_of() { printf '%s.stamp\n' "$(archive_of "$1")"; }
+
+up_to_date() { # ref stamp
+  [[ -f "$(stamp_file_of "$1")" && "$(cat "$(stamp_file_of "$1")")" == "$2" && -f "$(archive_of "$1")" ]] &&
+    image_exists "$1"
+}
+
+# Write the OCI archive (gzip layers: buildah 1.28 compresses oci-archive layers even with
+# --disable-compression), then the stamp, both atomically.
+finish_image() { # ref stamp
+  local ref="$1" archive tmp
+  archive="$(archive_of "$ref")"
+  tmp="$IMAGES_DIR/.tmp.$(basename "$archive")"
+  rm -f "$tmp"
+  bh push --quiet "$ref" "oci-archive:$tmp:$ref" >&2
+  mv -f "$tmp" "$archive"
+  printf '%s\n' "$2" >"$(stamp_file_of "$ref")"
+  log "$ref: $(du -h "$archive" | cut -f1) archive $archive"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Inputs
+# ---------------------------------------------------------------------------------------------
+
+# The Debian mirror apt on this host uses (deb822 sources first, then one-line sources).
+debian_mirror() {
+  local uri=""
+  if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
+    uri="$(awk '/^URIs:/ && $2 ~ /\/debian\/?$/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources)"
+  fi
+  if [[ -z "$uri" && -f /etc/apt/sources.list ]]; then
+    uri="$(awk '$1 == "deb" && $2 !~ /^\[/ && $2 ~ /\/debian\/?$/ { print $2; exit }' /etc/apt/sources.list)"
+  fi
+  printf '%s\n' "${uri:-http://deb.debian.org/debian}"
+}
+
+node_version() { node --version | sed 's/^v//'; }
+npm_dir() { printf '%s\n' "$(dirname "$(readlink -f "$(command -v node)")")/../lib/node_modules/npm"; }
+
+# The Kafka jars of scripts/infra.sh's cache. When missing they are fetched the way infra.sh does
+# (same pom, same entry, same .complete stamp, under its provisioning lock), so either script may
+# run first on a fresh machine.
+kafka_libs() {
+  local home="$CACHE_DIR/kafka-$KAFKA_VERSION" pom="$REPO_ROOT/tools/kafka/pom.xml" stamp
+  stamp="$(sha_of <"$pom")"
+  if [[ "$(cat "$home/.complete" 2>/dev/null)" != "$stamp" ]]; then
+    ensure_cmd mvn maven
+    exec 8>"$CACHE_DIR/.provision.lock"
+    flock -w 900 8 || die "timed out waiting for another provisioning run ($CACHE_DIR/.provision.lock)"
+    if [[ "$(cat "$home/.complete" 2>/dev/null)" != "$stamp" ]]; then
+      log "fetching kafka $KAFKA_VERSION jars from Maven Central (~1 min)"
+      local tmp
+      tmp="$(mktemp -d "$CACHE_DIR/.tmp.kafka-$KAFKA_VERSION.XXXXXX")"
+      chmod 755 "$tmp"
+      cp "$pom" "$tmp/pom.xml"
+      mvn -B -q -f "$tmp/pom.xml" dependency:copy-dependencies -DincludeScope=runtime \
+        -DoutputDirectory="$tmp/libs" >"$tmp/maven.log" 2>&1 ||
+        die "maven failed for $pom (log: $tmp/maven.log)"
+      printf '%s\n' "$stamp" >"$tmp/.complete"
+      rm -rf "$home"
+      mv -T "$tmp" "$home"
+    fi
+    exec 8>&-
+  fi
+  [[ -f "$home/libs/kafka_2.13-$KAFKA_VERSION.jar" ]] ||
+    die "kafka_2.13-$KAFKA_VERSION.jar missing in $home (tools/kafka/pom.xml out of step with KAFKA_VERSION?)"
+  printf '%s\n' "$home"
+}
+
+# Everything the Dockerfile copies, as .dockerignore leaves it (tests and node_modules excluded).
+platform_inputs_sha() {
+  (
+    cd "$REPO_ROOT"
+    ls Dockerfile .dockerignore package.json package-lock.json tsconfig.json
+    find services operator kafka crds \( -name node_modules -o -name test \) -prune -o -type f -print
+  ) | LC_ALL=C sort | (cd "$REPO_ROOT" && xargs -d '\n' sha256sum) | sha_of
+}
+
+# ---------------------------------------------------------------------------------------------
+# Working containers: removed on exit, whatever happens
+# ---------------------------------------------------------------------------------------------
+
+CONTAINERS=()
+cleanup() {
+  local c
+  for c in "${CONTAINERS[@]}"; do bh rm "$c" >/dev/null 2>&1 || true; done
+}
+trap cleanup EXIT
+
+new_container() { # image
+  local ctr
+  ctr="$(bh from --quiet --pull=never --name "edu-images-$$-${#CONTAINERS[@]}" "$1")"
+  CONTAINERS+=("$ctr")
+  printf '%s\n' "$ctr"
+}
+
+# Run a build step in the container with this host's network (apt, npm): no CNI network, no
+# iptables rule is created for it.
+bh_run() { # ctr command...
+  local ctr="$1"
+  shift
+  bh run --network host "$ctr" -- "$@"
+}
+
+commit() { # ctr ref
+  bh commit --quiet --rm "$1" "$2" >/dev/null
+  local c kept=()
+  for c in "${CONTAINERS[@]}"; do [[ "$c" == "$1" ]] || kept+=("$c"); done
+  CONTAINERS=("${kept[@]}")
+}
+
+# ---------------------------------------------------------------------------------------------
+# debian: minimal bookworm from this host's mirror
+# ---------------------------------------------------------------------------------------------
+
+readonly DEBIAN_REF="localhost/edu-debian:$DEBIAN_SUITE"
+
+debian_stamp() {
+  {
+    printf 'recipe=%s suite=%s mirror=%s\n' "$RECIPE" "$DEBIAN_SUITE" "$(debian_mirror)"
+    cat /etc/apt/sources.list.d/debian.sources 2>/dev/null || true
+  } | sha_of
+}
+
+# Docs, man pages and translations are dropped from the root filesystem and from every package
+# installed later (as Debian's own slim images do): they are a third of a JRE's install.
+slim_rootfs() { # mnt
+  local mnt="$1"
+  cat >"$mnt/etc/dpkg/dpkg.cfg.d/edu-slim" <<'CFG'
+path-exclude /usr/share/doc/*
+path-include /usr/share/doc/*/copyright
+path-exclude /usr/share/man/*
+path-exclude /usr/share/info/*
+path-exclude /usr/share/locale/*
+path-include /usr/share/locale/locale.alias
+CFG
+  printf 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n' >"$mnt/etc/apt/apt.conf.d/edu-slim"
+  find "$mnt/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
+  rm -rf "$mnt"/usr/share/{man,info}/* "$mnt"/var/cache/apt/archives/*.deb "$mnt"/var/cache/apt/*.bin \
+    "$mnt"/var/lib/apt/lists/* "$mnt"/var/log/* "$mnt"/tmp/* "$mnt"/dev/* "$mnt"/proc/* "$mnt"/sys/*
+  find "$mnt/usr/share/locale" -mindepth 1 -maxdepth 1 -not -name locale.alias -exec rm -rf {} +
+  # Host files debootstrap copied in; the runtime provides its own.
+  rm -f "$mnt/etc/resolv.conf" "$mnt/etc/hostname"
+  : >"$mnt/etc/machine-id"
+}
+
+build_debian() {
+  local stamp
+  stamp="$(debian_stamp)"
+  if up_to_date "$DEBIAN_REF" "$stamp"; then
+    log "$DEBIAN_REF is up to date"
+    return 0
+  fi
+  ensure_cmd debootstrap debootstrap
+  local t0=$SECONDS mirror ctr mnt
+  mirror="$(debian_mirror)"
+  log "building $DEBIAN_REF: debootstrap --variant=minbase $DEBIAN_SUITE from $mirror (~2 min)"
+  ctr="$(new_container scratch)"
+  mnt="$(bh mount "$ctr")"
+  if ! debootstrap --variant=minbase --include=ca-certificates --components=main \
+    "$DEBIAN_SUITE" "$mnt" "$mirror" >"$IMAGES_DIR/debootstrap.log" 2>&1; then
+    tail -n 20 "$IMAGES_DIR/debootstrap.log" >&2
+    die "debootstrap failed (log: $IMAGES_DIR/debootstrap.log)"
+  fi
+  # The same sources as this host (updates and security included), not only debootstrap's one line.
+  if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
+    cp /etc/apt/sources.list.d/debian.sources "$mnt/etc/apt/sources.list.d/debian.sources"
+    rm -f "$mnt/etc/apt/sources.list"
+  fi
+  slim_rootfs "$mnt"
+  bh umount "$ctr" >/dev/null
+  bh config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd /bin/bash \
+    --label "io.edu-platform.inputs=$stamp" "$ctr"
+  commit "$ctr" "$DEBIAN_REF"
+  finish_image "$DEBIAN_REF" "$stamp"
+  log "$DEBIAN_REF built in $((SECONDS - t0)) s"
+}
+
+# ---------------------------------------------------------------------------------------------
+# base: debian + this host's node and npm (the Dockerfile's NODE_IMAGE)
+# ---------------------------------------------------------------------------------------------
+
+base_ref() { printf 'localhost/edu-node-base:%s\n' "$(node_version)"; }
+
+base_stamp() {
+  printf 'recipe=%s debian=%s node=%s npm=%s\n' "$RECIPE" "$(debian_stamp)" "$(node_version)" \
+    "$(node "$(npm_dir)/bin/npm-cli.js" --version 2>/dev/null)" | sha_of
+}
+
+build_base() {
+  build_debian
+  local ref stamp
+  ref="$(base_ref)"
+  stamp="$(base_stamp)"
+  if up_to_date "$ref" "$stamp"; then
+    log "$ref is up to date"
+    return 0
+  fi
+  local t0=$SECONDS ctr mnt node_bin npm
+  node_bin="$(readlink -f "$(command -v node)")"
+  npm="$(cd "$(npm_dir)" && pwd -P)"
+  log "building $ref from $node_bin and $npm"
+  ctr="$(new_container "$DEBIAN_REF")"
+  mnt="$(bh mount "$ctr")"
+  # The layout of the official node images: /usr/local/bin/node, npm under /usr/local/lib.
+  install -D -m 0755 "$node_bin" "$mnt/usr/local/bin/node"
+  mkdir -p "$mnt/usr/local/lib/node_modules"
+  tar -C "$npm/.." --exclude=npm/docs --exclude=npm/man -cf - npm | tar -C "$mnt/usr/local/lib/node_modules" -xf -
+  ln -s ../lib/node_modules/npm/bin/npm-cli.js "$mnt/usr/local/bin/npm"
+  ln -s ../lib/node_modules/npm/bin/npx-cli.js "$mnt/usr/local/bin/npx"
+  # npm's global config file (prefix /usr/local). It exists so that a build can bind-mount its
+  # registry/CA settings over it: a mount on a missing path would leave an empty file in a layer.
+  mkdir -p "$mnt/usr/local/etc"
+  printf '%s\n' "# npm's global config; scripts/images.sh mounts the build host's registry and CA here while building." \
+    >"$mnt/usr/local/etc/npmrc"
+  bh umount "$ctr" >/dev/null
+  bh config --env "NODE_VERSION=$(node_version)" --cmd node --label "io.edu-platform.inputs=$stamp" "$ctr"
+  # What the Dockerfile's stages run: node, npm, npx, groupadd/useradd.
+  bh run --network none "$ctr" -- sh -ec \
+    'node --version; npm --version; npx --version; command -v groupadd; command -v useradd' >&2 ||
+    die "the node base image cannot run node/npm/npx/useradd"
+  commit "$ctr" "$ref"
+  finish_image "$ref" "$stamp"
+  log "$ref built in $((SECONDS - t0)) s"
+}
+
+# ---------------------------------------------------------------------------------------------
+# platform: the project's Dockerfile
+# ---------------------------------------------------------------------------------------------
+
+TAG="${EDU_IMAGE_TAG:-dev}"
+platform_ref() { printf 'localhost/edu-platform:%s\n' "$TAG"; }
+
+# The CA bundle npm must trust inside the build (this host's egress may re-sign TLS, as it does
+# here): npm's own cafile if set, else the system bundle.
+host_ca_bundle() {
+  local ca
+  ca="$(npm config get cafile 2>/dev/null || true)"
+  [[ -n "$ca" && "$ca" != null && -f "$ca" ]] || ca=/etc/ssl/certs/ca-certificates.crt
+  [[ -f "$ca" ]] || die "no CA bundle found (npm cafile, /etc/ssl/certs/ca-certificates.crt)"
+  printf '%s\n' "$ca"
+}
+
+build_platform() {
+  build_base
+  local ref base stamp
+  ref="$(platform_ref)"
+  base="$(base_ref)"
+  stamp="$(printf 'recipe=%s base=%s inputs=%s\n' "$RECIPE" "$(base_stamp)" "$(platform_inputs_sha)" | sha_of)"
+  if up_to_date "$ref" "$stamp"; then
+    log "$ref is up to date"
+    return 0
+  fi
+  local t0=$SECONDS ca npmrc="$IMAGES_DIR/build.npmrc"
+  ca="$(host_ca_bundle)"
+  # Passed in as bind mounts for the RUN steps only, so nothing of this host ends up in a layer
+  # and the Dockerfile stays the one Docker builds elsewhere. Proxy variables, if set, are passed
+  # by buildah itself.
+  printf 'registry=%s\ncafile=/etc/ssl/certs/ca-certificates.crt\n' \
+    "$(npm config get registry 2>/dev/null || echo https://registry.npmjs.org/)" >"$npmrc"
+  log "building $ref (buildah bud, NODE_IMAGE=$base; npm ci inside, ~3 min cold)"
+  (
+    cd "$REPO_ROOT"
+    bh bud --layers --pull=never --network host --jobs 1 \
+      --volume "$ca:/etc/ssl/certs/ca-certificates.crt:ro" --volume "$npmrc:/usr/local/etc/npmrc:ro" \
+      --build-arg "NODE_IMAGE=$base" --label "io.edu-platform.inputs=$stamp" \
+      -f Dockerfile -t "$ref" . >"$IMAGES_DIR/platform-build.log" 2>&1
+  ) || {
+    tail -n 30 "$IMAGES_DIR/platform-build.log" >&2
+    die "buildah bud failed (log: $IMAGES_DIR/platform-build.log)"
+  }
+  finish_image "$ref" "$stamp"
+  log "$ref built in $((SECONDS - t0)) s"
+}
+
+# ---------------------------------------------------------------------------------------------
+# kafka: debian + Debian's JRE + the cached Kafka jars
+# ---------------------------------------------------------------------------------------------
+
+readonly KAFKA_REF="localhost/edu-kafka:$KAFKA_VERSION"
+
+kafka_stamp() { # kafka home
+  {
+    printf 'recipe=%s debian=%s kafka=%s jars=%s\n' "$RECIPE" "$(debian_stamp)" "$KAFKA_VERSION" "$(cat "$1/.complete")"
+    cd "$REPO_ROOT" && find tools/images/kafka tools/kafka/log4j.properties -type f | LC_ALL=C sort | xargs -d '\n' sha256sum
+  } | sha_of
+}
+
+build_kafka() {
+  build_debian
+  local home stamp
+  home="$(kafka_libs)"
+  stamp="$(kafka_stamp "$home")"
+  if up_to_date "$KAFKA_REF" "$stamp"; then
+    log "$KAFKA_REF is up to date"
+    return 0
+  fi
+  local t0=$SECONDS ctr
+  log "building $KAFKA_REF (openjdk-17-jre-headless from apt, jars from $home; ~2 min cold)"
+  ctr="$(new_container "$DEBIAN_REF")"
+  # The JRE's postinst links its man pages; the directory is gone in the slim root filesystem.
+  bh_run "$ctr" sh -ec 'mkdir -p /usr/share/man/man1
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q openjdk-17-jre-headless
+    apt-get clean
+    rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log /usr/share/man/*
+    # The chart runs the broker as 1000:1000 (kafka.podSecurityContext), like apache/kafka.
+    groupadd --system --gid 1000 kafka
+    useradd --system --uid 1000 --gid 1000 --no-create-home --home-dir /nonexistent \
+      --shell /usr/sbin/nologin kafka
+    mkdir -p /opt/kafka/libs /opt/kafka/bin /opt/kafka/config /var/lib/kafka/data
+    chown 1000:1000 /var/lib/kafka/data' >"$IMAGES_DIR/kafka-build.log" 2>&1 || {
+    tail -n 20 "$IMAGES_DIR/kafka-build.log" >&2
+    die "installing the JRE failed (log: $IMAGES_DIR/kafka-build.log)"
+  }
+  bh copy --quiet "$ctr" "$home/libs" /opt/kafka/libs >/dev/null
+  bh copy --quiet --chmod 0755 "$ctr" "$KAFKA_TOOLS/bin" /opt/kafka/bin >/dev/null
+  bh copy --quiet "$ctr" "$KAFKA_TOOLS/config" /opt/kafka/config >/dev/null
+  bh copy --quiet "$ctr" "$REPO_ROOT/tools/kafka/log4j.properties" /opt/kafka/config/log4j.properties >/dev/null
+  bh config --env PATH=/opt/kafka/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    --env "KAFKA_VERSION=$KAFKA_VERSION" --user 1000:1000 --workingdir /opt/kafka --port 9092 \
+    --cmd '["/opt/kafka/bin/edu-kafka-start.sh"]' \
+    --label "io.edu-platform.inputs=$stamp" "$ctr"
+  bh run --network none "$ctr" -- java -version >&2 2>&1 || die "java does not run in $KAFKA_REF"
+  commit "$ctr" "$KAFKA_REF"
+  finish_image "$KAFKA_REF" "$stamp"
+  log "$KAFKA_REF built in $((SECONDS - t0)) s"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Import into the node of scripts/node.sh, when it is up
+# ---------------------------------------------------------------------------------------------
+
+NO_LOAD=0
+load_into_node() { # ref name:tag (as the chart names it)
+  ((NO_LOAD == 0)) || return 0
+  local node_sh="$SCRIPT_DIR/node.sh"
+  if [[ ! -x "$node_sh" ]] || ! "$node_sh" status >/dev/null 2>&1; then
+    log "node not up: $2 not imported (later: scripts/node.sh load $(archive_of "$1") $2)"
+    return 0
+  fi
+  log "importing $2 into the node"
+  "$node_sh" load "$(archive_of "$1")" "$2" >&2 || die "scripts/node.sh load failed for $2"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Commands
+# ---------------------------------------------------------------------------------------------
+
+image_ref_of() { # debian|base|platform|kafka
+  case "$1" in
+    debian) printf '%s\n' "$DEBIAN_REF" ;;
+    base) base_ref ;;
+    platform) platform_ref ;;
+    kafka) printf '%s\n' "$KAFKA_REF" ;;
+    *) die "unknown image '$1' (expected debian, base, platform or kafka)" ;;
+  esac
+}
+
+cmd_build() { # what
+  setup
+  log "buildah storage: $STORAGE_ROOT (driver $DRIVER)"
+  case "$1" in
+    base) build_base ;;
+    platform)
+      build_platform
+      load_into_node "$(platform_ref)" "edu-platform:$TAG"
+      ;;
+    kafka)
+      build_kafka
+      load_into_node "$KAFKA_REF" "edu-kafka:$KAFKA_VERSION"
+      ;;
+    all)
+      build_platform
+      build_kafka
+      load_into_node "$(platform_ref)" "edu-platform:$TAG"
+      load_into_node "$KAFKA_REF" "edu-kafka:$KAFKA_VERSION"
+      ;;
+    *) die "unknown image '$1' (expected platform, kafka, base or all)" ;;
+  esac
+  log "disk: $(du -sh "$IMAGES_DIR" | cut -f1) in $IMAGES_DIR"
+}
+
+cmd_archive_path() { # name
+  local archive
+  archive="$(archive_of "$(image_ref_of "$1")")"
+  printf '%s\n' "$archive"
+  [[ -f "$archive" ]] || {
+    log "$archive is not built yet (scripts/images.sh build $1)"
+    return 1
+  }
+}
+
+cmd_status() {
+  setup
+  local name ref archive state
+  for name in debian base platform kafka; do
+    ref="$(image_ref_of "$name")"
+    archive="$(archive_of "$ref")"
+    state=missing
+    if [[ -f "$archive" ]] && image_exists "$ref"; then state=built; fi
+    printf '%-9s %-40s %-8s %s\n' "$name" "$ref" "$state" "$([[ -f "$archive" ]] && du -h "$archive" | cut -f1)"
+  done
+  printf 'storage   %s (%s) %s\n' "$STORAGE_ROOT" "$DRIVER" "$(du -sh "$STORAGE_ROOT" 2>/dev/null | cut -f1)"
+}
+
+main() {
+  local cmd="${1:-}" what="" arg
+  [[ -n "$cmd" ]] || {
+    usage
+    exit 2
+  }
+  shift
+  while (($#)); do
+    arg="$1"
+    shift
+    case "$arg" in
+      --tag)
+        TAG="${1:?--tag needs a value}"
+        shift
+        ;;
+      --no-load) NO_LOAD=1 ;;
+      -h | --help)
+        usage
+        exit 0
+        ;;
+      -*) die "unknown option $arg" ;;
+      *) what="$arg" ;;
+    esac
+  done
+  [[ "$TAG" =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$ ]] || die "invalid tag '$TAG'"
+  case "$cmd" in
+    build) cmd_build "${what:-all}" ;;
+    verify) cmd_verify "${what:-all}" ;;
+    archive-path) cmd_archive_path "${what:?archive-path needs an image name}" ;;
+    status) cmd_status ;;
+    prune)
+      setup
+      bh rmi --prune >&2 || true
+      log "disk: $(du -sh "$IMAGES_DIR" | cut -f1) in $IMAGES_DIR"
+      ;;
+    -h | --help | help) usage ;;
+    *)
+      usage
+      exit 2
+      ;;
+  esac
+}
+
+main "$@"
