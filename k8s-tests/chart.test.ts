@@ -309,6 +309,39 @@ describe('charts/edu-platform', function () {
       expect(named(objs, 'NetworkPolicy')).to.have.length(11);
     });
 
+    it('renders the gateway when enabled: tables switched from values, service URLs, secrets, a public-edge policy, an /api Ingress', async () => {
+      const objs = await render('edu-platform', [
+        '-f',
+        allValues,
+        '--set',
+        'gateway.enabled=true,gateway.tables.analytics=true,gateway.ingress.enabled=true,gateway.ingress.host=edu.example.vn',
+      ]);
+      const config = find(objs, 'ConfigMap', 'edu-platform-gateway').data;
+      expect([config.GATEWAY_TABLE_ANALYTICS, config.GATEWAY_TABLE_AUTH, config.NODE_ENV]).to.deep.equal([
+        'on',
+        'off',
+        'production',
+      ]);
+      expect(config.GATEWAY_ANALYTICS_URL).to.equal('http://edu-platform-analytics.edu.svc.cluster.local:4003');
+      const c = find(objs, 'Deployment', 'edu-platform-gateway').spec.template.spec.containers[0];
+      expect(c.args).to.deep.equal(['node', 'dist/services/cli.js', 'gateway']);
+      expect(c.env.map((e: Obj) => e.name)).to.deep.equal(['AUTH_JWT_SECRET', 'INTERNAL_API_TOKEN']);
+      expect(find(objs, 'Service', 'edu-platform-gateway').spec.ports[0].port).to.equal(4000);
+      const policy = find(objs, 'NetworkPolicy', 'edu-platform-gateway').spec;
+      expect(policy.ingress).to.deep.equal([{ ports: [{ port: 4000, protocol: 'TCP' }] }]);
+      expect(policy.egress.map((r: Obj) => r.ports.map((p: Obj) => p.port).sort())).to.deep.equal([
+        [53, 53],
+        Object.values(SERVICES).map((s) => s.port),
+      ]);
+      expect(find(objs, 'Ingress', 'edu-platform-gateway').spec.rules[0].http.paths[0].path).to.equal('/api');
+      expect(await rejects(['--set', 'gateway.enabled=true,gateway.tables.search=true'])).to.match(
+        /additional properties 'search' not allowed/,
+      );
+      expect(
+        await rejects(['--set', 'gateway.enabled=true,gateway.tables.analytics=true,services.analytics.enabled=false']),
+      ).to.match(/gateway.tables.analytics needs services.analytics.enabled/);
+    });
+
     it('rejects values the schema forbids: negative replicas, unknown keys and services, reserved env, bad URIs, short secrets, an operator without Kafka', async () => {
       expect(await rejects(['--set', 'services.auth.replicas=-1'])).to.match(/services\/auth\/replicas.*minimum/);
       expect(await rejects(['--set', 'services.auth.replica=2'])).to.match(
