@@ -11,7 +11,7 @@ TEST_LOG_DIR := $(RUN_DIR)/test-logs
 
 .PHONY: help install build typecheck lint format test unit-test k8s-test schemathesis dev dev-down dev-status \
         infra-up infra-down infra-status cluster-build cluster-up cluster-down cluster-status \
-        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import bench-attempt bench-notification bench-analytics clean kind-up kind-load helm-install
+        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import bench-attempt bench-notification bench-analytics bench-gateway clean kind-up kind-load helm-install
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -87,7 +87,7 @@ crds-sync: ## copy crds/ into the chart (the chart's copy must stay identical)
 chart-lint: ## helm lint the chart
 	@eval "$$(scripts/cluster.sh env)" && "$$HELM" lint charts/edu-platform
 
-bench: bench-auth bench-kit bench-outbox bench-question-bank bench-question-bank-jobs bench-document-import bench-attempt bench-notification bench-analytics ## every benchmark
+bench: bench-auth bench-kit bench-outbox bench-question-bank bench-question-bank-jobs bench-document-import bench-attempt bench-notification bench-analytics bench-gateway ## every benchmark
 
 bench-auth: install ## auth throughput and latency at the production bcrypt cost
 	@scripts/with-servers.sh -- node --import tsx bench/auth/run.ts
@@ -112,6 +112,9 @@ bench-notification: install ## notification inbox list p99 (user with 10,000 row
 
 bench-analytics: install ## analytics weak-topics p50/p99 over 100 results through the service, beside the raw driver find + derivation
 	@scripts/with-servers.sh -- node --import tsx bench/analytics/run.ts
+
+bench-gateway: install ## p50/p99 and throughput of `me` and an analytics read through the gateway and directly, same run
+	@scripts/with-servers.sh -- node --import tsx bench/gateway/run.ts
 
 bench-kit: install ## the kit's per-request cost: createApp vs bare Express on a trivial route, one run
 	@node --import tsx bench/kit/run.ts

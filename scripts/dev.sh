@@ -19,6 +19,7 @@ readonly SERVICES=(
   "attempt:attempt:4006"
   "peers:peers:4008"
   "document-import:document-import:4007"
+  "gateway:gateway:4000"
   "docx-worker-1:docx-worker:"
   "docx-worker-2:docx-worker:"
 )
