@@ -97,7 +97,8 @@ const question = Joi.object({
   optionOrder: Joi.array().items(id).max(50).unique(),
   scoringRule: scoringRule,
   answerKeys: Joi.object().unknown(true).allow(null),
-  subItems: Joi.array().items(Joi.object().unknown(true)).max(50),
+  // null as the question bank's selection sends it for a question without statements.
+  subItems: Joi.array().items(Joi.object().unknown(true)).max(50).allow(null),
   topicId: id.allow(null),
   topicName: label,
 })
