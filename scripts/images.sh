@@ -93,13 +93,15 @@ storage_driver() {
 }
 
 DRIVER=""
-bh() { buildah --root "$STORAGE_ROOT" --runroot "$RUNROOT" --storage-driver "$DRIVER" "$@"; }
+BH=()
+bh() { "${BH[@]}" "$@"; }
 
 setup() {
   [[ $EUID -eq 0 ]] || die "needs root (debootstrap, buildah storage)"
   mkdir -p "$IMAGES_DIR" "$RUNROOT"
   ensure_cmd buildah buildah
   DRIVER="$(storage_driver)"
+  BH=(buildah --root "$STORAGE_ROOT" --runroot "$RUNROOT" --storage-driver "$DRIVER")
   # One build at a time: two would race on the same stamps and archives.
   exec 7>"$IMAGES_DIR/.lock"
   flock -w 1800 7 || die "timed out waiting for another images.sh build ($IMAGES_DIR/.lock)"
@@ -201,9 +203,13 @@ platform_inputs_sha() {
 # ---------------------------------------------------------------------------------------------
 
 CONTAINERS=()
+RUN_PIDS=()  # `buildah run` processes of verify, stopped before their containers are removed
+NETNS=""     # verify's private network namespace
 cleanup() {
-  local c
+  local c p
+  for p in "${RUN_PIDS[@]}"; do stop_run "$p"; done
   for c in "${CONTAINERS[@]}"; do bh rm "$c" >/dev/null 2>&1 || true; done
+  [[ -z "$NETNS" ]] || ip netns del "$NETNS" 2>/dev/null || true
 }
 trap cleanup EXIT
 
@@ -461,6 +467,214 @@ load_into_node() { # ref name:tag (as the chart names it)
   fi
   log "importing $2 into the node"
   "$node_sh" load "$(archive_of "$1")" "$2" >&2 || die "scripts/node.sh load failed for $2"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Verify: run the images for real
+# ---------------------------------------------------------------------------------------------
+
+readonly VERIFY_TIMEOUT="${EDU_IMAGES_VERIFY_TIMEOUT:-90}"
+
+# buildah stops the container (SIGKILL) when its `buildah run` gets SIGTERM.
+stop_run() { # pid
+  kill -TERM "$1" 2>/dev/null || return 0
+  local deadline=$((SECONDS + 15))
+  while kill -0 "$1" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+  kill -KILL "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
+
+# Poll URL until it answers 2xx, the run process exits, or VERIFY_TIMEOUT passes.
+wait_http() { # url pid log
+  local deadline=$((SECONDS + VERIFY_TIMEOUT))
+  until curl -fsS -o /dev/null "$1" 2>/dev/null; do
+    kill -0 "$2" 2>/dev/null || {
+      tail -n 20 "$3" >&2
+      die "the container exited before $1 answered (log: $3)"
+    }
+    ((SECONDS < deadline)) || die "$1 did not answer within ${VERIFY_TIMEOUT}s (log: $3)"
+    sleep 0.2
+  done
+}
+
+free_port() {
+  local port
+  for port in $(seq 14901 14999); do
+    (: <"/dev/tcp/127.0.0.1/$port") 2>/dev/null || {
+      printf '%s\n' "$port"
+      return 0
+    }
+  done
+  die "no free port in 14901-14999"
+}
+
+# The test profile of scripts/infra.sh (else dev): the host's MongoDB stand-in and Kafka.
+infra_env() { # key
+  local f
+  for f in "$CACHE_DIR/run/test/infra.env" "$CACHE_DIR/run/dev/infra.env"; do
+    [[ -f "$f" ]] && grep -m1 "^$1=" "$f" | cut -d= -f2- && return 0
+  done
+  die "no infra profile is up: run scripts/infra.sh up --profile test"
+}
+
+# The auth service from the image, as its own user, against the host's MongoDB and Kafka:
+# /readyz (MongoDB reached) and a real registration (bcrypt's native module, a MongoDB write).
+# NODE_ENV=development: production refuses the stand-in MongoDB, which has no transactions.
+verify_platform() {
+  local ref ctr port log="$IMAGES_DIR/verify-platform.log" t0=$SECONDS pid code
+  ref="$(platform_ref)"
+  image_exists "$ref" || die "$ref is not built (scripts/images.sh build platform)"
+  ctr="$(new_container "$ref")"
+  port="$(free_port)"
+  bh config --env NODE_ENV=development --env "PORT=$port" --env "MONGODB_URI=$(infra_env MONGODB_URI)" \
+    --env "MONGODB_DB=edu_images_verify_$$" --env "KAFKA_BROKERS=$(infra_env KAFKA_BROKERS)" \
+    --env LOG_LEVEL=warn "$ctr"
+  # Not through bh(): $! must be buildah itself, and it must not hold the build lock (fd 7).
+  "${BH[@]}" run --network host "$ctr" -- node dist/services/cli.js auth >"$log" 2>&1 7>&- &
+  pid=$!
+  RUN_PIDS+=("$pid")
+  wait_http "http://127.0.0.1:$port/readyz" "$pid" "$log"
+  log "platform: auth from $ref (user $(bh inspect --format '{{.OCIv1.Config.User}}' "$ref")) ready on :$port after $((SECONDS - t0)) s"
+  code="$(curl -sS -o "$IMAGES_DIR/verify-register.json" -w '%{http_code}' -H 'content-type: application/json' \
+    -d "{\"email\":\"verify-$$-$RANDOM@example.com\",\"password\":\"Verify-Image-1234\",\"fullName\":\"Image Check\"}" \
+    "http://127.0.0.1:$port/v1/auth/register")"
+  [[ "$code" == 201 ]] || die "POST /v1/auth/register answered $code: $(head -c 300 "$IMAGES_DIR/verify-register.json")"
+  log "platform: POST /v1/auth/register -> 201"
+  stop_run "$pid"
+  RUN_PIDS=()
+}
+
+# A topic created, one message produced and consumed back, with the project's kafkajs.
+KAFKA_PROBE_JS=$(
+  cat <<'JS'
+'use strict';
+const { createRequire } = require('module');
+const { Kafka, logLevel } = createRequire(process.env.REPO_ROOT + '/package.json')('kafkajs');
+const deadline = Date.now() + Number(process.env.TIMEOUT_MS);
+const client = (retry) => new Kafka({ clientId: 'edu-images-verify', brokers: ['127.0.0.1:9092'],
+  logLevel: logLevel.NOTHING, connectionTimeout: 1000, requestTimeout: 5000, retry });
+// No retries while polling for readiness; kafkajs's default ones for the real work (the group
+// coordinator needs a moment to create __consumer_offsets on first use).
+const probe = client({ retries: 0 });
+const kafka = client(undefined);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function untilReady() {
+  let last = 'none yet';
+  while (Date.now() < deadline) {
+    const admin = probe.admin();
+    try {
+      await admin.connect();
+      if ((await admin.describeCluster()).brokers.length) return admin;
+    } catch (e) { last = e.message; }
+    await admin.disconnect().catch(() => {});
+    await sleep(250);
+  }
+  throw new Error(`broker not ready: ${last}`);
+}
+async function main() {
+  const admin = await untilReady();
+  const topic = `edu-images-verify-${process.pid}`;
+  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+  await admin.disconnect();
+  const producer = kafka.producer();
+  await producer.connect();
+  await producer.send({ topic, messages: [{ value: 'hello from the image check' }] });
+  await producer.disconnect();
+  const consumer = kafka.consumer({ groupId: `${topic}-g` });
+  consumer.on(consumer.events.CRASH, (e) => console.error(`consumer crashed: ${e.payload.error.message}`));
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  const got = await new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('no message consumed in time')), Math.max(1000, deadline - Date.now()));
+    consumer.run({ eachMessage: async ({ message }) => { clearTimeout(t); resolve(message.value.toString()); } }).catch(reject);
+  });
+  await consumer.disconnect();
+  if (got !== 'hello from the image check') throw new Error(`consumed ${JSON.stringify(got)}`);
+  console.log(`topic ${topic}: produced and consumed 1 message`);
+}
+main().then(() => process.exit(0), (e) => { console.error(e.message); process.exit(1); });
+JS
+)
+
+# The chart's own start.sh, server.properties and env (rendered by helm from the chart), with the
+# chart's uid, in a private network namespace (its fixed ports 9092/9093 clash with nothing on the
+# host), advertised on 127.0.0.1 instead of the pod's DNS name; then KAFKA_PROBE_JS in the same
+# namespace. Without helm, the image's default command is run instead.
+render_chart_kafka() { # dir
+  local helm
+  helm="$(command -v helm || ls "$CACHE_DIR"/k8s-cli-*/bin/helm 2>/dev/null | head -n1 || true)"
+  [[ -n "$helm" ]] || return 1
+  "$helm" template edu-verify "$REPO_ROOT/charts/edu-platform" --set kafka.enabled=true \
+    --show-only templates/kafka/configmap.yaml --show-only templates/kafka/statefulset.yaml >"$1/chart.yaml" ||
+    return 1
+  env REPO_ROOT="$REPO_ROOT" OUT="$1" node -e '
+    const { createRequire } = require("module");
+    const YAML = createRequire(process.env.REPO_ROOT + "/package.json")("yaml");
+    const fs = require("fs");
+    const docs = YAML.parseAllDocuments(fs.readFileSync(process.env.OUT + "/chart.yaml", "utf8")).map((d) => d.toJS());
+    const cm = docs.find((d) => d && d.kind === "ConfigMap");
+    const sts = docs.find((d) => d && d.kind === "StatefulSet");
+    fs.mkdirSync(process.env.OUT + "/config");
+    fs.writeFileSync(process.env.OUT + "/config/server.properties",
+      cm.data["server.properties"].replace(/^advertised\.listeners=.*$/m, "advertised.listeners=PLAINTEXT://127.0.0.1:9092"));
+    fs.writeFileSync(process.env.OUT + "/config/start.sh", cm.data["start.sh"]);
+    const c = sts.spec.template.spec.containers[0];
+    const sc = sts.spec.template.spec.securityContext;
+    const lines = c.env.map((e) => `--env=${e.name}=${e.value}`);
+    lines.push(`--user=${sc.runAsUser}:${sc.runAsGroup}`, `CMD=${JSON.stringify(c.command)}`);
+    fs.writeFileSync(process.env.OUT + "/run.args", lines.join("\n") + "\n");
+  '
+}
+
+verify_kafka() {
+  image_exists "$KAFKA_REF" || die "$KAFKA_REF is not built (scripts/images.sh build kafka)"
+  local dir log="$IMAGES_DIR/verify-kafka.log" t0=$SECONDS ctr pid args=() cmd=() line
+  dir="$(mktemp -d "$IMAGES_DIR/.tmp.verify-kafka.XXXXXX")"
+  mkdir -p "$dir/data" "$dir/tmp"
+  chown 1000:1000 "$dir/data" "$dir/tmp"
+  if render_chart_kafka "$dir"; then
+    while IFS= read -r line; do
+      case "$line" in
+        CMD=*) mapfile -t cmd < <(node -e 'for (const a of JSON.parse(process.argv[1])) console.log(a)' "${line#CMD=}") ;;
+        *) args+=("$line") ;;
+      esac
+    done <"$dir/run.args"
+    args+=(--volume "$dir/config:/etc/edu-kafka:ro" --volume "$dir/data:/var/lib/kafka/data" --volume "$dir/tmp:/tmp")
+    log "kafka: the chart's start.sh ($(printf '%s ' "${args[@]}" | grep -o -- '--user=[0-9:]*'))"
+  else
+    log "kafka: helm not found; running the image's default command"
+    args=(--env KAFKA_ADVERTISED_LISTENERS=PLAINTEXT://127.0.0.1:9092 --volume "$dir/data:/var/lib/kafka/data" --volume "$dir/tmp:/tmp")
+    cmd=(/opt/kafka/bin/edu-kafka-start.sh)
+  fi
+  NETNS="edu-images-verify-$$"
+  ip netns add "$NETNS"
+  ip -n "$NETNS" link set lo up
+  ctr="$(new_container "$KAFKA_REF")"
+  "${BH[@]}" run --network "ns:/run/netns/$NETNS" "${args[@]}" "$ctr" -- "${cmd[@]}" >"$log" 2>&1 7>&- &
+  pid=$!
+  RUN_PIDS+=("$pid")
+  local out
+  if ! out="$(env TIMEOUT_MS=$((VERIFY_TIMEOUT * 1000)) REPO_ROOT="$REPO_ROOT" ip netns exec "$NETNS" node -e "$KAFKA_PROBE_JS" 2>&1)"; then
+    tail -n 20 "$log" >&2
+    die "kafka probe failed: $out (broker log: $log)"
+  fi
+  log "kafka: $KAFKA_REF $out, $((SECONDS - t0)) s from start"
+  stop_run "$pid"
+  RUN_PIDS=()
+  rm -rf "$dir"
+}
+
+cmd_verify() { # what
+  setup
+  case "$1" in
+    platform) verify_platform ;;
+    kafka) verify_kafka ;;
+    all)
+      verify_platform
+      verify_kafka
+      ;;
+    *) die "unknown image '$1' (expected platform, kafka or all)" ;;
+  esac
 }
 
 # ---------------------------------------------------------------------------------------------
