@@ -223,6 +223,7 @@ KAFKA_BROKERS: {{ $brokers | quote }}
 {{- define "edu-platform.service.config" -}}
 PORT: {{ .svc.port | quote }}
 MONGODB_DB: {{ .svc.database | quote }}
+SHUTDOWN_DELAY_MS: {{ mul .root.Values.shutdownDelaySeconds 1000 | quote }}
 {{- include "edu-platform.peerUrls" .root }}
 {{- if eq .component "document-import" }}
 {{- include "edu-platform.documentImport.config" .root }}
