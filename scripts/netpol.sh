@@ -1,0 +1,374 @@
+#!/usr/bin/env bash
+# NetworkPolicy enforcement on the local node of scripts/node.sh, whose bridge CNI plugin ignores
+# policies: kube-router's network policy controller alone (--run-firewall, no routing, no service
+# proxy) as a host process, built from the Go module proxy (tools/netpol). It programs iptables
+# filter chains (KUBE-ROUTER-*, KUBE-POD-FW-*, KUBE-NWPLCY-*) and ipsets (KUBE-SRC-*, KUBE-DST-*)
+# for the pods on the node; br_netfilter (set by node.sh) hands bridged pod traffic to them.
+#
+#   scripts/netpol.sh build               install ipset/iptables if missing, build and cache
+#                                         kube-router and the test image (netpol-echo)
+#   scripts/netpol.sh up [--lease PID]    bring the node up with the same lease (scripts/node.sh up),
+#                                         import the test image, start kube-router, wait until it
+#                                         is healthy; prints the env lines; takes a lease
+#   scripts/netpol.sh down [--lease PID] [--force]
+#                                         give the lease back; when none is left, stop kube-router
+#                                         and remove the chains and ipsets it created (nothing
+#                                         else), then give the node lease back
+#   scripts/netpol.sh status              exit 0 only if kube-router runs and reports healthy
+#   scripts/netpol.sh env                 prints NETPOL_CONTROLLER=, NETPOL_ECHO_IMAGE=, ... lines
+#
+# Env: EDU_CACHE_DIR (default ~/.cache/edu-platform), EDU_NODE_NAME (edu-node, as node.sh),
+#      EDU_NETPOL_SERVICE_CIDR (10.0.0.0/24: cluster.sh's --service-cluster-ip-range),
+#      EDU_NETPOL_HEALTH_PORT (20244), EDU_READY_TIMEOUT (seconds, 120), EDU_BUILD_JOBS (go build -p).
+# Needs root (iptables, ipset). Never touches a process, chain or ipset it did not create.
+set -euo pipefail
+
+# Must match the kube-router version in tools/netpol/go.mod (gen.sh writes it).
+KUBE_ROUTER_VERSION=v2.1.0
+IMAGE_TAG=1
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+MOD=$ROOT/tools/netpol
+NODE=$ROOT/scripts/node.sh
+CACHE=${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}
+DIR=$CACHE/netpol-kube-router-$KUBE_ROUTER_VERSION
+BIN=$DIR/bin
+RUN=$CACHE/run/netpol
+HOST_STATE=$RUN/host
+NODE_NAME=${EDU_NODE_NAME:-edu-node}
+SERVICE_CIDR=${EDU_NETPOL_SERVICE_CIDR:-10.0.0.0/24}
+HEALTH_PORT=${EDU_NETPOL_HEALTH_PORT:-20244}
+READY_TIMEOUT=${EDU_READY_TIMEOUT:-120}
+ECHO_IMAGE=localhost/edu-netpol/echo:$IMAGE_TAG
+# What kube-router's policy controller creates (pkg/controllers/netpol, v2.1.0): filter chains
+# only, IPv4 only here; TMP- sets exist while it swaps a set's members.
+CHAIN_RE='^(KUBE-ROUTER-|KUBE-POD-FW-|KUBE-NWPLCY-)'
+IPSET_RE='^(inet6:)?(KUBE-SRC-|KUBE-DST-|TMP-)'
+
+command -v go >/dev/null || PATH=/usr/local/go/bin:$PATH
+
+log() { printf '[netpol] %s\n' "$*" >&2; }
+die() {
+	log "error: $*"
+	exit 1
+}
+# shellcheck source=scripts/leases.sh
+source "$ROOT/scripts/leases.sh"
+LEASES=$RUN/leases
+
+# fd 7 (cluster.sh holds 5, node.sh 6, builds 8), held until the script exits; every child that
+# outlives us is started with 7>&- so it never holds it.
+lock_netpol() {
+	mkdir -p "$RUN"
+	exec 7>"$RUN/.lock"
+	flock -w "${EDU_CLUSTER_LOCK_TIMEOUT:-3600}" 7 ||
+		die "timed out waiting for the netpol lock $RUN/.lock (another up or down is running)"
+}
+
+node_() { bash "$NODE" "$@" 7>&-; }
+
+# ---------------------------------------------------------------------------------------
+# packages and build
+
+ensure_packages() {
+	local missing=()
+	command -v ipset >/dev/null || missing+=(ipset)
+	command -v iptables >/dev/null && command -v iptables-restore >/dev/null || missing+=(iptables)
+	((${#missing[@]})) || return 0
+	[[ $EUID -eq 0 ]] || die "missing packages ${missing[*]}; run as root to install them"
+	log "installing ${missing[*]} from Debian"
+	# Another helper may hold the dpkg lock; wait for it rather than fail.
+	apt-get -o DPkg::Lock::Timeout=900 update -q >&2
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q \
+		--no-install-recommends "${missing[@]}" >&2
+}
+
+stamp() {
+	printf '%s go.sum:%s src:%s image:%s\n' "$KUBE_ROUTER_VERSION" "$(sha256sum "$MOD/go.sum" | cut -c1-16)" \
+		"$(cat "$MOD"/cmd/*/main.go | sha256sum | cut -c1-16)" "$ECHO_IMAGE"
+}
+built() { [[ -f $DIR/.complete && "$(cat "$DIR/.complete")" == "$(stamp)" ]]; }
+
+sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
+size_of() { stat -c %s "$1"; }
+
+# A single-layer OCI archive assembled by hand, as node.sh builds its probe image, named through
+# io.containerd.image.name.
+make_oci_image() { # out name entrypoint file
+	local out=$1 name=$2 entry=$3 d ld cd md arch
+	d=$(mktemp -d "$(dirname "$out")/.oci.XXXXXX")
+	mkdir -p "$d/rootfs" "$d/oci/blobs/sha256"
+	cp "$4" "$d/rootfs/"
+	tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$d/rootfs" -cf "$d/layer.tar" .
+	ld=$(sha256_of "$d/layer.tar")
+	mv "$d/layer.tar" "$d/oci/blobs/sha256/$ld"
+	arch=$(go env GOARCH)
+	printf '{"architecture":"%s","os":"linux","config":{"Entrypoint":["%s"],"WorkingDir":"/"},"rootfs":{"type":"layers","diff_ids":["sha256:%s"]}}' \
+		"$arch" "$entry" "$ld" >"$d/config.json"
+	cd=$(sha256_of "$d/config.json")
+	printf '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":"sha256:%s","size":%s},"layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar","digest":"sha256:%s","size":%s}]}' \
+		"$cd" "$(size_of "$d/config.json")" "$ld" "$(size_of "$d/oci/blobs/sha256/$ld")" >"$d/manifest.json"
+	md=$(sha256_of "$d/manifest.json")
+	mv "$d/config.json" "$d/oci/blobs/sha256/$cd"
+	printf '{"schemaVersion":2,"manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:%s","size":%s,"platform":{"architecture":"%s","os":"linux"},"annotations":{"io.containerd.image.name":"%s","org.opencontainers.image.ref.name":"%s"}}]}' \
+		"$md" "$(size_of "$d/manifest.json")" "$arch" "$name" "${name##*:}" >"$d/oci/index.json"
+	mv "$d/manifest.json" "$d/oci/blobs/sha256/$md"
+	echo '{"imageLayoutVersion":"1.0.0"}' >"$d/oci/oci-layout"
+	tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$d/oci" -cf "$out" oci-layout index.json blobs
+	rm -rf "$d"
+}
+
+go_build() { # what log args...
+	local what=$1 logf=$2 start=$SECONDS
+	shift 2
+	log "building $what ..."
+	if ! go build "$@" 2>>"$logf"; then
+		tail -n 40 "$logf" >&2
+		die "go build of $what failed (full log: $logf)"
+	fi
+	log "  $what done in $((SECONDS - start))s"
+}
+
+build() {
+	exec 8>"$DIR.lock"
+	flock 8
+	if built; then
+		exec 8>&-
+		return
+	fi
+	rm -rf "$DIR.build."*
+	local tmp start=$SECONDS jobs=${EDU_BUILD_JOBS:-$(nproc)} date
+	tmp=$(mktemp -d "$DIR.build.XXXXXX")
+	trap "rm -rf '$tmp'" EXIT
+	mkdir -p "$tmp/bin" "$tmp/images"
+	cd "$MOD"
+	date=$(go list -m -f '{{.Time}}' github.com/cloudnativelabs/kube-router/v2 | cut -d' ' -f1)
+	go_build "kube-router $KUBE_ROUTER_VERSION" "$tmp/build.log" -p "$jobs" -o "$tmp/bin/kube-router" \
+		-ldflags "-s -w -X github.com/cloudnativelabs/kube-router/v2/pkg/version.Version=$KUBE_ROUTER_VERSION -X github.com/cloudnativelabs/kube-router/v2/pkg/version.BuildDate=$date" \
+		github.com/cloudnativelabs/kube-router/v2/cmd/kube-router
+	go_build netpol-echo "$tmp/build.log" -p "$jobs" -ldflags "-s -w" -o "$tmp/bin/netpol-echo" ./cmd/netpol-echo
+	cd "$ROOT"
+	"$tmp/bin/kube-router" --version 2>&1 | grep -qF "version $KUBE_ROUTER_VERSION," ||
+		die "kube-router --version does not say $KUBE_ROUTER_VERSION"
+	make_oci_image "$tmp/images/echo.tar" "$ECHO_IMAGE" /netpol-echo "$tmp/bin/netpol-echo"
+	stamp >"$tmp/.complete"
+	rm -rf "$DIR"
+	mv "$tmp" "$DIR"
+	trap - EXIT
+	exec 8>&-
+	log "kube-router and the echo image built in $((SECONDS - start))s into $DIR"
+}
+
+cmd_build() {
+	ensure_packages
+	command -v go >/dev/null || die "go not found (need Go >= 1.24)"
+	# kube-router has no entry in the checksum database reachable here (tools/netpol/gen.sh): its
+	# hash is pinned in go.sum instead; every other module is verified as usual.
+	export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -mod=readonly" \
+		GONOSUMDB=github.com/cloudnativelabs/kube-router/v2
+	local modv
+	modv=$(cd "$MOD" && go list -m -f '{{.Version}}' github.com/cloudnativelabs/kube-router/v2)
+	[[ $modv == "$KUBE_ROUTER_VERSION" ]] || die "tools/netpol pins kube-router $modv but this script says $KUBE_ROUTER_VERSION"
+	mkdir -p "$CACHE"
+	built || build
+	log "up to date: $BIN/kube-router, $DIR/images/echo.tar"
+}
+
+# ---------------------------------------------------------------------------------------
+# the process: only the pid in our pidfile whose command line is our cached binary is signalled
+
+PIDFILE=$RUN/kube-router.pid
+
+our_pid() {
+	local pid cmdline
+	[[ -f $PIDFILE ]] || return 1
+	pid=$(<"$PIDFILE")
+	[[ $pid =~ ^[0-9]+$ && -r /proc/$pid/cmdline ]] || return 1
+	cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
+	[[ $cmdline == "$BIN/kube-router "* ]] || return 1
+	[[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]] || return 1
+	echo "$pid"
+}
+
+stop_controller() {
+	local pid i
+	if pid=$(our_pid); then
+		log "stopping kube-router (pid $pid)"
+		kill -TERM "$pid" 2>/dev/null || true
+		for ((i = 0; i < 100; i++)); do
+			our_pid >/dev/null || break
+			sleep 0.2
+		done
+		if our_pid >/dev/null; then
+			log "kube-router did not exit after 20s, sending SIGKILL to $pid"
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+	fi
+	rm -f "$PIDFILE"
+}
+
+healthy() { [[ $(curl -sf --max-time 2 "http://127.0.0.1:$HEALTH_PORT/healthz") == OK ]]; }
+chains_ready() { iptables -t filter -S KUBE-ROUTER-FORWARD >/dev/null 2>&1; }
+
+wait_ready() {
+	local start=$SECONDS
+	until healthy && chains_ready; do
+		if ! our_pid >/dev/null; then
+			tail -n 30 "$RUN/kube-router.log" >&2
+			die "kube-router exited (log: $RUN/kube-router.log)"
+		fi
+		((SECONDS - start < READY_TIMEOUT)) || die "kube-router not healthy after ${READY_TIMEOUT}s (log: $RUN/kube-router.log)"
+		sleep 0.25
+	done
+}
+
+# ---------------------------------------------------------------------------------------
+# host changes: the chains and ipsets that exist before the first `up` are recorded, and `down`
+# removes only those of kube-router's names that were not there.
+
+filter_chains() { iptables-save -t filter | sed -n 's/^:\([^ ]*\) .*/\1/p'; }
+
+record_host() {
+	[[ -f $HOST_STATE/.complete ]] && return
+	rm -rf "$HOST_STATE"
+	mkdir -p "$HOST_STATE"
+	filter_chains >"$HOST_STATE/chains"
+	ipset list -n >"$HOST_STATE/ipsets"
+	touch "$HOST_STATE/.complete"
+}
+
+new_names() { # recorded-file current-names regex
+	comm -13 <(sort "$1") <(grep -E "$3" <<<"$2" | sort) || true
+}
+
+# Jumps into the new chains from other chains, then the chains themselves, in one transaction.
+drop_new_chains() {
+	local new script
+	new=$(new_names "$HOST_STATE/chains" "$(filter_chains)" "$CHAIN_RE")
+	[[ -n $new ]] || return 0
+	script=$(iptables-save -t filter | awk -v new="$new" '
+		BEGIN { n = split(new, a, "\n"); for (i = 1; i <= n; i++) s[a[i]] = 1 }
+		/^-A / { tgt = ""; for (i = 3; i < NF; i++) if ($i == "-j" || $i == "-g") tgt = $(i + 1)
+			if (!($2 in s) && (tgt in s)) { sub(/^-A/, "-D"); print } }')
+	script+=$'\n'$(sed 's/^/-F /' <<<"$new")$'\n'$(sed 's/^/-X /' <<<"$new")
+	printf '*filter\n%s\nCOMMIT\n' "$script" | iptables-restore --noflush ||
+		log "warning: could not remove chains: $(tr '\n' ' ' <<<"$new")"
+}
+
+drop_new_ipsets() {
+	local s
+	for s in $(new_names "$HOST_STATE/ipsets" "$(ipset list -n)" "$IPSET_RE"); do
+		ipset destroy "$s" 2>/dev/null || log "warning: could not destroy ipset $s (still referenced?)"
+	done
+}
+
+undo_host() {
+	[[ -f $HOST_STATE/.complete ]] || return 0
+	drop_new_chains
+	drop_new_ipsets
+	rm -rf "$HOST_STATE"
+	log "kube-router's chains and ipsets removed"
+}
+
+# ---------------------------------------------------------------------------------------
+# commands
+
+cmd_env() {
+	echo "NETPOL_CONTROLLER=kube-router $KUBE_ROUTER_VERSION"
+	echo "NETPOL_ECHO_IMAGE=$ECHO_IMAGE"
+	echo "NETPOL_HEALTH_URL=http://127.0.0.1:$HEALTH_PORT/healthz"
+}
+
+start_controller() {
+	local kubeconfig=$1
+	our_pid >/dev/null && return 0
+	log "starting kube-router $KUBE_ROUTER_VERSION (network policy controller only)"
+	# 5>&- 6>&- 7>&- 8>&-: no lock of cluster.sh, node.sh or ours is held for as long as it runs.
+	setsid nohup "$BIN/kube-router" --kubeconfig="$kubeconfig" --hostname-override="$NODE_NAME" \
+		--run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false \
+		--enable-ipv4=true --enable-ipv6=false --service-cluster-ip-range="$SERVICE_CIDR" \
+		--health-port="$HEALTH_PORT" --metrics-port=0 \
+		>>"$RUN/kube-router.log" 2>&1 </dev/null 5>&- 6>&- 7>&- 8>&- &
+	echo $! >"$PIDFILE"
+}
+
+cmd_up() {
+	[[ $EUID -eq 0 ]] || die "kube-router needs root (iptables, ipset)"
+	lock_netpol
+	local lease out kubeconfig start
+	lease=$(lease_name "$LEASE_ARG") || exit 2
+	if [[ ! -d $LEASES ]] && our_pid >/dev/null; then lease_take "$LEASES" manual; fi
+	ensure_packages
+	built || cmd_build
+	command -v curl >/dev/null || die "curl not found"
+	out=$(node_ up ${LEASE_ARG:+--lease "$LEASE_ARG"})
+	kubeconfig=$(sed -n 's/^KUBECONFIG=//p' <<<"$out")
+	[[ -f $kubeconfig ]] || die "scripts/node.sh up printed no usable KUBECONFIG"
+	node_ load "$DIR/images/echo.tar" "$ECHO_IMAGE" >/dev/null
+	start=$SECONDS
+	record_host
+	start_controller "$kubeconfig"
+	wait_ready
+	lease_take "$LEASES" "$lease"
+	log "kube-router enforces NetworkPolicy on node $NODE_NAME (ready in $((SECONDS - start))s)"
+	cmd_env
+}
+
+cmd_down() {
+	lock_netpol
+	local lease others
+	if [[ $LEASE_ARG =~ ^[0-9]+$ ]]; then lease=$LEASE_ARG; else lease=$(lease_name "$LEASE_ARG") || exit 2; fi
+	lease_release "$LEASES" "$lease"
+	others=$(lease_live "$LEASES" | tr '\n' ' ')
+	if [[ -n $others && $FORCE != true ]]; then
+		log "kube-router stays up: still leased by ${others% } (--force stops it anyway)"
+	else
+		rm -rf "$LEASES"
+		stop_controller
+		undo_host
+		log "stopped"
+	fi
+	# The node lease `up` took under the same name.
+	node_ down ${LEASE_ARG:+--lease "$LEASE_ARG"}
+}
+
+cmd_status() {
+	local pid
+	if ! pid=$(our_pid); then
+		log "kube-router: stopped"
+		return 1
+	fi
+	if ! healthy; then
+		log "kube-router: running (pid $pid) but not healthy (log: $RUN/kube-router.log)"
+		return 1
+	fi
+	log "kube-router: running (pid $pid), healthy"
+}
+
+LEASE_ARG="" FORCE=false
+cmd=${1:-}
+(($#)) && shift
+while (($#)); do
+	case $1 in
+	--lease)
+		[[ $# -ge 2 ]] || die "--lease needs a pid"
+		LEASE_ARG=$2
+		shift
+		;;
+	--force) FORCE=true ;;
+	*) die "unknown argument: $1 (see $0 --help)" ;;
+	esac
+	shift
+done
+
+case $cmd in
+build) cmd_build ;;
+up) cmd_up ;;
+down) cmd_down ;;
+status) cmd_status ;;
+env) cmd_env ;;
+*)
+	sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+	;;
+esac
