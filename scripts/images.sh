@@ -9,8 +9,9 @@
 #                                  run the built image for real (see verify_* below)
 #   scripts/images.sh archive-path debian|base|platform|kafka [--tag TAG]
 #                                  print the OCI archive's path; exit 1 if it is not built
-#   scripts/images.sh status       one line per image: name, stamp state, size
-#   scripts/images.sh prune        drop buildah's dangling layers (the --layers cache of old builds)
+#   scripts/images.sh status       one line per image: name, built or missing, archive size
+#   scripts/images.sh prune        drop dangling layers: old builds and the --layers cache (the
+#                                  next platform build runs npm ci again)
 #
 # Images (buildah names; the archives carry the same names):
 #   localhost/edu-debian:bookworm        debootstrap --variant=minbase + ca-certificates, apt sources
@@ -52,7 +53,7 @@ die() {
 }
 
 usage() {
-  sed -n '4,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '4,/images.sh prune/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -213,11 +214,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Sets CTR (not printed: a $(...) subshell would lose the CONTAINERS entry that cleanup needs).
+CTR=""
+CTR_SEQ=0
 new_container() { # image
-  local ctr
-  ctr="$(bh from --quiet --pull=never --name "edu-images-$$-${#CONTAINERS[@]}" "$1")"
-  CONTAINERS+=("$ctr")
-  printf '%s\n' "$ctr"
+  CTR_SEQ=$((CTR_SEQ + 1))
+  CTR="$(bh from --quiet --pull=never --name "edu-images-$$-$CTR_SEQ" "$1")"
+  CONTAINERS+=("$CTR")
 }
 
 # Run a build step in the container with this host's network (apt, npm): no CNI network, no
@@ -251,7 +254,9 @@ debian_stamp() {
 # Docs, man pages and translations are dropped from the root filesystem and from every package
 # installed later (as Debian's own slim images do): they are a third of a JRE's install.
 slim_rootfs() { # mnt
-  local mnt="$1"
+  local mnt="${1:?}"
+  # Guard against ever running the removals below on anything but a debootstrap'd tree.
+  [[ "$mnt" != / && -f "$mnt/etc/debian_version" ]] || die "slim_rootfs: $mnt is not a Debian root filesystem"
   cat >"$mnt/etc/dpkg/dpkg.cfg.d/edu-slim" <<'CFG'
 path-exclude /usr/share/doc/*
 path-include /usr/share/doc/*/copyright
@@ -262,8 +267,8 @@ path-include /usr/share/locale/locale.alias
 CFG
   printf 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n' >"$mnt/etc/apt/apt.conf.d/edu-slim"
   find "$mnt/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
-  rm -rf "$mnt"/usr/share/{man,info}/* "$mnt"/var/cache/apt/archives/*.deb "$mnt"/var/cache/apt/*.bin \
-    "$mnt"/var/lib/apt/lists/* "$mnt"/var/log/* "$mnt"/tmp/* "$mnt"/dev/* "$mnt"/proc/* "$mnt"/sys/*
+  rm -rf "${mnt:?}"/usr/share/{man,info}/* "${mnt:?}"/var/cache/apt/archives/*.deb "${mnt:?}"/var/cache/apt/*.bin \
+    "${mnt:?}"/var/lib/apt/lists/* "${mnt:?}"/var/log/* "${mnt:?}"/tmp/* "${mnt:?}"/dev/* "${mnt:?}"/proc/* "${mnt:?}"/sys/*
   find "$mnt/usr/share/locale" -mindepth 1 -maxdepth 1 -not -name locale.alias -exec rm -rf {} +
   # Host files debootstrap copied in; the runtime provides its own.
   rm -f "$mnt/etc/resolv.conf" "$mnt/etc/hostname"
@@ -281,7 +286,8 @@ build_debian() {
   local t0=$SECONDS mirror ctr mnt
   mirror="$(debian_mirror)"
   log "building $DEBIAN_REF: debootstrap --variant=minbase $DEBIAN_SUITE from $mirror (~2 min)"
-  ctr="$(new_container scratch)"
+  new_container scratch
+  ctr="$CTR"
   mnt="$(bh mount "$ctr")"
   if ! debootstrap --variant=minbase --include=ca-certificates --components=main \
     "$DEBIAN_SUITE" "$mnt" "$mirror" >"$IMAGES_DIR/debootstrap.log" 2>&1; then
@@ -326,7 +332,8 @@ build_base() {
   node_bin="$(readlink -f "$(command -v node)")"
   npm="$(cd "$(npm_dir)" && pwd -P)"
   log "building $ref from $node_bin and $npm"
-  ctr="$(new_container "$DEBIAN_REF")"
+  new_container "$DEBIAN_REF"
+  ctr="$CTR"
   mnt="$(bh mount "$ctr")"
   # The layout of the official node images: /usr/local/bin/node, npm under /usr/local/lib.
   install -D -m 0755 "$node_bin" "$mnt/usr/local/bin/node"
@@ -423,7 +430,8 @@ build_kafka() {
   fi
   local t0=$SECONDS ctr
   log "building $KAFKA_REF (openjdk-17-jre-headless from apt, jars from $home; ~2 min cold)"
-  ctr="$(new_container "$DEBIAN_REF")"
+  new_container "$DEBIAN_REF"
+  ctr="$CTR"
   # The JRE's postinst links its man pages; the directory is gone in the slim root filesystem.
   bh_run "$ctr" sh -ec 'mkdir -p /usr/share/man/man1
     apt-get update -q
@@ -524,7 +532,8 @@ verify_platform() {
   local ref ctr port log="$IMAGES_DIR/verify-platform.log" t0=$SECONDS pid code
   ref="$(platform_ref)"
   image_exists "$ref" || die "$ref is not built (scripts/images.sh build platform)"
-  ctr="$(new_container "$ref")"
+  new_container "$ref"
+  ctr="$CTR"
   port="$(free_port)"
   bh config --env NODE_ENV=development --env "PORT=$port" --env "MONGODB_URI=$(infra_env MONGODB_URI)" \
     --env "MONGODB_DB=edu_images_verify_$$" --env "KAFKA_BROKERS=$(infra_env KAFKA_BROKERS)" \
@@ -601,12 +610,16 @@ JS
 # host), advertised on 127.0.0.1 instead of the pod's DNS name; then KAFKA_PROBE_JS in the same
 # namespace. Without helm, the image's default command is run instead.
 render_chart_kafka() { # dir
-  local helm
-  helm="$(command -v helm || ls "$CACHE_DIR"/k8s-cli-*/bin/helm 2>/dev/null | head -n1 || true)"
+  local helm="" h
+  # helm on PATH, else the one scripts/cluster.sh caches.
+  for h in "$(command -v helm || true)" "$CACHE_DIR"/k8s-cli-*/bin/helm; do
+    [[ -x "$h" ]] && helm="$h" && break
+  done
   [[ -n "$helm" ]] || return 1
   "$helm" template edu-verify "$REPO_ROOT/charts/edu-platform" --set kafka.enabled=true \
     --show-only templates/kafka/configmap.yaml --show-only templates/kafka/statefulset.yaml >"$1/chart.yaml" ||
     return 1
+  # shellcheck disable=SC2016 # JavaScript, not shell
   env REPO_ROOT="$REPO_ROOT" OUT="$1" node -e '
     const { createRequire } = require("module");
     const YAML = createRequire(process.env.REPO_ROOT + "/package.json")("yaml");
@@ -649,7 +662,8 @@ verify_kafka() {
   NETNS="edu-images-verify-$$"
   ip netns add "$NETNS"
   ip -n "$NETNS" link set lo up
-  ctr="$(new_container "$KAFKA_REF")"
+  new_container "$KAFKA_REF"
+  ctr="$CTR"
   "${BH[@]}" run --network "ns:/run/netns/$NETNS" "${args[@]}" "$ctr" -- "${cmd[@]}" >"$log" 2>&1 7>&- &
   pid=$!
   RUN_PIDS+=("$pid")
@@ -717,6 +731,7 @@ cmd_build() { # what
 
 cmd_archive_path() { # name
   local archive
+  [[ "$1" =~ ^(debian|base|platform|kafka)$ ]] || die "unknown image '$1' (expected debian, base, platform or kafka)"
   archive="$(archive_of "$(image_ref_of "$1")")"
   printf '%s\n' "$archive"
   [[ -f "$archive" ]] || {
@@ -739,8 +754,8 @@ cmd_status() {
 }
 
 main() {
-  local cmd="${1:-}" what="" arg
-  [[ -n "$cmd" ]] || {
+  local sub="${1:-}" what="" arg
+  [[ -n "$sub" ]] || {
     usage
     exit 2
   }
@@ -763,7 +778,7 @@ main() {
     esac
   done
   [[ "$TAG" =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$ ]] || die "invalid tag '$TAG'"
-  case "$cmd" in
+  case "$sub" in
     build) cmd_build "${what:-all}" ;;
     verify) cmd_verify "${what:-all}" ;;
     archive-path) cmd_archive_path "${what:?archive-path needs an image name}" ;;
