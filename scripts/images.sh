@@ -27,7 +27,7 @@
 #
 # Env: EDU_CACHE_DIR (default ~/.cache/edu-platform), EDU_IMAGE_TAG (dev),
 #      EDU_BUILDAH_DRIVER (overlay|vfs; default: overlay when the kernel mounts it, else vfs),
-#      EDU_BUILDAH_RUNROOT (/run/edu-platform/buildah).
+#      EDU_BUILDAH_RUNROOT (/run/edu-platform/buildah), EDU_IMAGES_VERIFY_TIMEOUT (seconds, 90).
 # Needs root (debootstrap, buildah's storage). Never touches images, containers or storage it did
 # not create: buildah runs with its own storage under $EDU_CACHE_DIR/images/storage.
 set -euo pipefail
