@@ -210,6 +210,9 @@ Args: root, database.
 {{- define "edu-platform.commonConfig" -}}
 NODE_ENV: "production"
 LOG_LEVEL: {{ default .root.Values.logLevel .logLevel | quote }}
+{{- if not .root.Values.mongodb.requireTransactions }}
+MONGODB_REQUIRE_TRANSACTIONS: "false"
+{{- end }}
 {{- $brokers := include "edu-platform.kafka.brokers" .root }}
 {{- if $brokers }}
 KAFKA_BROKERS: {{ $brokers | quote }}

@@ -41,6 +41,7 @@ export const commonConfig = {
   INTERNAL_API_TOKEN: Joi.string().min(16).optional(),
   SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).max(120000).default(10000),
   SHUTDOWN_DELAY_MS: Joi.number().integer().min(0).max(60000).default(0),
+  MONGODB_REQUIRE_TRANSACTIONS: Joi.boolean().optional(),
 };
 
 export interface CommonConfig {
@@ -52,4 +53,10 @@ export interface CommonConfig {
   INTERNAL_API_TOKEN?: string;
   SHUTDOWN_GRACE_MS: number;
   SHUTDOWN_DELAY_MS: number;
+  /** Unset: required in production only. `false` lets production run on a server without them. */
+  MONGODB_REQUIRE_TRANSACTIONS?: boolean;
 }
+
+/** Whether the process must refuse a MongoDB that cannot run transactions. */
+export const requiresTransactions = (config: CommonConfig): boolean =>
+  config.MONGODB_REQUIRE_TRANSACTIONS ?? config.NODE_ENV === 'production';

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type Joi from 'joi';
 import type { Registry } from 'prom-client';
-import { loadConfig, type CommonConfig } from './config.js';
+import { loadConfig, requiresTransactions, type CommonConfig } from './config.js';
 import type { HealthChecks, ReadinessState } from './health.js';
 import { createKafkaBus, parseBrokers, type EventBus } from './kafka.js';
 import { createLogger, type Logger } from './logging.js';
@@ -82,7 +82,7 @@ export async function startService<C extends CommonConfig, B extends BuiltServic
     uri: config.MONGODB_URI,
     dbName: databaseName(def, config),
     logger,
-    requireTransactions: config.NODE_ENV === 'production',
+    requireTransactions: requiresTransactions(config),
   });
   const bus = config.KAFKA_BROKERS
     ? createKafkaBus({ brokers: parseBrokers(config.KAFKA_BROKERS), clientId: def.name, logger })

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import Joi from 'joi';
-import { ConfigError, commonConfig, loadConfig } from '../src/index.js';
+import { ConfigError, commonConfig, loadConfig, requiresTransactions, type CommonConfig } from '../src/index.js';
 
 const schema = Joi.object({ ...commonConfig, PORT: Joi.number().port().default(4001) });
 
@@ -24,6 +24,30 @@ describe('loadConfig (pure)', () => {
     expect(() => loadConfig(schema, { MONGODB_URI: 'mongodb://h/', KAFKA_BROKERS: 'a, b' })).to.throw(
       ConfigError,
       /"KAFKA_BROKERS"/,
+    );
+  });
+});
+
+describe('requiresTransactions (pure)', () => {
+  const load = (env: Record<string, string>) =>
+    loadConfig(schema, { MONGODB_URI: 'mongodb://h/', ...env }) as unknown as CommonConfig;
+
+  it('requires transactions in production and nowhere else unless told', () => {
+    expect(requiresTransactions(load({ NODE_ENV: 'production' }))).to.equal(true);
+    expect(requiresTransactions(load({ NODE_ENV: 'development' }))).to.equal(false);
+    expect(requiresTransactions(load({ NODE_ENV: 'test' }))).to.equal(false);
+  });
+
+  it('MONGODB_REQUIRE_TRANSACTIONS overrides the default either way, and only takes a boolean', () => {
+    expect(requiresTransactions(load({ NODE_ENV: 'production', MONGODB_REQUIRE_TRANSACTIONS: 'false' }))).to.equal(
+      false,
+    );
+    expect(requiresTransactions(load({ NODE_ENV: 'development', MONGODB_REQUIRE_TRANSACTIONS: 'true' }))).to.equal(
+      true,
+    );
+    expect(() => load({ MONGODB_REQUIRE_TRANSACTIONS: 'maybe' })).to.throw(
+      ConfigError,
+      /"MONGODB_REQUIRE_TRANSACTIONS"/,
     );
   });
 });

@@ -7,6 +7,7 @@ import {
   createLogger,
   loadConfig,
   parseBrokers,
+  requiresTransactions,
   runMain,
 } from '../../../kit/src/index.js';
 import { documentImportConfigSchema } from '../config.js';
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     uri: config.MONGODB_URI,
     dbName: config.MONGODB_DB,
     logger,
-    requireTransactions: config.NODE_ENV === 'production',
+    requireTransactions: requiresTransactions(config),
   });
   const bus = createKafkaBus({ brokers: parseBrokers(config.KAFKA_BROKERS), clientId: 'docx-worker', logger });
   const worker = await startWorker({ config, db, bus, logger, parse: workerIntegrations(config).parse });
