@@ -1,0 +1,61 @@
+// Mocha root hooks for the node suite (k8s-tests/node.mocharc.json): the platform running in real
+// pods. On this Docker-less machine they bring up, each once per run and with a lease on this
+// process: the test profile's MongoDB stand-in (the chart's MongoDB, reached through the bridge
+// gateway), the local node with its control plane (scripts/node.sh), the policy controller
+// (scripts/netpol.sh), and the images (scripts/images.sh builds what changed and imports it).
+// With EDU_NODE_EXTERNAL=1 the cluster is whatever KUBECONFIG names (kind: `make kind-up`,
+// `make kind-load`) and nothing is brought up; EDU_PLATFORM_VALUES then names the chart values.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const script = (name: string) => path.join(root, 'scripts', name);
+const lease = process.env.EDU_KEEP_INFRA === '1' ? [] : ['--lease', String(process.pid)];
+const started: Array<() => void> = [];
+
+/** Runs a provisioning script; its stderr is the run's log, its stdout (env lines) is returned. */
+function run(name: string, args: string[]): string {
+  return execFileSync('bash', [script(name), ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: root,
+  });
+}
+
+function exportLines(out: string, keys: string[]): void {
+  for (const key of keys) {
+    const value = new RegExp(`^${key}=(.+)$`, 'm').exec(out)?.[1];
+    if (value) process.env[key] = value;
+  }
+}
+
+function upThisMachine(): void {
+  exportLines(run('infra.sh', ['up', '--profile', 'test', ...lease]), ['MONGODB_URI', 'KAFKA_BROKERS']);
+  started.push(() => run('infra.sh', ['down', '--profile', 'test', ...lease]));
+  exportLines(run('node.sh', ['up', ...lease]), ['KUBECONFIG', 'NODE_HOST_IP', 'NODE_NAME']);
+  started.push(() => run('node.sh', ['down', ...lease]));
+  run('netpol.sh', ['up', ...lease]);
+  started.push(() => run('netpol.sh', ['down', ...lease]));
+  run('images.sh', ['build', 'all', '--tag', 'dev']);
+  process.env.EDU_NODE = '1';
+}
+
+export const mochaHooks = {
+  beforeAll(this: Mocha.Context): void {
+    this.timeout(60 * 60_000);
+    if (process.env.EDU_NODE_EXTERNAL === '1') return;
+    upThisMachine();
+  },
+  afterAll(this: Mocha.Context): void {
+    this.timeout(300_000);
+    if (process.env.EDU_KEEP_INFRA === '1') return;
+    for (const stop of started.reverse()) {
+      try {
+        stop();
+      } catch (err) {
+        console.error(`node suite teardown: ${(err as Error).message}`);
+      }
+    }
+  },
+};

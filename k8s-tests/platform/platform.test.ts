@@ -1,0 +1,202 @@
+// The whole platform in real pods (k8s-tests/node.mocharc.json): `helm install --wait` of the
+// chart with every service, the gateway, the operator, its parser workers and an in-cluster Kafka;
+// `helm test`; an exam flow through the Services; the operator scaling worker pods that really
+// consume; a worker killed mid-job; a rolling `helm upgrade` under steady traffic; `helm uninstall`.
+// The tests run in order on one release. Skips unless a node runs pods (node-setup.ts sets
+// EDU_NODE=1; EDU_NODE_EXTERNAL=1 for a cluster such as kind).
+import { expect } from 'chai';
+import { helm, kubectl } from '../helpers/cluster.js';
+import { dumpOnFailure } from '../helpers/dump-on-failure.js';
+import { waitFor } from '../helpers/wait.js';
+import { examFlow } from './exam-flow.js';
+import { jobState, tally, uploadBurst, type Importer } from './imports.js';
+import {
+  INSTANCE,
+  NAMESPACE,
+  RELEASE,
+  WORKERS,
+  getJson,
+  install,
+  internalToken,
+  isReady,
+  jobStatus,
+  ns,
+  pods,
+  serviceUrl,
+  workerReplicas,
+  type PodJson,
+} from './release.js';
+import { steadyLoad } from './steady.js';
+
+const LONG = { timeoutMs: 10 * 60_000, intervalMs: 1000 };
+const BURST = 20;
+
+interface Workload {
+  metadata: { name: string };
+  spec: { replicas?: number };
+  status: { readyReplicas?: number };
+}
+
+async function workloadsReady(): Promise<string[]> {
+  const items = (await getJson<{ items: Workload[] }>(['get', 'deployments,statefulsets', '-l', INSTANCE])).items;
+  return items.filter((w) => (w.status.readyReplicas ?? 0) < (w.spec.replicas ?? 1)).map((w) => w.metadata.name);
+}
+
+describe('the platform in pods on a real node', function () {
+  let importer: Importer;
+  let token = '';
+
+  before(function () {
+    if (process.env.EDU_NODE !== '1' && process.env.EDU_NODE_EXTERNAL !== '1') {
+      console.log('      skipped: no node runs pods (run with k8s-tests/node.mocharc.json)');
+      this.skip();
+    }
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed') return;
+    const podList = await kubectl(ns(['get', 'pods', '-o', 'wide'])).catch((e: Error) => e.message);
+    process.stderr.write(`----- pods in ${NAMESPACE} -----\n${podList}\n`);
+    const operatorLog = await kubectl(ns(['logs', `deployment/${RELEASE}-operator`, '--tail=200'])).catch(
+      (e: Error) => e.message,
+    );
+    await dumpOnFailure(NAMESPACE, [{ name: 'operator', log: operatorLog }]);
+  });
+
+  it('helm install --wait brings every Deployment and StatefulSet of the chart to Ready', async () => {
+    await install();
+    expect(await workloadsReady()).to.deep.equal([]);
+    const all = await pods();
+    const components = new Set(all.map((p) => p.metadata.labels?.['app.kubernetes.io/component']));
+    for (const c of ['auth', 'user', 'analytics', 'notification', 'question-bank', 'attempt', 'document-import']) {
+      expect(components, `a ${c} pod`).to.include(c);
+    }
+    expect(components).to.include.members(['gateway', 'operator', 'kafka']);
+    const workers = await workerReplicas();
+    expect(workers.ready, 'the operator keeps minWorkers ready').to.be.at.least(1);
+    token = await internalToken();
+    importer = { base: await serviceUrl('document-import'), internalToken: token, organizationId: 'org-node' };
+  });
+
+  it('helm test passes', async () => {
+    const out = await helm(['test', RELEASE, '-n', NAMESPACE, '--timeout', '5m'], { timeoutMs: 6 * 60_000 });
+    expect(out).to.match(/Phase:\s+Succeeded/);
+  });
+
+  it('runs an exam through the Services: register, questions, DOCX import and approval, attempt, result', async () => {
+    const urls = {
+      auth: await serviceUrl('auth'),
+      questionBank: await serviceUrl('question-bank'),
+      documentImport: await serviceUrl('document-import'),
+      attempt: await serviceUrl('attempt'),
+    };
+    const summary = await examFlow(urls, { internalToken: token, waitTimeoutMs: 300_000 });
+    expect(summary.totalScore).to.equal(summary.expectedScore);
+    expect(summary.importedQuestionIds.length).to.be.greaterThan(0);
+  });
+
+  it('scales the worker pods up as jobs pile up; they drain the queue, readyWorkers follows, then it scales back down', async () => {
+    const ids = await uploadBurst(importer, BURST);
+    const up = await waitFor(
+      'the operator to ask for more than one worker',
+      async () => {
+        const s = await jobStatus();
+        return (s.desiredWorkers ?? 0) > 1 && s;
+      },
+      LONG,
+    );
+    expect(up.desiredWorkers).to.be.at.most(3);
+    await waitFor(
+      'two or more worker pods Ready and reported in readyWorkers',
+      async () => {
+        const [s, d] = [await jobStatus(), await workerReplicas()];
+        return d.ready >= 2 && (s.readyWorkers ?? 0) >= 2;
+      },
+      LONG,
+    );
+    const done = await waitFor(
+      'every job of the burst COMPLETED',
+      async () => {
+        const t = await tally(importer, ids);
+        return t.COMPLETED === BURST && t;
+      },
+      LONG,
+    );
+    expect(done).to.deep.equal({ COMPLETED: BURST });
+    await waitFor(
+      'the workers scaled back down to minWorkers (1), readyWorkers 1',
+      async () => {
+        const [s, d] = [await jobStatus(), await workerReplicas()];
+        return d.spec === 1 && d.ready === 1 && s.readyWorkers === 1 && s.queue?.totalPending === 0;
+      },
+      LONG,
+    );
+  });
+
+  it('loses no job when a worker pod is killed in the middle of one', async () => {
+    const ids = await uploadBurst(importer, 6, 120);
+    const busy = await waitFor(
+      'a job being processed',
+      async () => {
+        for (const id of ids) if ((await jobState(importer, id)) === 'PROCESSING') return id;
+        return undefined;
+      },
+      LONG,
+    );
+    // The operator's worker pods carry the DocxImportJob template's labels, not necessarily the chart's.
+    const workers = (await getJson<{ items: PodJson[] }>(['get', 'pods'])).items.filter(
+      (p) => p.metadata.name.startsWith(`${WORKERS}-`) && isReady(p),
+    );
+    expect(workers.length, `worker pods while ${busy} runs`).to.be.greaterThan(0);
+    // SIGKILL, no grace: the job's lease must run out and another worker take it.
+    const names = workers.map((p) => p.metadata.name);
+    await kubectl(ns(['delete', 'pod', ...names, '--grace-period=0', '--force', '--wait=false']));
+    const done = await waitFor(
+      'every job COMPLETED after the kill',
+      async () => {
+        const t = await tally(importer, ids);
+        return t.COMPLETED === ids.length && t;
+      },
+      LONG,
+    );
+    expect(done).to.deep.equal({ COMPLETED: ids.length });
+  });
+
+  it('rolls every pod on helm upgrade with a changed value, losing no request of a steady stream', async () => {
+    const before = new Set((await pods()).map((p) => p.metadata.name));
+    const url = `${await serviceUrl('question-bank')}/v1/questions?limit=1`;
+    const headers = {
+      'X-Internal-Token': token,
+      'X-Organization-Id': 'org-node',
+      'X-User-Id': 'teacher-org-node',
+      'X-User-Role': 'TEACHER',
+    };
+    const load = steadyLoad(url, headers, 200);
+    await install(['--set', 'logLevel=debug']);
+    await waitFor('every workload Ready after the upgrade', async () => (await workloadsReady()).length === 0, LONG);
+    const result = await load.stop();
+    const qb = (await pods(`${INSTANCE},app.kubernetes.io/component=question-bank`)).filter(isReady);
+    expect(qb.length).to.be.greaterThan(0);
+    for (const p of qb) expect(before.has(p.metadata.name), `${p.metadata.name} is a new pod`).to.equal(false);
+    expect(result.failures, `${result.sent} requests`).to.deep.equal([]);
+    expect(result.ok).to.be.greaterThan(20);
+  });
+
+  it('helm uninstall leaves nothing of the release in the namespace', async () => {
+    await helm(['uninstall', RELEASE, '-n', NAMESPACE, '--wait', '--timeout', '5m'], { timeoutMs: 6 * 60_000 });
+    const kinds = 'all,configmaps,secrets,pvc,networkpolicies,dij,leases,serviceaccounts,roles,rolebindings,ingresses';
+    const left = await waitFor(
+      'nothing left but the namespace defaults',
+      async () => {
+        const out = await kubectl(ns(['get', kinds, '-o', 'name']));
+        const names = out
+          .split('\n')
+          .filter((l) => l && !/^(serviceaccount\/default|configmap\/kube-root-ca\.crt)$/.test(l));
+        return names.length === 0 ? 'empty' : undefined;
+      },
+      LONG,
+    );
+    expect(left).to.equal('empty');
+    await kubectl(['delete', 'namespace', NAMESPACE, '--wait=false']);
+  });
+});

@@ -1,0 +1,73 @@
+// The release the node suite installs and what its tests read of it: pods and their readiness,
+// Service addresses, the internal token, DocxImportJob status. The chart's values come from
+// EDU_PLATFORM_VALUES (default: charts/edu-platform/ci/node-values.yaml, the local node).
+import path from 'node:path';
+import { helm, kubectl } from '../helpers/cluster.js';
+import { repoRoot } from '../helpers/kube.js';
+
+export const RELEASE = 'edu-platform';
+export const NAMESPACE = process.env.EDU_PLATFORM_NAMESPACE ?? 'edu-node-suite';
+export const CHART = path.join(repoRoot, 'charts', 'edu-platform');
+export const VALUES = process.env.EDU_PLATFORM_VALUES ?? path.join(CHART, 'ci', 'node-values.yaml');
+export const JOB = `${RELEASE}-docx-parser`;
+export const WORKERS = `${JOB}-workers`;
+/** Every label the chart puts on what it creates carries this instance. */
+export const INSTANCE = `app.kubernetes.io/instance=${RELEASE}`;
+
+export interface PodJson {
+  metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string };
+  status: { phase?: string; conditions?: Array<{ type: string; status: string }> };
+}
+
+export const ns = (args: string[]): string[] => ['-n', NAMESPACE, ...args];
+
+export async function getJson<T>(args: string[]): Promise<T> {
+  return JSON.parse(await kubectl(ns([...args, '-o', 'json']))) as T;
+}
+
+export async function pods(selector = INSTANCE): Promise<PodJson[]> {
+  return (await getJson<{ items: PodJson[] }>(['get', 'pods', '-l', selector])).items;
+}
+
+export const isReady = (p: PodJson): boolean =>
+  !p.metadata.deletionTimestamp && (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+
+/** `helm upgrade --install --wait`: every Deployment and StatefulSet of the release Ready. */
+export async function install(extra: string[] = []): Promise<string> {
+  const args = ['upgrade', '--install', RELEASE, CHART, '-n', NAMESPACE, '--create-namespace', '-f', VALUES];
+  return helm([...args, ...extra, '--wait', '--timeout', '12m'], { timeoutMs: 13 * 60_000 });
+}
+
+/** `http://<ClusterIP>:<port>` of a component's Service: kube-proxy on the node routes it from the host too. */
+export async function serviceUrl(component: string): Promise<string> {
+  const svc = await getJson<{ spec: { clusterIP: string; ports: Array<{ port: number }> } }>([
+    'get',
+    'service',
+    `${RELEASE}-${component}`,
+  ]);
+  return `http://${svc.spec.clusterIP}:${svc.spec.ports[0]!.port}`;
+}
+
+export async function internalToken(): Promise<string> {
+  const secret = await getJson<{ data: Record<string, string> }>(['get', 'secret', `${RELEASE}-secrets`]);
+  return Buffer.from(secret.data.INTERNAL_API_TOKEN ?? '', 'base64').toString('utf8');
+}
+
+export interface JobStatus {
+  desiredWorkers?: number;
+  readyWorkers?: number;
+  queue?: { waiting?: number; active?: number; totalPending?: number };
+}
+
+export async function jobStatus(): Promise<JobStatus> {
+  return (await getJson<{ status?: JobStatus }>(['get', 'dij', JOB])).status ?? {};
+}
+
+export async function workerReplicas(): Promise<{ spec: number; ready: number }> {
+  const d = await getJson<{ spec: { replicas?: number }; status: { readyReplicas?: number } }>([
+    'get',
+    'deployment',
+    WORKERS,
+  ]);
+  return { spec: d.spec.replicas ?? 0, ready: d.status.readyReplicas ?? 0 };
+}
