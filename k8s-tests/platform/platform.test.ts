@@ -9,7 +9,7 @@ import { helm, kubectl } from '../helpers/cluster.js';
 import { dumpOnFailure } from '../helpers/dump-on-failure.js';
 import { waitFor } from '../helpers/wait.js';
 import { examFlow } from './exam-flow.js';
-import { jobState, tally, uploadBurst, type Importer } from './imports.js';
+import { jobState, tally, uploadBurst, type Importer } from '../../bench/lib/docx-imports.js';
 import {
   INSTANCE,
   NAMESPACE,

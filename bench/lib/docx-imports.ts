@@ -1,6 +1,7 @@
-// DOCX import jobs through the document-import Service, as a teacher of one organization: upload a
-// burst, read every job's status. What the operator scales on and what a killed worker must not lose.
-import { sampleExamDocx, type ExamDocx } from './docx.js';
+// DOCX import jobs through a document-import base URL (a Service on a node, a local process), as a
+// teacher of one organization: upload a burst, read every job's status. Used by the node suite
+// (what the operator scales on, what a killed worker must not lose) and bench/operator.
+import { makeExam } from '../docx-parse/make-exam.js';
 
 const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -17,9 +18,9 @@ const headers = (i: Importer): Record<string, string> => ({
   'X-User-Role': 'TEACHER',
 });
 
-async function uploadOne(i: Importer, docx: ExamDocx): Promise<string> {
+async function uploadOne(i: Importer, docx: Uint8Array, questions: number): Promise<string> {
   const form = new FormData();
-  form.append('file', new Blob([docx.bytes], { type: DOCX_TYPE }), docx.fileName);
+  form.append('file', new Blob([docx], { type: DOCX_TYPE }), `de-thi-${questions}-cau.docx`);
   const res = await fetch(`${i.base}/v1/import/docx/qas/jobs`, { method: 'POST', headers: headers(i), body: form });
   const body = (await res.json()) as { data?: { id?: string } };
   if (res.status !== 202 || !body.data?.id) throw new Error(`upload: ${res.status} ${JSON.stringify(body)}`);
@@ -28,8 +29,8 @@ async function uploadOne(i: Importer, docx: ExamDocx): Promise<string> {
 
 /** `count` uploads of a `questions`-question exam, all sent at once; the job ids. */
 export async function uploadBurst(i: Importer, count: number, questions = 40): Promise<string[]> {
-  const docx = await sampleExamDocx(questions);
-  return Promise.all(Array.from({ length: count }, () => uploadOne(i, docx)));
+  const docx = await makeExam(questions);
+  return Promise.all(Array.from({ length: count }, () => uploadOne(i, docx, questions)));
 }
 
 export async function jobState(i: Importer, id: string): Promise<string> {
