@@ -11,7 +11,7 @@ TEST_LOG_DIR := $(RUN_DIR)/test-logs
 
 .PHONY: help install build typecheck lint format test unit-test k8s-test schemathesis dev dev-down dev-status \
         infra-up infra-down infra-status cluster-build cluster-up cluster-down cluster-status \
-        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import bench-attempt bench-notification bench-analytics bench-gateway clean kind-up kind-load helm-install
+        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import bench-attempt bench-notification bench-analytics bench-gateway clean kind-up kind-load helm-install node-up node-down netpol-up netpol-down images node-test bench-operator-node
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -131,12 +131,43 @@ kind-up: ## (Docker only) create a kind cluster from k8s-tests/kind.yaml
 IMAGE_TAG ?= dev
 HELM_VALUES ?= charts/edu-platform/ci/all-values.yaml
 
+node-up: install ## start a real node beside the local control plane (containerd, kubelet, scheduler, kube-proxy, CoreDNS; built on first use)
+	@scripts/node.sh up
+
+node-down: ## stop the local node and undo its host changes (the control plane stays: make cluster-down)
+	@scripts/node.sh down
+
+netpol-up: ## start the NetworkPolicy controller (kube-router, firewall only) on the local node
+	@scripts/netpol.sh up
+
+netpol-down: ## stop the NetworkPolicy controller and remove its iptables chains and ipsets
+	@scripts/netpol.sh down
+
+images: ## build the base, platform and Kafka images with buildah (cached); imported into the local node when it runs
+	@scripts/images.sh build all --tag $(IMAGE_TAG)
+
+node-test: install ## the node suite: the whole chart in real pods on the local node (brought up, built and imported first)
+	@mkdir -p $(TEST_LOG_DIR)
+	@npx mocha --config k8s-tests/node.mocharc.json 2>&1 | tee $(TEST_LOG_DIR)/node.log
+
 kind-load: ## (Docker only) build the image edu-platform:$(IMAGE_TAG) and load it into kind
 	@docker build -t edu-platform:$(IMAGE_TAG) . && kind load docker-image edu-platform:$(IMAGE_TAG) --name edu-platform
 
-helm-install: ## install the chart (in-cluster MongoDB and Kafka from HELM_VALUES) into the current KUBECONFIG
-	@helm upgrade --install edu-platform charts/edu-platform --namespace edu-platform --create-namespace \
-	  -f $(HELM_VALUES) --set image.repository=edu-platform --set image.tag=$(IMAGE_TAG)
+helm-install: install ## install the chart and wait until every pod is Ready: into the local node (built, imported, started as needed) or, with KUBECONFIG set, that cluster with HELM_VALUES
+	@if [[ -z "$${KUBECONFIG:-}" ]]; then \
+	  scripts/infra.sh up --profile test >/dev/null && \
+	  eval "$$(scripts/node.sh up)" && export KUBECONFIG && \
+	  scripts/images.sh build all --tag $(IMAGE_TAG) && \
+	  values=charts/edu-platform/ci/node-values.yaml; \
+	else values=$(HELM_VALUES); fi; \
+	eval "$$(scripts/cluster.sh env | grep -E '^(KUBECTL|HELM)=')"; \
+	"$$HELM" upgrade --install edu-platform charts/edu-platform --namespace edu-platform --create-namespace \
+	  -f "$$values" --set image.tag=$(IMAGE_TAG) --wait --timeout 12m && \
+	"$$KUBECTL" get pods -n edu-platform
+
+bench-operator-node: install ## a burst of 20 DOCX uploads to every job completed: the operator scaling real worker pods vs one fixed worker pod (after make helm-install)
+	@eval "$$(scripts/cluster.sh env | grep -E '^(KUBECTL|HELM)=')"; export KUBECTL HELM; \
+	  export KUBECONFIG="$${KUBECONFIG:-$$(scripts/cluster.sh env | sed -n 's/^KUBECONFIG=//p')}"; node --import tsx bench/operator/node-burst.ts
 
 clean: ## remove build output (the cache outside the clone stays)
 	@rm -rf dist coverage
