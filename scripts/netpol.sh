@@ -208,11 +208,14 @@ stop_controller() {
 }
 
 healthy() { [[ $(curl -sf --max-time 2 "http://127.0.0.1:$HEALTH_PORT/healthz") == OK ]]; }
-chains_ready() { iptables -t filter -S KUBE-ROUTER-FORWARD >/dev/null 2>&1; }
+# kube-router reports healthy from its start and a killed run leaves its chains behind: only the
+# first full sync of this process (logged at -v=1) says the rules match the cluster.
+LOG_OFFSET=-1 # -1: this run started no kube-router (one already runs)
+first_sync_done() { ((LOG_OFFSET < 0)) || tail -c "+$((LOG_OFFSET + 1))" "$RUN/kube-router.log" | grep -q 'sync iptables took'; }
 
 wait_ready() {
 	local start=$SECONDS
-	until healthy && chains_ready; do
+	until healthy && first_sync_done; do
 		if ! our_pid >/dev/null; then
 			tail -n 30 "$RUN/kube-router.log" >&2
 			die "kube-router exited (log: $RUN/kube-router.log)"
@@ -282,12 +285,13 @@ cmd_env() {
 start_controller() {
 	local kubeconfig=$1
 	our_pid >/dev/null && return 0
+	LOG_OFFSET=$(stat -c %s "$RUN/kube-router.log" 2>/dev/null || echo 0)
 	log "starting kube-router $KUBE_ROUTER_VERSION (network policy controller only)"
 	# 5>&- 6>&- 7>&- 8>&-: no lock of cluster.sh, node.sh or ours is held for as long as it runs.
 	setsid nohup "$BIN/kube-router" --kubeconfig="$kubeconfig" --hostname-override="$NODE_NAME" \
 		--run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false \
 		--enable-ipv4=true --enable-ipv6=false --service-cluster-ip-range="$SERVICE_CIDR" \
-		--health-port="$HEALTH_PORT" --metrics-port=0 \
+		--health-port="$HEALTH_PORT" --metrics-port=0 --v=1 \
 		>>"$RUN/kube-router.log" 2>&1 </dev/null 5>&- 6>&- 7>&- 8>&- &
 	echo $! >"$PIDFILE"
 }
