@@ -139,6 +139,7 @@ build() {
 	rm -rf "$DIR.build."*
 	local tmp start=$SECONDS jobs=${EDU_BUILD_JOBS:-$(nproc)} date
 	tmp=$(mktemp -d "$DIR.build.XXXXXX")
+	# shellcheck disable=SC2064 # $tmp is meant to expand now: it is local to this function
 	trap "rm -rf '$tmp'" EXIT
 	mkdir -p "$tmp/bin" "$tmp/images"
 	cd "$MOD"
@@ -246,14 +247,15 @@ new_names() { # recorded-file current-names regex
 
 # Jumps into the new chains from other chains, then the chains themselves, in one transaction.
 drop_new_chains() {
-	local new script
+	local new script c
 	new=$(new_names "$HOST_STATE/chains" "$(filter_chains)" "$CHAIN_RE")
 	[[ -n $new ]] || return 0
 	script=$(iptables-save -t filter | awk -v new="$new" '
 		BEGIN { n = split(new, a, "\n"); for (i = 1; i <= n; i++) s[a[i]] = 1 }
 		/^-A / { tgt = ""; for (i = 3; i < NF; i++) if ($i == "-j" || $i == "-g") tgt = $(i + 1)
 			if (!($2 in s) && (tgt in s)) { sub(/^-A/, "-D"); print } }')
-	script+=$'\n'$(sed 's/^/-F /' <<<"$new")$'\n'$(sed 's/^/-X /' <<<"$new")
+	for c in $new; do script+=$'\n'"-F $c"; done
+	for c in $new; do script+=$'\n'"-X $c"; done
 	printf '*filter\n%s\nCOMMIT\n' "$script" | iptables-restore --noflush ||
 		log "warning: could not remove chains: $(tr '\n' ' ' <<<"$new")"
 }
