@@ -1,15 +1,27 @@
 // The chart's NetworkPolicies for MongoDB and Kafka, enforced for real on the local node by the
 // policy controller of scripts/netpol.sh (kube-router; the node's bridge CNI plugin alone ignores
 // policies). In a fresh namespace, servers carrying the mongodb/kafka selector labels answer on
-// 27017/9092; a pod with the release's labels keeps reaching them once the policies are applied,
-// a pod without them and a pod of another release are cut off, and deleting the policies lets
-// them through again. Skips unless `scripts/node.sh up` and `scripts/netpol.sh up` have run.
+// 27017/9092, reached by pod IP and through their Service (kube-proxy); a pod with the release's
+// labels keeps reaching them once the policies are applied, a pod without them and a pod of
+// another release are cut off, pods started later are sorted the same way (the operator scales
+// workers while policies exist), and deleting the policies lets everyone through again. Skips
+// unless `scripts/node.sh up` and `scripts/netpol.sh up` have run.
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { loadAllYaml } from '@kubernetes/client-node';
 import { helm, kubectl } from '../helpers/cluster.js';
 import { waitFor } from '../helpers/wait.js';
-import { chartDir, echoImage, podManifest, reaches, runningIp, skipReason, type Labels } from './probe-pods.js';
+import {
+  chartDir,
+  echoImage,
+  podManifest,
+  reaches,
+  runningIp,
+  serviceManifest,
+  skipReason,
+  type Labels,
+  type Target,
+} from './probe-pods.js';
 
 const DEADLINE = { timeoutMs: 120_000, intervalMs: 500 };
 const release = 'np';
@@ -28,13 +40,12 @@ const CLIENTS: Record<string, Labels> = {
   // The same chart, another release: the policies select on the instance too.
   'other-release': { ...component('auth'), 'app.kubernetes.io/instance': `${release}-other` },
 };
-
-type Target = { server: string; ip: string; port: number };
+const OUTSIDERS = ['outsider', 'other-release'];
 
 describe('network policies on the local node (scripts/netpol.sh)', function () {
   this.timeout(10 * 60_000);
   const ns = `netpol-${randomBytes(3).toString('hex')}`;
-  let targets: Target[] = [];
+  const targets: Target[] = [];
   let policies = '';
   let created = false;
 
@@ -54,19 +65,18 @@ describe('network policies on the local node (scripts/netpol.sh)', function () {
       () => kubectl(['-n', ns, 'get', 'serviceaccount', 'default']),
       DEADLINE,
     );
-    const pods = [
+    const items = [
       ...SERVERS.map((s) => podManifest(s.server, component(s.server), image, ['serve', String(s.port)])),
+      ...SERVERS.map((s) => serviceManifest(s.server, component(s.server), s.port)),
       ...Object.entries(CLIENTS).map(([name, labels]) => podManifest(name, labels, image, ['sleep'])),
     ];
     await kubectl(['-n', ns, 'apply', '-f', '-'], {
-      input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: pods }),
+      input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }),
     });
-    targets = await Promise.all(
-      SERVERS.map(async (s) => ({
-        ...s,
-        ip: await waitFor(`pod ${s.server} Running`, () => runningIp(ns, s.server), DEADLINE),
-      })),
-    );
+    for (const { server, port } of SERVERS) {
+      const ip = await waitFor(`pod ${server} Running`, () => runningIp(ns, server), DEADLINE);
+      targets.push({ server, host: ip, port }, { server, host: `${server}.${ns}.svc.cluster.local`, port });
+    }
     for (const client of Object.keys(CLIENTS)) {
       await waitFor(`pod ${client} Running`, () => runningIp(ns, client), DEADLINE);
     }
@@ -80,7 +90,7 @@ describe('network policies on the local node (scripts/netpol.sh)', function () {
     for (const client of Object.keys(CLIENTS)) {
       for (const t of targets) {
         // The first exec right after a pod starts may race its network setup: poll, bounded.
-        await waitFor(`${client} -> ${t.server}:${t.port}`, () => reaches(ns, client, t), DEADLINE);
+        await waitFor(`${client} -> ${t.host}:${t.port}`, () => reaches(ns, client, t), DEADLINE);
       }
     }
   });
@@ -89,26 +99,37 @@ describe('network policies on the local node (scripts/netpol.sh)', function () {
     await kubectl(['-n', ns, 'apply', '-f', '-'], { input: policies });
     for (const t of targets) {
       await waitFor(
-        `outsider cut off from ${t.server}:${t.port}`,
+        `outsider cut off from ${t.host}:${t.port}`,
         async () => !(await reaches(ns, 'outsider', t)),
         DEADLINE,
       );
     }
     for (const t of targets) {
-      expect(await reaches(ns, 'service', t), `service -> ${t.server}`).to.equal(true);
-      expect(await reaches(ns, 'other-release', t), `other-release -> ${t.server}`).to.equal(false);
-      expect(await reaches(ns, 'outsider', t), `outsider -> ${t.server} (again)`).to.equal(false);
+      expect(await reaches(ns, 'service', t), `service -> ${t.host}`).to.equal(true);
+      for (const client of OUTSIDERS) expect(await reaches(ns, client, t), `${client} -> ${t.host}`).to.equal(false);
+    }
+  });
+
+  it('pods started after the policies: admitted by their labels, refused without', async function () {
+    const late = { 'late-service': component('docx-worker'), 'late-outsider': { app: 'outsider' } };
+    const items = Object.entries(late).map(([name, labels]) => podManifest(name, labels, echoImage(), ['sleep']));
+    await kubectl(['-n', ns, 'apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) });
+    for (const name of Object.keys(late)) await waitFor(`pod ${name} Running`, () => runningIp(ns, name), DEADLINE);
+    for (const t of targets) {
+      // The controller adds a new pod's IP to the policy's source set after it starts: poll.
+      await waitFor(`late-service -> ${t.host}:${t.port}`, () => reaches(ns, 'late-service', t), DEADLINE);
+      expect(await reaches(ns, 'late-outsider', t), `late-outsider -> ${t.host}`).to.equal(false);
     }
   });
 
   it('deleting the policies lets every client through again', async function () {
     await kubectl(['-n', ns, 'delete', 'networkpolicy', '--all']);
-    for (const client of ['outsider', 'other-release']) {
+    for (const client of [...OUTSIDERS, 'late-outsider']) {
       for (const t of targets) {
-        await waitFor(`${client} -> ${t.server}:${t.port} again`, () => reaches(ns, client, t), DEADLINE);
+        await waitFor(`${client} -> ${t.host}:${t.port} again`, () => reaches(ns, client, t), DEADLINE);
       }
     }
-    for (const t of targets) expect(await reaches(ns, 'service', t), `service -> ${t.server}`).to.equal(true);
+    for (const t of targets) expect(await reaches(ns, 'service', t), `service -> ${t.host}`).to.equal(true);
   });
 
   /** The chart's own MongoDB and Kafka policies for release `np`, rendered into this namespace. */

@@ -12,6 +12,8 @@ export const netpolScript = path.join(root, 'scripts', 'netpol.sh');
 export const chartDir = path.join(root, 'charts', 'edu-platform');
 
 export type Labels = Record<string, string>;
+/** A server pod reached at `host` (its pod IP, or its Service's DNS name through kube-proxy). */
+export type Target = { server: string; host: string; port: number };
 
 /** Why the test cannot run here, or undefined when the node and the policy controller are up. */
 export function skipReason(): string | undefined {
@@ -60,6 +62,16 @@ export function podManifest(name: string, labels: Labels, image: string, args: s
   };
 }
 
+/** A ClusterIP Service named like the server, selecting it on its port. */
+export function serviceManifest(name: string, selector: Labels, port: number): object {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name },
+    spec: { selector, ports: [{ port, targetPort: port }] },
+  };
+}
+
 /** The pod's IP once it is Running, else undefined. */
 export async function runningIp(ns: string, pod: string): Promise<string | undefined> {
   const out = await kubectl(['-n', ns, 'get', 'pod', pod, '-o', 'jsonpath={.status.phase} {.status.podIP}']);
@@ -72,13 +84,12 @@ export async function runningIp(ns: string, pod: string): Promise<string | undef
  * (netpol-echo exits 1: refused, dropped, silent) is false; any other failure (exec itself
  * broken) throws, so it can never pass for a refusal.
  */
-export async function reaches(ns: string, client: string, target: { server: string; ip: string; port: number }) {
+export async function reaches(ns: string, client: string, target: Target): Promise<boolean> {
+  const addr = `${target.host}:${target.port}`;
   try {
-    const out = await kubectl(['-n', ns, 'exec', client, '--', '/netpol-echo', 'dial', `${target.ip}:${target.port}`], {
-      timeoutMs: 30_000,
-    });
+    const out = await kubectl(['-n', ns, 'exec', client, '--', '/netpol-echo', 'dial', addr], { timeoutMs: 30_000 });
     if (out.trim() !== `edu-netpol ${target.server} ${target.port}`) {
-      throw new Error(`${client} reached ${target.ip}:${target.port} but got "${out.trim()}"`);
+      throw new Error(`${client} reached ${addr} but got "${out.trim()}"`);
     }
     return true;
   } catch (err) {
