@@ -344,7 +344,8 @@ http_ok() { [[ $(curl -sfk --max-time 2 "$1") == "$2" ]]; }
 containerd_ready() { ctr -a "$SOCK" version; }
 coredns_ready() { http_ok "http://127.0.0.1:$DNS_READY_PORT/ready" OK; }
 scheduler_ready() { http_ok "https://127.0.0.1:$SCHEDULER_PORT/healthz" ok; }
-proxy_ready() { curl -sf --max-time 2 "http://127.0.0.1:$PROXY_HEALTHZ_PORT/healthz" >/dev/null; }
+# /livez: /healthz stays 503 until the Node object exists and is eligible.
+proxy_ready() { curl -sf --max-time 2 "http://127.0.0.1:$PROXY_HEALTHZ_PORT/livez" >/dev/null; }
 kubelet_ready() { http_ok "http://127.0.0.1:$KUBELET_HEALTHZ_PORT/healthz" ok; }
 
 # ---------------------------------------------------------------------------------------
@@ -498,14 +499,15 @@ write_configs() {
 # needs (an older cluster.sh started it without them: restart it, etcd data kept).
 ensure_control_plane() {
 	local out pid
-	out=$(bash "$CLUSTER" up ${LEASE_ARG:+--lease "$LEASE_ARG"})
+	# 6>&-: etcd and the API server it may start must not inherit (and hold) the node lock.
+	out=$(bash "$CLUSTER" up ${LEASE_ARG:+--lease "$LEASE_ARG"} 6>&-)
 	KUBECONFIG_PATH=$(sed -n 's/^KUBECONFIG=//p' <<<"$out")
 	KUBECTL=$(bash "$CLUSTER" env | sed -n 's/^KUBECTL=//p')
 	[[ -f $KUBECONFIG_PATH && -x $KUBECTL ]] || die "cluster.sh up printed no usable KUBECONFIG"
 	pid=$(<"$CACHE/run/cluster/kube-apiserver.pid")
 	if ! tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qx -- '--kubelet-preferred-address-types=InternalIP,Hostname'; then
 		log "the running kube-apiserver lacks the node flags; restarting it"
-		bash "$CLUSTER" restart-apiserver
+		bash "$CLUSTER" restart-apiserver 6>&-
 	fi
 }
 
@@ -599,8 +601,8 @@ cmd_up() {
 	start_containerd
 	start_coredns
 	start_scheduler
-	start_proxy
 	start_kubelet
+	start_proxy
 	wait_until kubelet "node $NODE_NAME" node_ready
 	run_check_pod
 	lease_take "$LEASES" "$lease"
