@@ -208,6 +208,7 @@ build_node() {
 	rm -rf "$CACHE/.k8s-node-$K8S_VERSION.build."*
 	local tmp start=$SECONDS jobs=${EDU_BUILD_JOBS:-$(nproc)} x
 	tmp=$(mktemp -d "$CACHE/.k8s-node-$K8S_VERSION.build.XXXXXX")
+	# shellcheck disable=SC2064 # the path is fixed now, on purpose
 	trap "rm -rf '$tmp'" EXIT
 	mkdir -p "$tmp/bin" "$tmp/images" "$tmp/stage"
 	x=$(version_ldflags)
@@ -246,6 +247,7 @@ build_coredns() {
 	fi
 	rm -rf "$dir.build."*
 	tmp=$(mktemp -d "$dir.build.XXXXXX")
+	# shellcheck disable=SC2064 # the path is fixed now, on purpose
 	trap "rm -rf '$tmp'" EXIT
 	mkdir -p "$tmp/bin"
 	cd "$DNS_MOD"
@@ -372,7 +374,7 @@ record_host() {
 	for c in $CGROUP_ROOTS; do
 		[[ -d /sys/fs/cgroup/$c/kubepods ]] && echo "$c"
 	done >"$HOST_STATE/kubepods.existing" || true
-	ls /run/netns 2>/dev/null >"$HOST_STATE/netns.existing" || true
+	find /run/netns -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null >"$HOST_STATE/netns.existing" || true
 	if ip link show "$BRIDGE" >/dev/null 2>&1; then
 		die "a network interface $BRIDGE exists that this script did not create; set EDU_NODE_BRIDGE"
 	fi
@@ -418,7 +420,7 @@ drop_new_chains() { # family
 			BEGIN { n = split(new, a, "\n"); for (i = 1; i <= n; i++) s[a[i]] = 1 }
 			/^-A / { tgt = ""; for (i = 3; i < NF; i++) if ($i == "-j" || $i == "-g") tgt = $(i + 1)
 				if (!($2 in s) && (tgt in s)) { sub(/^-A/, "-D"); print } }')
-		script+=$'\n'$(sed 's/^/-F /' <<<"$new")$'\n'$(sed 's/^/-X /' <<<"$new")
+		script+=$'\n'$(awk '{ print "-F " $0 }' <<<"$new")$'\n'$(awk '{ print "-X " $0 }' <<<"$new")
 		printf '*%s\n%s\nCOMMIT\n' "$t" "$script" | "$fam-restore" --noflush ||
 			log "warning: could not remove $fam chains in table $t: $(tr '\n' ' ' <<<"$new")"
 	done
@@ -434,14 +436,17 @@ restore_sysctls() {
 # Mount points under the run dir (overlay rootfs, shm, kubelet volumes), deepest first.
 unmount_run_dir() {
 	local m
-	for m in $(awk -v p="$RUN/" 'index($5, p) == 1 { print $5 }' /proc/self/mountinfo | sort -r); do
+	while read -r m; do
 		umount "$m" 2>/dev/null || umount -l "$m" || log "warning: could not unmount $m"
-	done
+	done < <(awk -v p="$RUN/" 'index($5, p) == 1 { print $5 }' /proc/self/mountinfo | sort -r)
 }
 
 remove_new_netns() {
-	local n
-	for n in $(ls /run/netns 2>/dev/null | grep '^cni-' | grep -vxFf "$HOST_STATE/netns.existing" || true); do
+	local f n
+	for f in /run/netns/cni-*; do
+		[[ -e $f ]] || continue
+		n=${f##*/}
+		grep -qxF "$n" "$HOST_STATE/netns.existing" && continue
 		ip netns delete "$n" 2>/dev/null || log "warning: could not delete netns $n"
 	done
 }
@@ -589,7 +594,7 @@ cmd_up() {
 	lease=$(lease_name "$LEASE_ARG") || exit 2
 	if [[ ! -d $LEASES ]] && our_pid kubelet >/dev/null; then lease_take "$LEASES" manual; fi
 	ensure_packages
-	node_built && dns_built || cmd_build
+	if ! node_built || ! dns_built; then cmd_build; fi
 	command -v curl >/dev/null || die "curl not found"
 	ensure_control_plane
 	start=$SECONDS
