@@ -374,7 +374,7 @@ down) cmd_down ;;
 status) cmd_status ;;
 env) cmd_env ;;
 *)
-	sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 	;;
 esac
