@@ -425,6 +425,10 @@ readinessProbe:
       podSelector:
         matchLabels:
           {{- toYaml .Values.networkPolicy.dns.podLabels | nindent 10 }}
+    {{- range .Values.networkPolicy.dns.cidrs }}
+    - ipBlock:
+        cidr: {{ . }}
+    {{- end }}
 {{- end -}}
 
 {{- define "edu-platform.networkPolicy.kafkaEgress" -}}
