@@ -226,7 +226,7 @@ build_node() {
 	rm -rf "$tmp/stage"
 	local b
 	for b in kubelet kube-scheduler kube-proxy; do
-		"$tmp/bin/$b" --version | grep -qx "Kubernetes $K8S_VERSION" || die "$b --version does not say $K8S_VERSION"
+		"$tmp/bin/$b" --version | grep -x "Kubernetes $K8S_VERSION" >/dev/null || die "$b --version does not say $K8S_VERSION"
 	done
 	node_stamp >"$tmp/.complete"
 	rm -rf "$NODE_DIR"
@@ -510,7 +510,7 @@ ensure_control_plane() {
 	KUBECTL=$(bash "$CLUSTER" env | sed -n 's/^KUBECTL=//p')
 	[[ -f $KUBECONFIG_PATH && -x $KUBECTL ]] || die "cluster.sh up printed no usable KUBECONFIG"
 	pid=$(<"$CACHE/run/cluster/kube-apiserver.pid")
-	if ! tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qx -- '--kubelet-preferred-address-types=InternalIP,Hostname'; then
+	if ! tr '\0' '\n' <"/proc/$pid/cmdline" | grep -x -- '--kubelet-preferred-address-types=InternalIP,Hostname' >/dev/null; then
 		log "the running kube-apiserver lacks the node flags; restarting it"
 		bash "$CLUSTER" restart-apiserver 6>&-
 	fi
@@ -708,7 +708,8 @@ cmd_load() {
 	# --index-name keeps the archive's index under exactly this name; the --base-name filter
 	# drops the archive's own tag-only names (which ctr would otherwise prefix with import-DATE).
 	ctr_ images import --base-name edu-node-load.invalid/none --index-name "$ref" "$archive" >&2
-	ctr_ images ls -q | grep -qxF "$ref" || die "import of $archive did not create $ref"
+	# grep reads all of ls's output (no -q): with pipefail, an early exit would fail ctr by SIGPIPE.
+	ctr_ images ls -q | grep -xF "$ref" >/dev/null || die "import of $archive did not create $ref"
 	log "imported $archive as $ref"
 	echo "$ref"
 }
