@@ -15,7 +15,8 @@
 #                                       give the lease back; when none is left, remove every pod
 #                                       sandbox, stop what this script started, undo its host
 #                                       changes (bridge, iptables chains, mounts, sysctls, cgroups),
-#                                       unregister the node, then give the control plane lease back
+#                                       unregister the node; a --lease PID's control plane lease
+#                                       goes back too (the manual one stays: cluster.sh down)
 #   scripts/node.sh status              exit 0 only if every component runs and the node is Ready
 #   scripts/node.sh env                 prints NODE_HOST_IP=, NODE_NAME=, KUBECONFIG=, ... lines
 #   scripts/node.sh load ARCHIVE NAME:TAG
@@ -666,8 +667,10 @@ cmd_down() {
 		unregister_node
 		log "stopped"
 	fi
-	# The control plane lease `up` took under the same name.
-	bash "$CLUSTER" down ${LEASE_ARG:+--lease "$LEASE_ARG"}
+	# A test run's lease on the control plane (taken by `up` under the same pid) goes back too, so
+	# the run leaves no servers behind; the manual lease stays: the control plane outlives a
+	# `make node-down` until `scripts/cluster.sh down`.
+	if [[ $LEASE_ARG =~ ^[0-9]+$ ]]; then bash "$CLUSTER" down --lease "$LEASE_ARG" 6>&-; fi
 }
 
 cmd_status() {
