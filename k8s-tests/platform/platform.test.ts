@@ -29,7 +29,8 @@ import {
 import { steadyLoad } from './steady.js';
 
 const LONG = { timeoutMs: 10 * 60_000, intervalMs: 1000 };
-const BURST = 20;
+// Enough 120-question files that one quarter-core worker needs tens of seconds for them.
+const BURST = 60;
 
 interface Workload {
   metadata: { name: string };
@@ -72,8 +73,12 @@ describe('the platform in pods on a real node', function () {
       expect(components, `a ${c} pod`).to.include(c);
     }
     expect(components).to.include.members(['gateway', 'operator', 'kafka']);
-    const workers = await workerReplicas();
-    expect(workers.ready, 'the operator keeps minWorkers ready').to.be.at.least(1);
+    // The operator creates the worker Deployment once it sees the DocxImportJob: after helm's wait.
+    await waitFor(
+      'the worker Deployment with minWorkers (1) Ready',
+      async () => (await workerReplicas()).ready >= 1,
+      LONG,
+    );
     token = await internalToken();
     importer = { base: await serviceUrl('document-import'), internalToken: token, organizationId: 'org-node' };
   });
@@ -96,7 +101,7 @@ describe('the platform in pods on a real node', function () {
   });
 
   it('scales the worker pods up as jobs pile up; they drain the queue, readyWorkers follows, then it scales back down', async () => {
-    const ids = await uploadBurst(importer, BURST);
+    const ids = await uploadBurst(importer, BURST, 120);
     const up = await waitFor(
       'the operator to ask for more than one worker',
       async () => {
