@@ -4,6 +4,7 @@
 // same machine load: latency in an open loop at a fixed rate, throughput in a closed loop.
 //   node --import tsx bench/gateway/run.ts   (make bench-gateway)
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { MongoClient } from 'mongodb';
 import { closedLoop, fmt, summarize, type LatencySummary } from '../lib/load.js';
@@ -25,13 +26,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // Without KAFKA_BROKERS the services run HTTP and MongoDB only: no relay, no consumer.
 const { KAFKA_BROKERS: _unused, ...baseEnv } = process.env;
 
+// BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof": where the gateway's time goes, under this load.
+const nodeArgs = (svc: keyof typeof PORTS) =>
+  svc === 'gateway' ? (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
+
 async function start(svc: keyof typeof PORTS, extra: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/cli.ts', svc], {
+  const child = spawn(process.execPath, [...nodeArgs(svc), '--import', 'tsx', 'services/cli.ts', svc], {
     env: { ...baseEnv, PORT: String(PORTS[svc]), LOG_LEVEL: 'warn', INTERNAL_API_TOKEN: INTERNAL, ...extra },
     stdio: ['ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', 'inherit'],
   });
   for (let i = 0; i < 600; i += 1) {
-    if ((await fetch(`${url(svc)}/readyz`).catch(() => null))?.ok) return child;
+    if ((await fetch(`${url(svc)}/readyz`).catch(() => null))?.ok) {
+      PIDS[svc] = child.pid;
+      return child;
+    }
     await sleep(100);
   }
   child.kill('SIGKILL');
@@ -90,6 +98,44 @@ interface Target {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /** The processes a request of this target runs through (CPU accounting). */
+  via: Array<keyof typeof PIDS>;
+}
+
+/** Process ids by role, for the CPU each request costs in the closed loops (Linux /proc only). */
+const PIDS: Record<'client' | keyof typeof PORTS, number | undefined> = {
+  client: process.pid,
+  gateway: undefined,
+  auth: undefined,
+  analytics: undefined,
+};
+
+/** User plus system CPU time of a process in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Closed loop of one target, adding each process's CPU time over it to `cpu`. */
+async function closedLoopCpu(t: Target, cpu: Map<string, number>) {
+  const roles = ['client', ...t.via] as Array<keyof typeof PIDS>;
+  const before = roles.map((r) => cpuMs(PIDS[r]));
+  const result = await closedLoop(once(t), CONCURRENCY, SECONDS);
+  roles.forEach((r, i) => cpu.set(r, (cpu.get(r) ?? 0) + cpuMs(PIDS[r]) - before[i]!));
+  cpu.set('ok', (cpu.get('ok') ?? 0) + result.ok);
+  return result;
+}
+
+function cpuLine(cpu: Map<string, number>): string {
+  const ok = cpu.get('ok') ?? 0;
+  const parts = [...cpu].filter(([k]) => k !== 'ok').map(([k, ms]) => `${k} ${fmt((ms / ok) * 1000, 0)}`);
+  return `    CPU per request in the closed loops (us): ${parts.join(', ')}`;
 }
 
 function targets(s: { token: string; userId: string; org: string }): Record<string, [Target, Target]> {
@@ -104,11 +150,17 @@ function targets(s: { token: string; userId: string; org: string }): Record<stri
   const query = '?classroomId=class-1&limit=20';
   return {
     me: [
-      { name: 'gateway GET /api/auth/me', url: `${url('gateway')}/api/auth/me`, headers: bearer },
+      {
+        name: 'gateway GET /api/auth/me',
+        url: `${url('gateway')}/api/auth/me`,
+        headers: bearer,
+        via: ['gateway', 'auth'],
+      },
       {
         name: 'direct  GET /v1/auth/me',
         url: `${url('auth')}/v1/auth/me`,
         headers: { ...bearer, 'x-internal-token': INTERNAL },
+        via: ['auth'],
       },
     ],
     analytics: [
@@ -116,11 +168,13 @@ function targets(s: { token: string; userId: string; org: string }): Record<stri
         name: 'gateway GET /api/analytics/results',
         url: `${url('gateway')}/api/analytics/results${query}`,
         headers: bearer,
+        via: ['gateway', 'analytics'],
       },
       {
         name: 'direct  GET /v1/analytics/results',
         url: `${url('analytics')}/v1/analytics/results${query}`,
         headers: actor,
+        via: ['analytics'],
       },
     ],
   };
@@ -141,17 +195,20 @@ async function measure(pair: [Target, Target]): Promise<void> {
   const lat: [number[], number[]] = [[], []];
   const errs = [0, 0];
   const tput: [number[], number[]] = [[], []];
+  const cpu: [Map<string, number>, Map<string, number>] = [new Map(), new Map()];
   for (let i = 0; i < 50; i += 1) await Promise.all(pair.map((t) => once(t)())); // warm-up
   for (let r = 0; r < ROUNDS; r += 1) {
     // Alternate which goes first, so neither always gets the fresher machine.
     const order = r % 2 === 0 ? [0, 1] : [1, 0];
     for (const k of order) errs[k]! += await openLoopInto(lat[k]!, once(pair[k]!));
-    for (const k of order) tput[k]!.push((await closedLoop(once(pair[k]!), CONCURRENCY, SECONDS)).perSecond);
+    for (const k of order) tput[k]!.push((await closedLoopCpu(pair[k]!, cpu[k]!)).perSecond);
   }
   const s = lat.map((l, k) => summarize(l, errs[k])) as [LatencySummary, LatencySummary];
   const t = tput.map((x) => x.reduce((a, b) => a + b, 0) / x.length) as [number, number];
   console.log(line(pair[0].name, s[0], t[0]));
+  console.log(cpuLine(cpu[0]));
   console.log(line(pair[1].name, s[1], t[1]));
+  console.log(cpuLine(cpu[1]));
   console.log(
     `  ratio gateway/direct: p50 ${fmt(s[0].p50 / s[1].p50, 2)}x  p99 ${fmt(s[0].p99 / s[1].p99, 2)}x (goal <= 1.25)  throughput ${fmt(t[0] / t[1], 2)}x (goal >= 0.8)`,
   );

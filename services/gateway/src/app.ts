@@ -1,6 +1,8 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { createSecretKey } from 'node:crypto';
+import type { RequestListener } from 'node:http';
+import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
-import { createApp, errorMiddleware, readOpenApi, type Logger, type ReadinessState } from '../../kit/src/index.js';
+import { createApp, readOpenApi, type Logger, type ReadinessState } from '../../kit/src/index.js';
 import { tableSettings, type GatewayConfig } from './config.js';
 import { apiHandler, type GatewayDeps } from './gateway.js';
 import { gatewayMetrics } from './metrics.js';
@@ -19,6 +21,9 @@ export interface GatewayAppOptions {
 }
 
 export interface GatewayApp {
+  /** What the HTTP server runs: `/api` straight to the dispatcher, everything else to `app`. */
+  listener: RequestListener;
+  /** The kit's app: health, readiness, metrics, `/v1`, the OpenAPI document, 404. */
   app: Express;
   enabled: TableName[];
   /** Closes the upstream keep-alive pools (at shutdown). */
@@ -44,8 +49,9 @@ export function gatewayDeps(opts: GatewayAppOptions): { deps: GatewayDeps; enabl
     legacy: config.GATEWAY_LEGACY_URL
       ? upstream(new URL(config.GATEWAY_LEGACY_URL), config.GATEWAY_LEGACY_TIMEOUT_MS)
       : undefined,
-    secret: config.AUTH_JWT_SECRET,
+    secret: createSecretKey(Buffer.from(config.AUTH_JWT_SECRET, 'utf8')),
     internalToken: config.INTERNAL_API_TOKEN,
+    trustProxy: config.GATEWAY_TRUST_PROXY,
     limiter: createRateLimiter({
       ratePerSecond: config.GATEWAY_RATE_LIMIT_RPS,
       burst: config.GATEWAY_RATE_LIMIT_BURST,
@@ -57,14 +63,14 @@ export function gatewayDeps(opts: GatewayAppOptions): { deps: GatewayDeps; enabl
 }
 
 /**
- * `/api` goes to the dispatcher before any body parser (bodies stream through untouched); every
- * other path is the kit's app (health, readiness, metrics, `/v1`, the OpenAPI document, 404).
- * Readiness has no checks of its own: one service being down must not take every table out of
- * the balancer, so an upstream failure is that request's 502/503 instead.
+ * `/api` goes to the dispatcher before any body parser (bodies stream through untouched) and
+ * without Express in between; every other path is the kit's app. Readiness has no checks of its
+ * own: one service being down must not take every table out of the balancer, so an upstream
+ * failure is that request's 502/503 instead.
  */
 export function buildGatewayApp(opts: GatewayAppOptions): GatewayApp {
   const { deps, enabled } = gatewayDeps(opts);
-  const kit = createApp({
+  const app = createApp({
     name: SERVICE_NAME,
     version: SERVICE_VERSION,
     routes: express.Router(),
@@ -76,18 +82,13 @@ export function buildGatewayApp(opts: GatewayAppOptions): GatewayApp {
     readiness: opts.readiness,
   });
   const api = apiHandler(deps);
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', opts.config.GATEWAY_TRUST_PROXY);
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if (isApiPath(req.url)) {
-      if (opts.readiness.shuttingDown) res.setHeader('Connection', 'close');
-      return api(req, res, next);
-    }
-    kit(req, res, next);
-  });
-  app.use(errorMiddleware(opts.logger));
+  const listener: RequestListener = (req, res) => {
+    if (!isApiPath(req.url ?? '/')) return app(req, res);
+    // While draining, answers close their connection so keep-alive sockets do not hold shutdown up.
+    if (opts.readiness.shuttingDown) res.setHeader('Connection', 'close');
+    api(req, res);
+  };
   const agents = new Set(Object.values(deps.upstreams).map((u) => u.agent));
   if (deps.legacy) agents.add(deps.legacy.agent);
-  return { app, enabled, close: () => agents.forEach((a) => a.destroy()) };
+  return { listener, app, enabled, close: () => agents.forEach((a) => a.destroy()) };
 }

@@ -1,7 +1,10 @@
 // The `/api` dispatcher: rate limit, route table, identity, forward; every refusal in the envelope.
-import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+// A plain node:http handler, not Express: on the one path every public request takes, Express's
+// router and request decoration were a share of the hop's cost the services behind it do not pay twice.
+import { randomUUID, type KeyObject } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, type Logger } from '../../kit/src/index.js';
+import { clientAddress, sendError } from './envelope.js';
 import {
   extractToken,
   forwardHeaders,
@@ -20,8 +23,11 @@ export interface GatewayDeps {
   routes: RouteIndex;
   upstreams: Partial<Record<TableName, Upstream>>;
   legacy?: Upstream;
-  secret: string;
+  /** AUTH_JWT_SECRET as a key made once: jsonwebtoken given a string tries it as a public key first, per call. */
+  secret: KeyObject;
   internalToken?: string;
+  /** Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client address (as Express's `trust proxy`). */
+  trustProxy: number;
   limiter: RateLimiter;
   metrics: GatewayMetrics;
   logger: Logger;
@@ -32,50 +38,75 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="edu-platform"' };
 const INVALID_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="edu-platform", error="invalid_token"' };
 
+export type ApiHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
 /** Handles every `/api` request; the caller has checked the prefix. */
-export function apiHandler(deps: GatewayDeps) {
+export function apiHandler(deps: GatewayDeps): ApiHandler {
   const now = deps.now ?? Date.now;
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const started = performance.now();
+  return (req, res) => {
     const requestId = requestIdOf(req);
     res.setHeader('X-Request-Id', requestId);
-    const match = deps.routes.match(req.method, req.url);
-    const table = match?.table.name ?? (deps.legacy ? 'legacy' : 'unmapped');
-    res.on('finish', () => {
-      const ms = performance.now() - started;
-      deps.metrics.observe(table, req.method, res.statusCode, ms / 1000);
-      deps.logger.info(
-        { reqId: requestId, method: req.method, table, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
-        'request',
-      );
-    });
+    // A child logger only when something is refused: most requests never need one.
+    const fail = (err: unknown) => sendError(req, res, err, deps.logger.child({ reqId: requestId }));
+    const method = req.method ?? 'GET';
+    const match = deps.routes.match(method, req.url ?? '/');
+    track(deps, res, { requestId, method, table: match?.table.name ?? (deps.legacy ? 'legacy' : 'unmapped') });
     try {
-      // The token is verified once, and only where it counts: for a token table or the rate-limit key.
-      const needed = match?.table.guard.identity === 'token' || deps.limiter.enabled;
-      const verified = needed ? tokenOf(req, deps.secret, now) : undefined;
-      if (deps.limiter.enabled) limit(deps, req, verified, now());
-      if (match) toService(deps, req, res, { match, verified, requestId, next });
-      else toLegacy(deps, req, res, { requestId, next });
+      dispatch(deps, req, res, { match, requestId, fail, nowMs: now() });
     } catch (err) {
-      next(err);
+      fail(err);
     }
   };
 }
 
+function dispatch(
+  deps: GatewayDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  call: { match: Match | undefined; requestId: string; fail: (err: unknown) => void; nowMs: number },
+): void {
+  const { match, requestId, fail, nowMs } = call;
+  // The token is verified once, and only where it counts: for a token table or the rate-limit key.
+  const needed = match?.table.guard.identity === 'token' || deps.limiter.enabled;
+  const verified = needed ? tokenOf(req, deps.secret, nowMs) : undefined;
+  if (deps.limiter.enabled) limit(deps, req, verified, nowMs);
+  if (match) toService(deps, req, res, { match, verified, requestId, fail });
+  else toLegacy(deps, req, res, { requestId, fail });
+}
+
+/** On finish: the per-table histogram and the request line (method, table, status; never the URL: tokens). */
+function track(deps: GatewayDeps, res: ServerResponse, line: { requestId: string; method: string; table: string }) {
+  const started = performance.now();
+  res.on('finish', () => {
+    const ms = performance.now() - started;
+    deps.metrics.observe(line.table, line.method, res.statusCode, ms / 1000);
+    deps.logger.info(
+      {
+        reqId: line.requestId,
+        method: line.method,
+        table: line.table,
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+      },
+      'request',
+    );
+  });
+}
+
 /** A well-formed client request id is kept (traces cross the edge); anything else gets a fresh one. */
-function requestIdOf(req: Request): string {
+function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-function tokenOf(req: Request, secret: string, now: () => number): Verified | undefined {
+function tokenOf(req: IncomingMessage, secret: KeyObject, nowMs: number): Verified | undefined {
   const token = extractToken(req.headers);
-  return token === undefined ? undefined : verifyAccessToken(token, secret, Math.floor(now() / 1000));
+  return token === undefined ? undefined : verifyAccessToken(token, secret, Math.floor(nowMs / 1000));
 }
 
 /** A valid token's user is the client; otherwise the client's address (so one NAT'd school with tokens is many clients). */
-function limit(deps: GatewayDeps, req: Request, verified: Verified | undefined, nowMs: number): void {
-  const key = verified?.ok ? `u:${verified.caller.userId}` : `a:${req.ip ?? req.socket.remoteAddress ?? '?'}`;
+function limit(deps: GatewayDeps, req: IncomingMessage, verified: Verified | undefined, nowMs: number): void {
+  const key = verified?.ok ? `u:${verified.caller.userId}` : `a:${clientAddress(req, deps.trustProxy) ?? '?'}`;
   const decision = deps.limiter.take(key, nowMs);
   if (decision.ok) return;
   throw new AppError('RATE_LIMITED', 'Too many requests; retry later', {
@@ -87,13 +118,13 @@ interface ServiceCall {
   match: Match;
   verified: Verified | undefined;
   requestId: string;
-  next: NextFunction;
+  fail: (err: unknown) => void;
 }
 
-function toService(deps: GatewayDeps, req: Request, res: Response, call: ServiceCall): void {
+function toService(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, call: ServiceCall): void {
   const { match, requestId } = call;
   const upstream = deps.upstreams[match.table.name];
-  if (!upstream) throw new AppError('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.path}`);
+  if (!upstream) throw notFound(req);
   const guard = match.table.guard;
   const identity =
     guard.identity === 'token' ? admit(guard, call.verified, headerValue(req.headers, 'x-organization-id')) : undefined;
@@ -105,7 +136,7 @@ function toService(deps: GatewayDeps, req: Request, res: Response, call: Service
     requestId,
     clientAddress: req.socket.remoteAddress,
   });
-  forward(req, res, { upstream, path: match.upstreamPath, headers }, call.next);
+  forward(req, res, { upstream, path: match.upstreamPath, headers }, call.fail);
 }
 
 /** The table's guard: a valid access token, an allowed global role, an organization the token allows. */
@@ -134,16 +165,23 @@ export function admit(
 /** Nothing unmapped reaches a service: the legacy system when one is configured, else 404. */
 function toLegacy(
   deps: GatewayDeps,
-  req: Request,
-  res: Response,
-  call: { requestId: string; next: NextFunction },
+  req: IncomingMessage,
+  res: ServerResponse,
+  call: { requestId: string; fail: (err: unknown) => void },
 ): void {
-  if (!deps.legacy) throw new AppError('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.path}`);
+  if (!deps.legacy) throw notFound(req);
   // The legacy system authenticates on its own: credentials pass, the internal token never leaves the platform.
   const headers = forwardHeaders(req.headers, {
     keepCredentials: true,
     requestId: call.requestId,
     clientAddress: req.socket.remoteAddress,
   });
-  forward(req, res, { upstream: deps.legacy, path: req.url, headers }, call.next);
+  forward(req, res, { upstream: deps.legacy, path: req.url ?? '/', headers }, call.fail);
+}
+
+/** The path without the query (a token may ride in a query string; messages never carry one). */
+function notFound(req: IncomingMessage): AppError {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  return new AppError('ROUTE_NOT_FOUND', `No route for ${req.method} ${q < 0 ? url : url.slice(0, q)}`);
 }

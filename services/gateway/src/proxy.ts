@@ -81,8 +81,9 @@ export function forward(req: IncomingMessage, res: ServerResponse, fwd: ForwardR
     if (failed) return upRes.resume();
     answered = true;
     res.writeHead(upRes.statusCode ?? 502, responseHeaders(upRes.headers));
-    // Headers go out now: an event stream's first bytes may be minutes away.
-    res.flushHeaders();
+    // A stream's headers go out now (an event stream's first bytes may be minutes away); a body of
+    // known length follows at once, and its headers ride in the same write.
+    if (upRes.headers['content-length'] === undefined) res.flushHeaders();
     upRes.pipe(res);
     upRes.on('error', () => res.destroy());
     upRes.on('aborted', () => res.destroy());
@@ -97,5 +98,13 @@ export function forward(req: IncomingMessage, res: ServerResponse, fwd: ForwardR
     clearTimeout(timer);
     if (!res.writableFinished) up.destroy();
   });
-  req.pipe(up);
+  // Without a body (most GETs) there is nothing to pipe: the request goes out in one write.
+  if (hasBody(req)) req.pipe(up);
+  else up.end();
+}
+
+/** A request body is announced by Content-Length (non-zero) or Transfer-Encoding (RFC 9112 §6.3). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

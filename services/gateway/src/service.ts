@@ -38,6 +38,10 @@ export async function startGateway(opts: StartOptions = {}): Promise<RunningGate
     closers: [async () => gateway.close()],
     handleSignals: opts.handleSignals,
   });
+  // The kit's serve listens with the Express app; the gateway's listener takes its place before any
+  // request can arrive (no I/O runs between 'listening' and here), so `/api` skips Express.
+  running.server.removeListener('request', gateway.app);
+  running.server.on('request', gateway.listener);
   logger.info(
     { port: running.port, tables: gateway.enabled, legacy: Boolean(config.GATEWAY_LEGACY_URL) },
     'gateway listening',
