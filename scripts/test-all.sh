@@ -53,6 +53,11 @@ suite unit npx mocha
 check schemathesis env EDU_ST_MAX_EXAMPLES="${EDU_ST_MAX_EXAMPLES:-50}" scripts/schemathesis.sh
 if [[ ${EDU_SKIP_K8S_TESTS:-0} != 1 ]]; then
   suite k8s npx mocha --config k8s-tests/.mocharc.json
+  # The platform in real pods on the local node (k8s-tests/node.mocharc.json brings the node, the
+  # policy controller and the images up once, under leases; EDU_NODE_EXTERNAL=1 uses KUBECONFIG).
+  if [[ ${EDU_SKIP_NODE_TESTS:-0} != 1 ]]; then
+    suite node npx mocha --config k8s-tests/node.mocharc.json
+  fi
 fi
 
 echo
