@@ -3,7 +3,7 @@
 // pod, in the same run on the same release. Needs the platform installed where KUBECONFIG points
 // (`make helm-install`: the local node, or kind) and kubectl/helm on PATH or in $KUBECTL/$HELM.
 //
-//   make bench-operator-node          (BENCH_BURST=20, BENCH_QUESTIONS=40 by default)
+//   make bench-operator-node          (BENCH_BURST=20, BENCH_QUESTIONS=120 by default)
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { tally, uploadBurst, type Importer } from '../lib/docx-imports.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const env = (k: string, d: string) => process.env[k] ?? d;
 const BURST = Number(env('BENCH_BURST', '20'));
-const QUESTIONS = Number(env('BENCH_QUESTIONS', '40'));
+const QUESTIONS = Number(env('BENCH_QUESTIONS', '120'));
 const NAMESPACE = env('EDU_PLATFORM_NAMESPACE', 'edu-platform');
 const RELEASE = env('EDU_RELEASE', 'edu-platform');
 const VALUES = env('EDU_PLATFORM_VALUES', path.join(root, 'charts/edu-platform/ci/node-values.yaml'));
