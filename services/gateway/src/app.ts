@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import { createApp, readOpenApi, type Logger, type ReadinessState } from '../../kit/src/index.js';
 import { tableSettings, type GatewayConfig } from './config.js';
 import { apiHandler, type GatewayDeps } from './gateway.js';
+import { cachedVerifier } from './identity.js';
 import { gatewayMetrics } from './metrics.js';
 import { upstreamAgent, type Upstream } from './proxy.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -49,7 +50,8 @@ export function gatewayDeps(opts: GatewayAppOptions): { deps: GatewayDeps; enabl
     legacy: config.GATEWAY_LEGACY_URL
       ? upstream(new URL(config.GATEWAY_LEGACY_URL), config.GATEWAY_LEGACY_TIMEOUT_MS)
       : undefined,
-    secret: createSecretKey(Buffer.from(config.AUTH_JWT_SECRET, 'utf8')),
+    // A key made once: given a string, jsonwebtoken tries it as a PEM public key first, on every call.
+    verify: cachedVerifier(createSecretKey(Buffer.from(config.AUTH_JWT_SECRET, 'utf8'))),
     internalToken: config.INTERNAL_API_TOKEN,
     trustProxy: config.GATEWAY_TRUST_PROXY,
     limiter: createRateLimiter({

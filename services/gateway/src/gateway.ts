@@ -1,7 +1,7 @@
 // The `/api` dispatcher: rate limit, route table, identity, forward; every refusal in the envelope.
 // A plain node:http handler, not Express: on the one path every public request takes, Express's
 // router and request decoration were a share of the hop's cost the services behind it do not pay twice.
-import { randomUUID, type KeyObject } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, type Logger } from '../../kit/src/index.js';
 import { clientAddress, sendError } from './envelope.js';
@@ -10,8 +10,8 @@ import {
   forwardHeaders,
   headerValue,
   resolveOrganization,
-  verifyAccessToken,
   type Caller,
+  type TokenVerifier,
   type Verified,
 } from './identity.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -23,8 +23,8 @@ export interface GatewayDeps {
   routes: RouteIndex;
   upstreams: Partial<Record<TableName, Upstream>>;
   legacy?: Upstream;
-  /** AUTH_JWT_SECRET as a key made once: jsonwebtoken given a string tries it as a public key first, per call. */
-  secret: KeyObject;
+  /** Access-token verification with AUTH_JWT_SECRET (identity.ts `cachedVerifier`). */
+  verify: TokenVerifier;
   internalToken?: string;
   /** Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client address (as Express's `trust proxy`). */
   trustProxy: number;
@@ -68,7 +68,7 @@ function dispatch(
   const { match, requestId, fail, nowMs } = call;
   // The token is verified once, and only where it counts: for a token table or the rate-limit key.
   const needed = match?.table.guard.identity === 'token' || deps.limiter.enabled;
-  const verified = needed ? tokenOf(req, deps.secret, nowMs) : undefined;
+  const verified = needed ? tokenOf(req, deps.verify, nowMs) : undefined;
   if (deps.limiter.enabled) limit(deps, req, verified, nowMs);
   if (match) toService(deps, req, res, { match, verified, requestId, fail });
   else toLegacy(deps, req, res, { requestId, fail });
@@ -99,9 +99,9 @@ function requestIdOf(req: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-function tokenOf(req: IncomingMessage, secret: KeyObject, nowMs: number): Verified | undefined {
+function tokenOf(req: IncomingMessage, verify: TokenVerifier, nowMs: number): Verified | undefined {
   const token = extractToken(req.headers);
-  return token === undefined ? undefined : verifyAccessToken(token, secret, Math.floor(nowMs / 1000));
+  return token === undefined ? undefined : verify(token, Math.floor(nowMs / 1000));
 }
 
 /** A valid token's user is the client; otherwise the client's address (so one NAT'd school with tokens is many clients). */

@@ -52,17 +52,62 @@ export function cookieValue(header: string | undefined, name: string): string | 
  * tries it as a PEM public key and catches the failure, about 40 times the cost of the check itself.
  */
 export function verifyAccessToken(token: string, secret: string | KeyObject, nowSeconds: number): Verified {
-  if (token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'invalid' };
+  return checkAccessToken(token, secret, nowSeconds).verified;
+}
+
+interface Checked {
+  verified: Verified;
+  /** The token's validity window in seconds (open ends when it names none), for the cache. */
+  nbf: number;
+  exp: number;
+}
+
+function checkAccessToken(token: string, secret: string | KeyObject, nowSeconds: number): Checked {
+  const refused = (reason: 'invalid' | 'expired' | 'not-access'): Checked => ({
+    verified: { ok: false, reason },
+    nbf: 0,
+    exp: 0,
+  });
+  if (token.length > MAX_TOKEN_LENGTH) return refused('invalid');
   let payload: unknown;
   try {
     payload = jwt.verify(token, secret, { algorithms: ['HS256'], clockTimestamp: nowSeconds });
   } catch (err) {
-    return { ok: false, reason: (err as Error).name === 'TokenExpiredError' ? 'expired' : 'invalid' };
+    return refused((err as Error).name === 'TokenExpiredError' ? 'expired' : 'invalid');
   }
-  if (typeof payload !== 'object' || payload === null) return { ok: false, reason: 'invalid' };
+  if (typeof payload !== 'object' || payload === null) return refused('invalid');
   const claims = payload as Record<string, unknown>;
-  if (claims.type !== 'access') return { ok: false, reason: 'not-access' };
-  return callerFrom(claims);
+  if (claims.type !== 'access') return refused('not-access');
+  return {
+    verified: callerFrom(claims),
+    nbf: typeof claims.nbf === 'number' ? claims.nbf : -Infinity,
+    exp: typeof claims.exp === 'number' ? claims.exp : Infinity,
+  };
+}
+
+export type TokenVerifier = (token: string, nowSeconds: number) => Verified;
+
+/**
+ * `verifyAccessToken` with the accepted tokens remembered by their exact string until they expire:
+ * a token is immutable, so a string that verified once verifies again until its `exp` (or before
+ * its `nbf`), and a client sends the same one on every request. Refused tokens are not kept (a
+ * flood of garbage must not push real ones out); past `max` entries the oldest go first.
+ */
+export function cachedVerifier(secret: string | KeyObject, max = 10_000): TokenVerifier {
+  const accepted = new Map<string, Checked>();
+  return (token, nowSeconds) => {
+    const hit = accepted.get(token);
+    if (hit && nowSeconds >= hit.nbf) {
+      if (nowSeconds < hit.exp) return hit.verified;
+      accepted.delete(token);
+      return { ok: false, reason: 'expired' };
+    }
+    const checked = checkAccessToken(token, secret, nowSeconds);
+    if (!checked.verified.ok) return checked.verified;
+    if (accepted.size >= max) accepted.delete(accepted.keys().next().value as string);
+    accepted.set(token, checked);
+    return checked.verified;
+  };
 }
 
 function callerFrom(claims: Record<string, unknown>): Verified {
@@ -74,7 +119,9 @@ function callerFrom(claims: Record<string, unknown>): Verified {
   if (typeof defaultOrganizationId === 'string' && ID.test(defaultOrganizationId)) {
     caller.defaultOrganizationId = defaultOrganizationId;
   }
-  return { ok: true, caller };
+  // Frozen: a cached caller serves every later request of the same token.
+  Object.freeze(caller.organizations);
+  return { ok: true, caller: Object.freeze(caller) };
 }
 
 /** `memberships: [{ organizationId }]` or `["org"]`; anything else names no organization. */

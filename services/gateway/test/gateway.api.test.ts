@@ -183,6 +183,11 @@ describe('gateway: public /api in front of the real auth, analytics and notifica
     expect(refresh.body.error.code).to.equal('UNAUTHENTICATED');
   });
 
+  it('the server runs the gateway listener alone: /api never goes through Express', () => {
+    const { server, gateway } = gw!.running;
+    expect(server.listeners('request')).to.deep.equal([gateway.listener]);
+  });
+
   it('request ids go through both ways; the gateway counts each table in /metrics', async () => {
     const res = await gw!.request
       .get('/api/auth/me')

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import { admit } from '../src/gateway.js';
 import {
+  cachedVerifier,
   extractToken,
   forwardHeaders,
   resolveOrganization,
@@ -61,6 +62,27 @@ describe('gateway: identity at the edge (pure)', () => {
     expect(verifyAccessToken(sign({ ...claims, fullName: '' }), SECRET, NOW).ok).to.equal(false);
     expect(verifyAccessToken(sign({ ...claims, sub: 'a b' }), SECRET, NOW).ok).to.equal(false);
     expect(verifyAccessToken('x'.repeat(9000), SECRET, NOW).ok).to.equal(false);
+  });
+
+  it('a remembered token still expires, waits for nbf, and a refused one is never remembered', () => {
+    const verify = cachedVerifier(SECRET, 2);
+    const token = sign(claims);
+    expect(verify(token, NOW + 10)).to.deep.equal({ ok: true, caller: teacher });
+    expect(verify(token, NOW + 899)).to.deep.equal({ ok: true, caller: teacher });
+    expect(verify(token, NOW + 900)).to.deep.equal({ ok: false, reason: 'expired' });
+    expect(verify(token, NOW + 10)).to.deep.equal({ ok: true, caller: teacher });
+    const later = sign(claims, { notBefore: 60 });
+    expect(verify(later, NOW + 30).ok).to.equal(false);
+    expect(verify(later, NOW + 61).ok).to.equal(true);
+    expect(verify(later, NOW + 30).ok).to.equal(false);
+    const forged = sign(claims, {}, 'x'.repeat(40));
+    expect(verify(forged, NOW).ok).to.equal(false);
+    expect(verify(forged, NOW).ok).to.equal(false);
+    const refresh = sign({ sub: 'u1', type: 'refresh', jti: 'j'.repeat(20) });
+    expect(verify(refresh, NOW)).to.deep.equal({ ok: false, reason: 'not-access' });
+    // Bounded: a third token pushes the oldest out, and each still verifies on its own.
+    const other = sign({ ...claims, sub: 'u2' });
+    expect(verify(other, NOW).ok && verify(other, NOW).ok && verify(token, NOW).ok).to.equal(true);
   });
 
   it('reads memberships when a token carries them', () => {
