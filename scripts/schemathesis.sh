@@ -27,6 +27,7 @@ readonly SERVICES=(
   "question-bank"
   "attempt ATTEMPT_SWEEP_INTERVAL_MS=0"
   "document-import DOCX_IMPORT_EMBEDDED_PEERS=true DOCX_IMPORT_TOPIC=docx-import.jobs.st-$$ DOCX_IMPORT_EVENTS_TOPIC=docx-import.job-events.st-$$ DOCX_IMPORT_CONSUMER_GROUP=docx-parser-st-$$ DOCX_IMPORT_SSE_HEARTBEAT_MS=1000"
+  "gateway GATEWAY_RATE_LIMIT_RPS=0 GATEWAY_AUTH_URL=http://127.0.0.1:9 GATEWAY_ANALYTICS_URL=http://127.0.0.1:9 GATEWAY_NOTIFICATIONS_URL=http://127.0.0.1:9 GATEWAY_PARENT_ALERTS_URL=http://127.0.0.1:9 GATEWAY_DOCUMENT_IMPORT_URL=http://127.0.0.1:9"
 )
 
 log() { printf 'schemathesis: %s\n' "$*" >&2; }

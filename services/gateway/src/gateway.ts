@@ -162,14 +162,17 @@ export function admit(
   return { caller, organizationId: org.organizationId };
 }
 
-/** Nothing unmapped reaches a service: the legacy system when one is configured, else 404. */
+/**
+ * Nothing unmapped reaches a service: the legacy system when one is configured; else a path a
+ * table maps with other methods is 405 with `Allow` (as the services answer), any other is 404.
+ */
 function toLegacy(
   deps: GatewayDeps,
   req: IncomingMessage,
   res: ServerResponse,
   call: { requestId: string; fail: (err: unknown) => void },
 ): void {
-  if (!deps.legacy) throw notFound(req);
+  if (!deps.legacy) throw unmapped(deps.routes.methods(req.url ?? '/'), req);
   // The legacy system authenticates on its own: credentials pass, the internal token never leaves the platform.
   const headers = forwardHeaders(req.headers, {
     keepCredentials: true,
@@ -179,9 +182,21 @@ function toLegacy(
   forward(req, res, { upstream: deps.legacy, path: req.url ?? '/', headers }, call.fail);
 }
 
-/** The path without the query (a token may ride in a query string; messages never carry one). */
+function unmapped(methods: string[], req: IncomingMessage): AppError {
+  if (methods.length === 0) return notFound(req);
+  return new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed for ${pathOf(req)}`, {
+    headers: { Allow: methods.join(', ') },
+    details: { allow: methods },
+  });
+}
+
 function notFound(req: IncomingMessage): AppError {
+  return new AppError('ROUTE_NOT_FOUND', `No route for ${req.method} ${pathOf(req)}`);
+}
+
+/** The path without the query (a token may ride in a query string; messages never carry one). */
+function pathOf(req: IncomingMessage): string {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
-  return new AppError('ROUTE_NOT_FOUND', `No route for ${req.method} ${q < 0 ? url : url.slice(0, q)}`);
+  return q < 0 ? url : url.slice(0, q);
 }

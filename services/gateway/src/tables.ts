@@ -122,26 +122,48 @@ interface Compiled {
 
 export interface RouteIndex {
   match(method: string, url: string): Match | undefined;
+  /** The methods the switched-on tables map for this path (HEAD with GET); empty when none maps it. */
+  methods(url: string): string[];
 }
 
-/** Compiles the switched-on tables; a switched-off table's paths match nothing (they fall to legacy or 404). */
+/**
+ * Compiles the switched-on tables; a switched-off table's paths match nothing (they fall to legacy
+ * or 404). A path some table spells out in full (`/api/notifications/read-all`) is that resource
+ * only, never a parameter of another route (`GET /api/notifications/:id`), switched on or not.
+ */
 export function compileTables(enabled: ReadonlySet<TableName>, tables: readonly TableDef[] = TABLES): RouteIndex {
   const compiled: Compiled[] = [];
+  const fixed = new Set<string>();
   for (const table of tables) {
+    for (const route of table.routes) if (!route.path.includes(':')) fixed.add(route.path);
     if (!enabled.has(table.name)) continue;
     for (const route of table.routes) compiled.push({ table, route, segments: route.path.split('/') });
+  }
+  /** The routes (of `method`, or any) whose path matches, with their parameters, in table order. */
+  function* candidates(path: string, method?: string): Generator<[Compiled, Map<string, string>]> {
+    const trimmed = trimSlash(path);
+    const parts = trimmed.split('/');
+    const isFixed = fixed.has(trimmed);
+    for (const c of compiled) {
+      if (method !== undefined && c.route.method !== method) continue;
+      if (c.segments.length !== parts.length || (isFixed && c.route.path !== trimmed)) continue;
+      const params = bind(c.segments, parts);
+      if (params) yield [c, params];
+    }
   }
   return {
     match(method, url) {
       const [path, query] = splitUrl(url);
-      const parts = trimSlash(path).split('/');
-      const head = method === 'HEAD' ? 'GET' : method;
-      for (const c of compiled) {
-        if (c.route.method !== head || c.segments.length !== parts.length) continue;
-        const params = bind(c.segments, parts);
-        if (params) return { table: c.table, route: c.route, upstreamPath: upstream(c.route, params, query) };
+      for (const [c, params] of candidates(path, method === 'HEAD' ? 'GET' : method)) {
+        return { table: c.table, route: c.route, upstreamPath: upstream(c.route, params, query) };
       }
       return undefined;
+    },
+    methods(url) {
+      const found = new Set<string>();
+      for (const [c] of candidates(splitUrl(url)[0])) found.add(c.route.method);
+      if (found.has('GET')) found.add('HEAD');
+      return [...found];
     },
   };
 }

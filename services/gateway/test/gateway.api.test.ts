@@ -209,16 +209,24 @@ describe('gateway: public /api in front of the real auth, analytics and notifica
     );
   });
 
-  it('unmapped /api paths, other methods and health are the gateway own: 404 in the envelope', async () => {
-    for (const [method, path] of [
-      ['get', '/api/analytics/exams/e1/summary'],
-      ['get', '/api/auth/login'],
-      ['post', '/api/notifications'],
-      ['get', '/api'],
+  it('unmapped /api paths are 404, other methods on a mapped path 405 with Allow, in the envelope', async () => {
+    for (const path of ['/api/analytics/exams/e1/summary', '/api', '/api/notifications/n1/read/x']) {
+      const res = await gw!.request.get(path).set(bearer('TEACHER'));
+      expect(res.status, path).to.equal(404);
+      expect(res.body.error.code).to.equal('ROUTE_NOT_FOUND');
+    }
+    for (const [method, path, allow] of [
+      ['get', '/api/auth/login', 'POST'],
+      ['post', '/api/notifications', 'GET, HEAD'],
+      ['delete', '/api/notifications/preferences/', 'GET, PATCH, HEAD'],
+      ['put', '/api/notifications/n1/read', 'POST'],
     ] as const) {
       const res = await gw!.request[method](path).set(bearer('TEACHER'));
-      expect(res.status, `${method} ${path}`).to.equal(404);
-      expect(res.body.error.code).to.equal('ROUTE_NOT_FOUND');
+      expect([res.status, res.headers.allow, res.body.error.code], `${method} ${path}`).to.deep.equal([
+        405,
+        allow,
+        'METHOD_NOT_ALLOWED',
+      ]);
     }
     await gw!.request.get('/healthz').expect(200);
     await gw!.request.get('/readyz').expect(200);

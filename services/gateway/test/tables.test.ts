@@ -36,6 +36,17 @@ describe('gateway: route tables (pure)', () => {
     expect(all.match('GET', '/api/notifications/n1')?.upstreamPath).to.equal('/v1/notifications/n1');
   });
 
+  it('a path spelled out in full is never an id, and its methods are its own', () => {
+    expect(all.match('GET', '/api/notifications/read-all')).to.equal(undefined);
+    expect(all.methods('/api/notifications/read-all/')).to.deep.equal(['POST']);
+    expect(all.methods('/api/notifications/n1')).to.deep.equal(['GET', 'HEAD']);
+    expect(all.methods('/api/alerts/preferences?x=1')).to.deep.equal(['GET', 'PATCH', 'HEAD']);
+    expect(all.methods('/api/nothing/here')).to.deep.equal([]);
+    // Its table switched off, a fixed path still is not an id of another table's route.
+    const onlyNotifications = compileTables(new Set<TableName>(['notifications']));
+    expect(onlyNotifications.match('GET', '/api/notifications/read-all')).to.equal(undefined);
+  });
+
   it('leaves other methods, deeper paths, odd segments and case variants unmapped', () => {
     expect(all.match('GET', '/api/auth/login')).to.equal(undefined);
     expect(all.match('DELETE', '/api/notifications/n1')).to.equal(undefined);
