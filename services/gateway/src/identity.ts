@@ -233,8 +233,12 @@ export function responseHeaders(upstream: IncomingHttpHeaders): OutgoingHttpHead
   return out;
 }
 
-function connectionListed(value: string | string[] | undefined): Set<string> {
-  const v = Array.isArray(value) ? value.join(',') : (value ?? '');
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+function connectionListed(value: string | string[] | undefined): ReadonlySet<string> {
+  // The usual values name no header: no parsing on every request and response.
+  if (value === undefined || value === 'keep-alive' || value === 'close') return NO_NAMES;
+  const v = Array.isArray(value) ? value.join(',') : value;
   return new Set(
     v
       .split(',')

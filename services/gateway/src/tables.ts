@@ -140,28 +140,34 @@ export function compileTables(enabled: ReadonlySet<TableName>, tables: readonly 
     for (const route of table.routes) compiled.push({ table, route, segments: route.path.split('/') });
   }
   /** The routes (of `method`, or any) whose path matches, with their parameters, in table order. */
-  function* candidates(path: string, method?: string): Generator<[Compiled, Map<string, string>]> {
+  function candidates(
+    path: string,
+    method: string | undefined,
+    first: boolean,
+  ): Array<[Compiled, Map<string, string>]> {
     const trimmed = trimSlash(path);
     const parts = trimmed.split('/');
     const isFixed = fixed.has(trimmed);
+    const out: Array<[Compiled, Map<string, string>]> = [];
     for (const c of compiled) {
       if (method !== undefined && c.route.method !== method) continue;
       if (c.segments.length !== parts.length || (isFixed && c.route.path !== trimmed)) continue;
       const params = bind(c.segments, parts);
-      if (params) yield [c, params];
+      if (params) out.push([c, params]);
+      if (params && first) break;
     }
+    return out;
   }
   return {
     match(method, url) {
       const [path, query] = splitUrl(url);
-      for (const [c, params] of candidates(path, method === 'HEAD' ? 'GET' : method)) {
-        return { table: c.table, route: c.route, upstreamPath: upstream(c.route, params, query) };
-      }
-      return undefined;
+      const [found] = candidates(path, method === 'HEAD' ? 'GET' : method, true);
+      if (!found) return undefined;
+      const [c, params] = found;
+      return { table: c.table, route: c.route, upstreamPath: upstream(c.route, params, query) };
     },
     methods(url) {
-      const found = new Set<string>();
-      for (const [c] of candidates(splitUrl(url)[0])) found.add(c.route.method);
+      const found = new Set(candidates(splitUrl(url)[0], undefined, false).map(([c]) => c.route.method));
       if (found.has('GET')) found.add('HEAD');
       return [...found];
     },
