@@ -49,6 +49,13 @@ describe('tokens (pure)', () => {
     });
   });
 
+  it('the secret as a key object signs exactly what the string did: tokens issued before still verify', () => {
+    const iat = Math.floor(now.getTime() / 1000);
+    const plain = jwt.sign({ ...access, iat }, settings.secret, { algorithm: 'HS256', expiresIn: 900 });
+    expect(signAccessToken(access, settings, now)).to.equal(plain);
+    expect(verifyAccessToken(plain, settings.secret, now)?.sub).to.equal('u1');
+  });
+
   it('verifyAccessToken: rejects an expired token at the injected clock', () => {
     const token = signAccessToken(access, settings, now);
     expect(verifyAccessToken(token, settings.secret, new Date(now.getTime() + 899_000))).to.not.equal(null);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 /** Exactly the contract's access claims (jsonwebtoken adds iat and exp). */
@@ -30,12 +30,30 @@ const ALGORITHM = 'HS256';
 /** Ours are about 250 characters; anything past this is garbage and is not even parsed. */
 export const REFRESH_TOKEN_MAX_LENGTH = 4096;
 
+// Given a string, jsonwebtoken first tries it as a PEM key and catches the failure on every call
+// (about 350 µs); a secret KeyObject made once per secret skips that.
+const keys = new Map<string, KeyObject>();
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 export function signAccessToken(claims: AccessClaims, s: TokenSettings, now: Date): string {
-  return jwt.sign({ ...claims, iat: seconds(now) }, s.secret, { algorithm: ALGORITHM, expiresIn: s.accessTtlSeconds });
+  return jwt.sign({ ...claims, iat: seconds(now) }, keyOf(s.secret), {
+    algorithm: ALGORITHM,
+    expiresIn: s.accessTtlSeconds,
+  });
 }
 
 export function signRefreshToken(claims: RefreshClaims, s: TokenSettings, now: Date): string {
-  return jwt.sign({ ...claims, iat: seconds(now) }, s.secret, { algorithm: ALGORITHM, expiresIn: s.refreshTtlSeconds });
+  return jwt.sign({ ...claims, iat: seconds(now) }, keyOf(s.secret), {
+    algorithm: ALGORITHM,
+    expiresIn: s.refreshTtlSeconds,
+  });
 }
 
 /** Signature, expiry, algorithm and shape; anything else is null (never an exception to a caller). */
@@ -58,7 +76,7 @@ const JTI = /^[A-Za-z0-9_-]{16,64}$/;
 
 function verify(token: string, secret: string, now: Date): Record<string, unknown> | null {
   try {
-    const payload = jwt.verify(token, secret, { algorithms: [ALGORITHM], clockTimestamp: seconds(now) });
+    const payload = jwt.verify(token, keyOf(secret), { algorithms: [ALGORITHM], clockTimestamp: seconds(now) });
     return typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : null;
   } catch {
     return null;
