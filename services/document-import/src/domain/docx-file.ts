@@ -5,7 +5,8 @@ import { readDocxPackage } from '../parser/package.js';
 import { hasZipMagic } from '../parser/zip.js';
 import { CODES, MSG } from '../messages.js';
 
-// The refusal statuses openapi.json states for the parser's codes.
+// The refusal statuses openapi.json states for the parser's codes. A document without a question is
+// a valid DOCX holding nothing importable: 422, with what the parser saw in the details.
 const REFUSAL_STATUS: Record<DocxErrorCode, number> = {
   DOCX_NOT_ZIP: 415,
   DOCX_UNSUPPORTED: 415,
@@ -16,12 +17,14 @@ const REFUSAL_STATUS: Record<DocxErrorCode, number> = {
   DOCX_MISSING_DOCUMENT: 400,
   DOCX_XML_DOCTYPE: 400,
   DOCX_XML_INVALID: 400,
+  DOCX_NO_QUESTIONS_FOUND: 422,
 };
 
 /** A parser refusal as the 4xx the service answers; anything else is rethrown unchanged. */
 export function refusalOf(err: unknown): unknown {
   if (!(err instanceof DocxError)) return err;
-  return new AppError(err.code, err.message, { status: REFUSAL_STATUS[err.code], details: { code: err.code } });
+  const details = { code: err.code, ...err.details };
+  return new AppError(err.code, err.message, { status: REFUSAL_STATUS[err.code], details });
 }
 
 export function isDocxName(name: string): boolean {

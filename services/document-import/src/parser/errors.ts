@@ -8,14 +8,31 @@ export type DocxErrorCode =
   | 'DOCX_UNSUPPORTED'
   | 'DOCX_MISSING_DOCUMENT'
   | 'DOCX_XML_DOCTYPE'
-  | 'DOCX_XML_INVALID';
+  | 'DOCX_XML_INVALID'
+  // A valid document in which no question was found: a failure, never an empty success.
+  | 'DOCX_NO_QUESTIONS_FOUND';
+
+/** What the parser saw in a document it could not use: body paragraphs, tables, the first non-empty lines. */
+export interface DocxSeen {
+  paragraphs: number;
+  tables: number;
+  firstLines: string[];
+}
+
+export interface DocxErrorOptions {
+  details?: DocxSeen;
+}
 
 export class DocxError extends Error {
+  readonly details?: DocxSeen;
+
   constructor(
     readonly code: DocxErrorCode,
     message: string,
+    options: DocxErrorOptions = {},
   ) {
     super(message);
     this.name = 'DocxError';
+    if (options.details) this.details = options.details;
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { resolveAnswer, type Resolved } from './answers.js';
+import { noQuestionsError } from './empty.js';
 import { buildModel, type DocModel } from './model.js';
 import { groupItem, questionItem } from './output.js';
 import { readDocxPackage } from './package.js';
@@ -75,6 +76,7 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
     if (item.type !== 'ESSAY') questionWarnings(q.id, a, warnings);
     return item;
   });
+  if (questions.length === 0) throw noQuestionsError(model.blocks);
   documentWarnings(answers, model, warnings);
   const byType: Record<string, number> = {};
   for (const q of questions) byType[q.type as string] = (byType[q.type as string] ?? 0) + 1;
