@@ -11,7 +11,8 @@ import { requireScope, scope } from './scope.js';
 export const docxUpload = upload({ field: 'file', maxBytes: MAX_DOCX_BYTES, allowedExtensions: ['.docx'] });
 
 // The stream route: what the central directory shows is refused as a JSON 4xx before the stream
-// opens; then progress, one event per question, the whole output, or one error event.
+// opens; then progress, one event per question, the whole output, or one error event (with the
+// error's details, as the JSON error would carry them: DOCX_NO_QUESTIONS_FOUND's what-was-seen).
 async function streamParse(deps: ImportDeps, stream: SseStream, req: Request, res: Response): Promise<void> {
   const file = req.file!;
   precheckPackage(new Uint8Array(await readFile(file.path)));
@@ -26,7 +27,8 @@ async function streamParse(deps: ImportDeps, stream: SseStream, req: Request, re
   } catch (err) {
     const appErr = toAppError(err);
     if (statusFor(appErr) >= 500) deps.logger.error({ err }, 'stream parse failed');
-    stream.send('error', { code: appErr.code, message: appErr.message, status: statusFor(appErr) });
+    const event = { code: appErr.code, message: appErr.message, status: statusFor(appErr) };
+    stream.send('error', appErr.details === undefined ? event : { ...event, details: appErr.details });
   }
   stream.close();
 }

@@ -7,6 +7,8 @@ import { documentImportService } from '../../src/service.js';
 import {
   entityExpansion,
   headers,
+  NOTICE_SEEN,
+  noticeDocx,
   notAWordPackage,
   rawUpload,
   simpleDocx,
@@ -84,6 +86,18 @@ describe('document-import: synchronous QAS routes', () => {
       expect([res.status, res.body.error.code]).to.deep.equal([400, 'DOCX_CORRUPT']);
     });
 
+    it('answers 422 DOCX_NO_QUESTIONS_FOUND with what was seen for a valid DOCX without a question', async () => {
+      const res = await post('/v1/import/docx/qas', await noticeDocx());
+      expect(res.status, JSON.stringify(res.body)).to.equal(422);
+      expect(res.body).to.deep.equal({
+        success: false,
+        message:
+          'no question found in 2 paragraphs and 1 table; the first lines: "Thông báo họp phụ huynh", ' +
+          '"Thời gian: sáng thứ Bảy.", "Địa điểm | Phòng 204"',
+        error: { code: 'DOCX_NO_QUESTIONS_FOUND', details: { code: 'DOCX_NO_QUESTIONS_FOUND', ...NOTICE_SEEN } },
+      });
+    });
+
     it('413 PAYLOAD_TOO_LARGE past 50 MB while the client is still sending', async () => {
       const { req, response } = rawUpload(svc.url, '/v1/import/docx/qas', teacher());
       const chunk = Buffer.alloc(1024 * 1024, 0x50);
@@ -118,8 +132,9 @@ describe('document-import: synchronous QAS routes', () => {
   });
 
   describe('POST /v1/import/docx/qas/stream', () => {
-    it('streams progress, one event per question, then the result', async () => {
-      const res = await post('/v1/import/docx/qas/stream', docx)
+    // The event stream as one text body.
+    const streamPost = (file: Buffer) =>
+      post('/v1/import/docx/qas/stream', file)
         .buffer(true)
         .parse((r, cb) => {
           let text = '';
@@ -127,6 +142,9 @@ describe('document-import: synchronous QAS routes', () => {
           r.on('data', (c: string) => (text += c));
           r.on('end', () => cb(null, text));
         });
+
+    it('streams progress, one event per question, then the result', async () => {
+      const res = await streamPost(docx);
       expect(res.status).to.equal(200);
       expect(res.headers['content-type']).to.match(/^text\/event-stream/);
       const events = sseEvents(res.body as string);
@@ -143,6 +161,19 @@ describe('document-import: synchronous QAS routes', () => {
       const result = events[5]!.data as { questions: unknown[]; latency_ms: number };
       expect(result.questions).to.have.length(2);
       expect(result.latency_ms).to.be.a('number');
+    });
+
+    it('ends with one error event DOCX_NO_QUESTIONS_FOUND (422) for a DOCX without a question, no result', async () => {
+      const res = await streamPost(await noticeDocx());
+      expect(res.status).to.equal(200);
+      const events = sseEvents(res.body as string);
+      expect(events.map((e) => e.event)).to.deep.equal(['progress', 'progress', 'error']);
+      expect(events[2]!.data).to.deep.include({
+        code: 'DOCX_NO_QUESTIONS_FOUND',
+        status: 422,
+        details: { code: 'DOCX_NO_QUESTIONS_FOUND', ...NOTICE_SEEN },
+      });
+      expect((events[2]!.data as { message: string }).message).to.match(/^no question found in 2 paragraphs/);
     });
 
     it('refuses bad magic and a package without a document with a JSON 4xx before the stream opens', async () => {

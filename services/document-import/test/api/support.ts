@@ -31,6 +31,23 @@ export async function simpleDocx(): Promise<Buffer> {
   return Buffer.from(bytes);
 }
 
+/** A valid DOCX in which no question can be found: a notice, a paragraph of prose and a small table. */
+export async function noticeDocx(): Promise<Buffer> {
+  const bytes = await makeDocx([
+    'Thông báo họp phụ huynh',
+    'Thời gian: sáng thứ Bảy.',
+    { table: [['Địa điểm', 'Phòng 204']] },
+  ]);
+  return Buffer.from(bytes);
+}
+
+/** What the parser reports having seen in noticeDocx(). */
+export const NOTICE_SEEN = {
+  paragraphs: 2,
+  tables: 1,
+  firstLines: ['Thông báo họp phụ huynh', 'Thời gian: sáng thứ Bảy.', 'Địa điểm | Phòng 204'],
+};
+
 const CT = '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>';
 
 /** A 40 MB document.xml of zeros squeezed under 1 MB: refused by ratio while inflating. */
