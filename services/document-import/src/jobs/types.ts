@@ -15,6 +15,8 @@ export interface JobScope {
 export interface JobFailure {
   code: string;
   message: string;
+  /** What the parser saw (DOCX_NO_QUESTIONS_FOUND: paragraphs, tables, firstLines); kept on the job, never published. */
+  details?: Record<string, unknown>;
 }
 
 export interface JobCounters {

@@ -3,8 +3,8 @@
 // auto-approval after a successful parse is the routes' own approval, domain/approve.ts.)
 import type { DocumentImportConfig } from '../config.js';
 import { DocumentClient, ExternalParserClient, materializeMedia, parseWithEngines } from '../integrations/index.js';
-import { DocxError, type QasOutput } from '../parser/index.js';
-import { ParseFailure, type ParseStep } from './parse-step.js';
+import type { QasOutput } from '../parser/index.js';
+import { parseFailureOf, type ParseStep } from './parse-step.js';
 
 export interface WorkerIntegrations {
   parse: ParseStep;
@@ -27,8 +27,7 @@ function parseStep(config: DocumentImportConfig): ParseStep {
       const input = { bytes: new Uint8Array(bytes), fileName: job.fileName, documentId: `docx-import-${job._id}` };
       parsed = await parseWithEngines({ ...input, parser });
     } catch (err) {
-      if (err instanceof DocxError) throw new ParseFailure({ code: err.code, message: err.message });
-      throw new ParseFailure({ code: 'DOCX_IMPORT_PARSE_FAILED', message: 'The document could not be parsed' });
+      throw parseFailureOf(err);
     }
     const scope = { organizationId: job.organizationId, userId: job.createdBy };
     const media = await materializeMedia(parsed, new Uint8Array(bytes), { documents, scope });

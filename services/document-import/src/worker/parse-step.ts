@@ -30,13 +30,28 @@ export const NOT_CONNECTED = {
   message: 'No external parser is configured; the native parser result is returned',
 } as const;
 
-/** The native parser; a DocxError (zip bomb, entity expansion, corrupt file) is the job's failure. */
+/**
+ * A parser refusal as the job's failure, with what was seen when the parser says (DOCX_NO_QUESTIONS_FOUND);
+ * anything else is DOCX_IMPORT_PARSE_FAILED.
+ */
+export function parseFailureOf(err: unknown): ParseFailure {
+  if (!(err instanceof DocxError)) {
+    return new ParseFailure({ code: 'DOCX_IMPORT_PARSE_FAILED', message: 'The document could not be parsed' });
+  }
+  const failure: JobFailure = { code: err.code, message: err.message };
+  if (err.details) failure.details = { ...err.details };
+  return new ParseFailure(failure);
+}
+
+/**
+ * The native parser; a DocxError (zip bomb, entity expansion, corrupt file, no question found) is the
+ * job's failure.
+ */
 export function nativeParse(input: ParseInput): QasOutput {
   try {
     return parseDocx(new Uint8Array(input.bytes), { documentId: `docx-import-${input.job._id}` });
   } catch (err) {
-    if (err instanceof DocxError) throw new ParseFailure({ code: err.code, message: err.message });
-    throw new ParseFailure({ code: 'DOCX_IMPORT_PARSE_FAILED', message: 'The document could not be parsed' });
+    throw parseFailureOf(err);
   }
 }
 

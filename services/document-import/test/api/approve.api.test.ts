@@ -163,7 +163,9 @@ describe('document-import: approval, auto-approval and the baseline reparse', ()
     expect((events?.events as Array<{ type: string }>).map((e) => e.type)).to.include('auto_approval.completed');
   });
 
-  it('records auto_approval.failed when the approval cannot be made (no question to import)', async () => {
+  // A document without a question fails its job, so there is nothing to auto-approve (auto_approval.failed
+  // itself is covered by the worker's test with no question bank configured).
+  it('a fast job on a DOCX without a question ends FAILED with DOCX_NO_QUESTIONS_FOUND, no auto-approval tried', async () => {
     const empty = Buffer.from(await makeDocx(['Không có câu hỏi nào ở đây.']));
     const key = `tests/${Date.now()}/empty.docx`;
     await supertest(stack.peer.url)
@@ -175,15 +177,21 @@ describe('document-import: approval, auto-approval and the baseline reparse', ()
       .post('/v1/import/docx/docx-fast-jobs')
       .set(headers(teacher()))
       .send({ questionStorageKey: key, fileName: 'empty.docx', title: 'Rỗng', autoApproveToQuestionBank: true });
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
     const id = res.body.data.id as string;
-    const types = async () => {
-      const row = await stack.svc.db.conn
-        .collection('import_jobs')
-        .findOne({ _id: id } as never, { projection: { events: 1 } });
-      return ((row?.events ?? []) as Array<{ type: string }>).map((e) => e.type);
-    };
-    await until('auto_approval.failed', async () => (await types()).includes('auto_approval.failed'), 60_000);
-    expect((await detail(id)).status).to.equal('COMPLETED');
+    await waitForStatus(stack.svc, teacher(), id, 'FAILED');
+    const job = await detail(id);
+    expect(job.errorSummary).to.deep.include({ code: 'DOCX_NO_QUESTIONS_FOUND' });
+    expect(job.errorSummary.details).to.deep.equal({
+      paragraphs: 1,
+      tables: 0,
+      firstLines: ['Không có câu hỏi nào ở đây.'],
+    });
+    const row = await stack.svc.db.conn
+      .collection('import_jobs')
+      .findOne({ _id: id } as never, { projection: { events: 1 } });
+    const types = ((row?.events ?? []) as Array<{ type: string }>).map((e) => e.type);
+    expect(types).to.deep.equal(['job.queued', 'job.started', 'job.failed']);
   });
 
   it('review with sourceText alone: the baseline reparse is stored with its warning', async () => {

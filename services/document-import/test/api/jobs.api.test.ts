@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import { writeFile, rm } from 'node:fs/promises';
-import { entityExpansion, headers, simpleDocx, teacher, until, zipBomb, type Who } from './support.js';
+import {
+  entityExpansion,
+  headers,
+  NOTICE_SEEN,
+  noticeDocx,
+  simpleDocx,
+  teacher,
+  until,
+  zipBomb,
+  type Who,
+} from './support.js';
 import { openStream, startStack, waitForStatus, type Stack } from './stack.js';
 
 const admin: Who = { userId: 'a1', organizationId: 'org-a', role: 'ADMIN' };
@@ -86,6 +96,25 @@ describe('document-import: upload jobs, lists, detail, status, review, event str
       }
       expect(await stack.spooled()).to.deep.equal(spooledBefore);
       expect(await stack.svc.db.conn.collection('import_jobs').countDocuments()).to.equal(0);
+    });
+
+    it('ends FAILED with DOCX_NO_QUESTIONS_FOUND, its message and what was seen for a DOCX without a question', async () => {
+      const res = await upload(teacher(), await noticeDocx(), 'thong-bao.docx');
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+      const id = res.body.data.id as string;
+      await waitForStatus(stack.svc, teacher(), id, 'FAILED');
+      const message =
+        'no question found in 2 paragraphs and 1 table; the first lines: "Thông báo họp phụ huynh", ' +
+        '"Thời gian: sáng thứ Bảy.", "Địa điểm | Phòng 204"';
+      const detail = (await get(`/v1/import/docx/jobs/${id}`)).body.data;
+      expect(detail).to.include({ status: 'FAILED', parseStatus: 'FAILED', parseResultJson: null });
+      expect(detail.errorSummary).to.deep.equal({ code: 'DOCX_NO_QUESTIONS_FOUND', message, details: NOTICE_SEEN });
+      const row = await stack.svc.db.conn.collection('import_jobs').findOne({ _id: id } as never);
+      const events = row!.events as Array<{ type: string; data: { error?: unknown } }>;
+      expect(events.map((e) => e.type)).to.deep.equal(['job.queued', 'job.started', 'job.failed']);
+      // The published event carries the code and the message; the document's lines stay on the job.
+      expect(events[2]!.data.error).to.deep.equal({ code: 'DOCX_NO_QUESTIONS_FOUND', message });
+      await until('the spool is emptied', async () => (await stack.spooled()).length === 0);
     });
 
     it('401 without X-User-Id, 400 without X-Organization-Id', async () => {

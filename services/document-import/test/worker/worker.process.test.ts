@@ -9,6 +9,7 @@ import { expectValidEvent } from '../../../kit/test/support/event-schemas.js';
 import { waitFor } from '../../../kit/test/support/kafka-helpers.js';
 import { createJobEngine, type JobEngine, type JobStatus } from '../../src/jobs/engine.js';
 import { jobModels } from '../../src/store/job-models.js';
+import { makeDocx } from '../parser/support/build-docx.js';
 import {
   connect,
   entityExpansionDocx,
@@ -150,6 +151,29 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
       (e) => e.type === 'docx-import.job.failed.v1',
     );
     failed.forEach((e) => expectValidEvent(e, TOPICS.docxImportJobEvents));
+  });
+
+  it('fails a DOCX without a question with DOCX_NO_QUESTIONS_FOUND and what was seen; the event stays valid', async () => {
+    worker();
+    const notice = Buffer.from(await makeDocx(['Thông báo họp phụ huynh', 'Thời gian: thứ Bảy']));
+    const job = await submit(notice, 'thong-bao.docx');
+    await until(job.id, ['FAILED']);
+    expect((await engine.get(SCOPE, job.id)).errorSummary).to.deep.equal({
+      code: 'DOCX_NO_QUESTIONS_FOUND',
+      message:
+        'no question found in 2 paragraphs and 0 tables; the first lines: "Thông báo họp phụ huynh", "Thời gian: thứ Bảy"',
+      details: { paragraphs: 2, tables: 0, firstLines: ['Thông báo họp phụ huynh', 'Thời gian: thứ Bảy'] },
+    });
+    const failed = await waitFor(
+      'the job.failed outbox entry',
+      async () =>
+        (await outboxEvents(db, setup.config.DOCX_IMPORT_EVENTS_TOPIC)).find(
+          (e) => e.subject === job.id && e.type === 'docx-import.job.failed.v1',
+        ) ?? null,
+      DEADLINE_MS,
+    );
+    expectValidEvent(failed, TOPICS.docxImportJobEvents);
+    expect(failed!.data.error).to.deep.include({ code: 'DOCX_NO_QUESTIONS_FOUND' });
   });
 
   it('completes ten uploads submitted at once with two worker processes', async () => {
