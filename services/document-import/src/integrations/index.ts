@@ -21,7 +21,7 @@
 // - parseWithEngines({ bytes, fileName, documentId?, parser?, file? }) → QasOutput: the worker's
 //   parse (native parser first; the external result when a parser is configured; see parser-client.ts
 //   for how they combine; PARSER_ENGINE_NOT_CONNECTED when not configured). Throws DocxError for a
-//   hostile file.
+//   hostile file, and DOCX_NO_QUESTIONS_FOUND when no engine finds a question.
 // - materializeMedia(output, docxBytes, { documents?, scope }) → { output, materialized, failed }:
 //   package pictures uploaded and rewritten to /api/storage/media-assets/{id}/content;
 //   FORMULA_DOCX_IMAGE_MATERIALIZE_FAILED keeps the reference; without `documents`, one

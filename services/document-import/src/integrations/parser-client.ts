@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '../../../kit/src/index.js';
-import { parseDocx, type QasOutput } from '../parser/index.js';
+import { DocxError, parseDocx, type QasOutput } from '../parser/index.js';
 import type { Warning } from '../parser/types.js';
 import { fromExternalPayload } from './external-payload.js';
 import { joinUrl, unavailable, upstreamError, type PeerEndpoint } from './http.js';
@@ -93,6 +94,46 @@ function failureReason(err: unknown): string {
   return 'unreadable payload';
 }
 
+interface NativePass {
+  native: QasOutput;
+  /** The native DOCX_NO_QUESTIONS_FOUND, kept while the external parser gets its chance. */
+  none: DocxError | null;
+}
+
+// The native side of a document in which the native parser found no question: nothing to merge,
+// the parser's own document id rule, images uncounted (0) unless the external parser counts them.
+function emptyNative(input: ParseInput, none: DocxError): QasOutput {
+  const documentId = input.documentId ?? `docx-${createHash('sha256').update(input.bytes).digest('hex').slice(0, 24)}`;
+  const blocks = (none.details?.paragraphs ?? 0) + (none.details?.tables ?? 0);
+  return {
+    document_id: documentId,
+    latency_ms: 0,
+    questions: [],
+    groups: [],
+    warnings: [],
+    stats: {
+      total_questions: 0,
+      total_images: 0,
+      total_equation_objects: 0,
+      total_formulas: 0,
+      answered: 0,
+      by_type: {},
+      paragraphs: blocks,
+    },
+  };
+}
+
+// With an external parser configured, a document in which the native parser finds no question
+// still goes to it (it may read what the native pass cannot); every other refusal stands at once.
+function nativePass(input: ParseInput): NativePass {
+  try {
+    return { native: parseDocx(input.bytes, { documentId: input.documentId }), none: null };
+  } catch (err) {
+    if (!input.parser || !(err instanceof DocxError) || err.code !== 'DOCX_NO_QUESTIONS_FOUND') throw err;
+    return { native: emptyNative(input, err), none: err };
+  }
+}
+
 /**
  * The parse a worker runs. The native parser always runs first (a hostile file is refused here,
  * DocxError, whatever the external parser would say). Without a parser URL: the native output plus
@@ -100,12 +141,17 @@ function failureReason(err: unknown): string {
  * formulas; style hints → DOCX_STYLE_HINT; zero questions with annotated segments → the annotated
  * fallback); an external question without an answer takes the native answer when both found the
  * same number of questions. The external parser failing leaves the native output with
- * FORMULA_PARSER_FAILED_NATIVE_USED; so does an external result with no question at all.
+ * FORMULA_PARSER_FAILED_NATIVE_USED; so does an external result with no question at all. When no
+ * engine finds a question, the native DocxError DOCX_NO_QUESTIONS_FOUND is thrown: never an empty success.
  */
 export async function parseWithEngines(input: ParseInput): Promise<QasOutput> {
-  const native = parseDocx(input.bytes, { documentId: input.documentId });
+  const { native, none } = nativePass(input);
+  const nativeWith = (warning: Warning): QasOutput => {
+    if (none) throw none;
+    return withWarning(native, warning);
+  };
   if (!input.parser) {
-    return withWarning(native, {
+    return nativeWith({
       code: PARSER_NOT_CONNECTED,
       message: 'external formula parser not configured; native parser result',
     });
@@ -115,14 +161,14 @@ export async function parseWithEngines(input: ParseInput): Promise<QasOutput> {
   try {
     payload = await input.parser.parse(input.file ?? new Blob([input.bytes]), input.fileName);
   } catch (err) {
-    return withWarning(native, {
+    return nativeWith({
       code: PARSER_FAILED_NATIVE_USED,
       message: `external parser failed (${failureReason(err)}); native parser result`,
     });
   }
   const external = fromExternalPayload(payload, native.document_id);
-  if (external.output.questions.length === 0 && native.questions.length > 0) {
-    return withWarning(native, {
+  if (external.output.questions.length === 0) {
+    return nativeWith({
       code: PARSER_FAILED_NATIVE_USED,
       message: 'external parser found no questions; native parser result',
     });

@@ -13,6 +13,7 @@ import {
   STYLE_HINT_EVIDENCE,
   parseWithEngines,
 } from '../../src/integrations/index.js';
+import { DocxError } from '../../src/parser/index.js';
 import { makeDocx } from '../parser/support/build-docx.js';
 
 interface Received {
@@ -53,6 +54,7 @@ const urlOf = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).po
 
 describe('parser client and the combination of parsers', () => {
   let docx: Uint8Array;
+  let notice: Uint8Array;
   let server: Server;
   let reply: { status: number; body: unknown };
   const received: Received[] = [];
@@ -68,6 +70,7 @@ describe('parser client and the combination of parsers', () => {
       'A. 4',
       'B. 5',
     ]);
+    notice = await makeDocx(['Thông báo họp phụ huynh', 'Thời gian: thứ Bảy']);
     server = await fakeParser(() => reply, received);
   });
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -188,5 +191,39 @@ describe('parser client and the combination of parsers', () => {
         return true;
       },
     );
+  });
+
+  describe('a document in which the native parser finds no question', () => {
+    const noQuestions = (err: unknown) => {
+      assert.ok(err instanceof DocxError);
+      assert.equal(err.code, 'DOCX_NO_QUESTIONS_FOUND');
+      assert.deepEqual(err.details, {
+        paragraphs: 2,
+        tables: 0,
+        firstLines: ['Thông báo họp phụ huynh', 'Thời gian: thứ Bảy'],
+      });
+      return true;
+    };
+    const parser = () => new ExternalParserClient({ baseUrl: urlOf(server) });
+
+    it('without a parser URL: throws DOCX_NO_QUESTIONS_FOUND with what was seen', async () => {
+      await assert.rejects(parseWithEngines({ bytes: notice, fileName: 'tb.docx' }), noQuestions);
+    });
+
+    it('with a parser that finds none either, or fails: throws the native DOCX_NO_QUESTIONS_FOUND', async () => {
+      reply = { status: 200, body: { questions: [] } };
+      await assert.rejects(parseWithEngines({ bytes: notice, fileName: 'tb.docx', parser: parser() }), noQuestions);
+      reply = { status: 500, body: { message: 'boom' } };
+      await assert.rejects(parseWithEngines({ bytes: notice, fileName: 'tb.docx', parser: parser() }), noQuestions);
+    });
+
+    it('with a parser that finds questions: the external result (the native pass only failed to read it)', async () => {
+      reply = { status: 200, body: { questions: [{ content: 'Ba trừ một?', options: ['2', '1'] }] } };
+      const out = await parseWithEngines({ bytes: notice, fileName: 'tb.docx', documentId: 'd-1', parser: parser() });
+      assert.equal(out.document_id, 'd-1');
+      assert.equal(out.questions.length, 1);
+      assert.equal(out.stats.total_questions, 1);
+      assert.ok(!out.warnings.some((w) => w.code === PARSER_FAILED_NATIVE_USED));
+    });
   });
 });
