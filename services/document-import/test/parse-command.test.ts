@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runDocxParse } from '../src/parse-command.js';
@@ -17,6 +17,7 @@ describe('docx-parse command', () => {
     dir = await mkdtemp(join(tmpdir(), 'docx-parse-'));
     await writeFile(join(dir, 'exam.docx'), await makeDocx(['Câu 1. x', 'A. 1\tB. [[r:2]]\tC. 3\tD. 4']));
     await writeFile(join(dir, 'bad.docx'), 'not a zip');
+    await writeFile(join(dir, 'notice.docx'), await makeDocx(['Thông báo họp phụ huynh', '', 'Thời gian: thứ Bảy']));
     await writeFile(join(dir, 'notes.txt'), 'x');
   });
   after(async () => rm(dir, { recursive: true, force: true }));
@@ -41,6 +42,18 @@ describe('docx-parse command', () => {
     expect(c.err.join('')).to.include('bad.docx: DOCX_NOT_ZIP');
     expect(c.err.join('')).to.include('notes.txt: DOCX_UNSUPPORTED');
     expect(c.err.join('')).to.include('missing.docx: DOCX_READ_FAILED');
+  });
+
+  it('fails a document without a question with DOCX_NO_QUESTIONS_FOUND and what was seen, exit 1, no JSON', async () => {
+    const c = capture();
+    const out = join(dir, 'out-empty');
+    const code = await runDocxParse(['--out', out, join(dir, 'notice.docx'), join(dir, 'exam.docx')], c.io);
+    expect(code).to.equal(1);
+    expect(c.err.join('')).to.equal(
+      `${join(dir, 'notice.docx')}: DOCX_NO_QUESTIONS_FOUND: no question found in 3 paragraphs and 0 tables; ` +
+        'the first lines: "Thông báo họp phụ huynh", "Thời gian: thứ Bảy"\n',
+    );
+    expect((await readdir(out)).sort()).to.deep.equal(['exam.json']);
   });
 
   it('exits 2 with usage on bad arguments', async () => {
