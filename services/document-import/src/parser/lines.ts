@@ -1,4 +1,4 @@
-import type { Block, Para, Seg } from './types.js';
+import { plainSeg, type Block, type Para, type Seg } from './types.js';
 
 export interface Line {
   segs: Seg[];
@@ -38,10 +38,7 @@ export function paraLines(p: Para): Line[] {
   const first = lines[0]!;
   if (p.autoLabel) {
     first.auto = { label: p.autoLabel, level: p.autoLevel ?? 0 };
-    first.segs = [
-      { kind: 'text', text: `${p.autoLabel} `, red: false, underline: false, highlight: false },
-      ...first.segs,
-    ];
+    first.segs = [plainSeg(`${p.autoLabel} `), ...first.segs];
     first.text = segText(first.segs);
   }
   return lines;

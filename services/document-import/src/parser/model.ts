@@ -1,7 +1,7 @@
 import { Numbering } from './numbering.js';
 import type { DocxPackage } from './package.js';
 import { paragraphSegs, type RunContext } from './runs.js';
-import { paragraphNumbering, styleNumbering, type NumRef } from './styles.js';
+import { paragraphNumbering, styleLooks, styleNumbering, type NumRef } from './styles.js';
 import type { Block, MediaRef, Para, Table } from './types.js';
 import { kid, kids, type XEl } from './xml.js';
 
@@ -62,7 +62,7 @@ function walk(container: XEl, w: Walk): void {
 
 export function buildModel(pkg: DocxPackage): DocModel {
   const body = kid(pkg.document, 'w:body');
-  const ctx: RunContext = { rels: pkg.rels, media: [], unsupported: new Set() };
+  const ctx: RunContext = { rels: pkg.rels, media: [], unsupported: new Set(), looks: styleLooks(pkg.styles) };
   const numbering = new Numbering(pkg.numbering);
   const w: Walk = { ctx, numbering, styles: styleNumbering(pkg.styles), blocks: [], counter: 0 };
   if (body) walk(body, w);

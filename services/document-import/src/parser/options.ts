@@ -1,4 +1,5 @@
 import type { LabeledDraft, QDraft } from './drafts.js';
+import { plainSeg } from './types.js';
 import { sliceSegs, type Line } from './lines.js';
 import { OPTION_ANY_RE, OPTION_START_RE, SUB_RE } from './patterns.js';
 
@@ -36,11 +37,7 @@ export function takeSub(q: QDraft, line: Line): boolean {
 
 export function appendTo(list: LabeledDraft[], line: Line): void {
   const last = list[list.length - 1]!;
-  last.segs = [
-    ...last.segs,
-    { kind: 'text', text: '\n', red: false, underline: false, highlight: false },
-    ...line.segs,
-  ];
+  last.segs = [...last.segs, plainSeg('\n'), ...line.segs];
 }
 
 /** Text after the label: "A. 12" → "12". */

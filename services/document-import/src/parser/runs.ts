@@ -1,36 +1,62 @@
 import { ommlToLatex, type OmmlContext } from './omml.js';
-import type { MediaKind, MediaRef, Seg } from './types.js';
+import { PLAIN, type Look, type MediaKind, type MediaRef, type Seg } from './types.js';
 import { kid, kids, textOf, val, type XEl } from './xml.js';
 
 export interface RunContext extends OmmlContext {
   rels: Map<string, string>;
   media: MediaRef[];
+  /** paragraph and character style id → the run properties it sets (styles.xml) */
+  looks: Map<string, Partial<Look>>;
 }
 
-interface Style {
-  red: boolean;
-  underline: boolean;
-  highlight: boolean;
+const OFF = new Set(['0', 'false', 'off']);
+
+function toggle(el: XEl | undefined): boolean | undefined {
+  return el === undefined ? undefined : !OFF.has(val(el) ?? 'true');
 }
 
-function isRed(hex: string | undefined): boolean {
-  if (!hex || !/^[0-9a-f]{6}$/i.test(hex)) return hex === 'red';
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+function colorOf(hex: string | undefined): string | null | undefined {
+  if (hex === undefined) return undefined;
+  if (!/^[0-9a-f]{6}$/i.test(hex)) return hex === 'auto' ? null : hex.toLowerCase();
+  const c = hex.toLowerCase();
+  // Near-black text (Word themes write 000000, 0d0d0d, 1f1f1f …) is the default colour, not a mark.
+  return [0, 2, 4].every((i) => parseInt(c.slice(i, i + 2), 16) < 0x40) ? null : c;
+}
+
+function isRed(color: string | null): boolean {
+  if (color === null || !/^[0-9a-f]{6}$/.test(color)) return color === 'red';
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(color.slice(i, i + 2), 16)) as [number, number, number];
   return r >= 0xb0 && g < 0x70 && b < 0x70;
 }
 
-function styleOf(rPr: XEl | undefined): Style {
-  const u = kid(rPr, 'w:u');
-  const hl = val(kid(rPr, 'w:highlight'));
-  const shd = kid(rPr, 'w:shd')?.attrs['w:fill'];
-  return {
-    red: isRed(val(kid(rPr, 'w:color'))),
-    underline: u !== undefined && val(u) !== 'none',
-    highlight: (hl !== undefined && hl !== 'none') || /^ffff00$/i.test(shd ?? ''),
-  };
+function shaded(fill: string | undefined): boolean | undefined {
+  if (fill === undefined) return undefined;
+  return !/^(auto|ffffff|000000)$/i.test(fill);
 }
 
-const PLAIN: Style = { red: false, underline: false, highlight: false };
+/** The properties an rPr sets; those it leaves out come from the styles beneath it. */
+export function lookOf(rPr: XEl | undefined): Partial<Look> {
+  if (!rPr) return {};
+  const out: Partial<Look> = {};
+  const u = kid(rPr, 'w:u');
+  const hl = val(kid(rPr, 'w:highlight'));
+  const color = colorOf(val(kid(rPr, 'w:color')));
+  const shd = shaded(kid(rPr, 'w:shd')?.attrs['w:fill']);
+  const bold = toggle(kid(rPr, 'w:b'));
+  const italic = toggle(kid(rPr, 'w:i'));
+  if (u) out.underline = val(u) !== 'none';
+  if (hl !== undefined || shd !== undefined) out.highlight = (hl !== undefined && hl !== 'none') || shd === true;
+  if (color !== undefined) out.color = color;
+  if (bold !== undefined) out.bold = bold;
+  if (italic !== undefined) out.italic = italic;
+  return out;
+}
+
+export function withLook(base: Look, over: Partial<Look>): Look {
+  const look = { ...base, ...over };
+  look.red = isRed(look.color);
+  return look;
+}
 
 function findAll(el: XEl, name: string, out: XEl[] = []): XEl[] {
   for (const c of kids(el)) {
@@ -55,7 +81,7 @@ function objectSeg(el: XEl, ctx: RunContext): Seg | undefined {
   return mediaSeg(ctx, img?.attrs['r:id'], ole ? kind : 'image');
 }
 
-function contentSeg(c: XEl, style: Style, ctx: RunContext): Seg | undefined {
+function contentSeg(c: XEl, style: Look, ctx: RunContext): Seg | undefined {
   switch (c.name) {
     case 'w:t':
       return { kind: 'text', text: textOf(c), ...style };
@@ -74,33 +100,49 @@ function contentSeg(c: XEl, style: Style, ctx: RunContext): Seg | undefined {
   }
 }
 
-function runSegs(r: XEl, ctx: RunContext, out: Seg[]): void {
-  const style = styleOf(kid(r, 'w:rPr'));
+function runSegs(r: XEl, ctx: RunContext, base: Look, out: Seg[]): void {
+  const rPr = kid(r, 'w:rPr');
+  const charStyle = val(kid(rPr, 'w:rStyle'));
+  const style = withLook(withLook(base, (charStyle && ctx.looks.get(charStyle)) || {}), lookOf(rPr));
   for (const c of kids(r)) {
     const seg = contentSeg(c, style, ctx);
     if (seg) out.push(seg);
   }
 }
 
-function mathSeg(m: XEl, ctx: RunContext): Seg {
+// An equation's look is its first math run's (a teacher colours the whole formula of the right option).
+function mathSeg(m: XEl, ctx: RunContext, base: Look): Seg {
   const latex = ommlToLatex(m, ctx);
-  return { kind: 'math', text: `$${latex}$`, latex, ...PLAIN };
+  const rPr = kid(findAll(m, 'm:r')[0], 'w:rPr');
+  return { kind: 'math', text: `$${latex}$`, latex, ...withLook(base, lookOf(rPr)) };
 }
 
 const WRAPPERS = new Set(['w:hyperlink', 'w:ins', 'w:smartTag', 'w:sdt', 'w:sdtContent', 'w:fldSimple', 'w:customXml']);
 
-export function paragraphSegs(p: XEl, ctx: RunContext, out: Seg[] = []): Seg[] {
+/** The look a paragraph's runs start from: its paragraph style's run properties. */
+export function paragraphLook(p: XEl, ctx: RunContext): Look {
+  const styleId = val(kid(kid(p, 'w:pPr'), 'w:pStyle'));
+  return withLook(PLAIN, (styleId && ctx.looks.get(styleId)) || {});
+}
+
+export function paragraphSegs(p: XEl, ctx: RunContext, base = paragraphLook(p, ctx), out: Seg[] = []): Seg[] {
   for (const c of kids(p)) {
-    if (c.name === 'w:r') runSegs(c, ctx, out);
-    else if (c.name === 'm:oMath') out.push(mathSeg(c, ctx));
-    else if (c.name === 'm:oMathPara') kids(c, 'm:oMath').forEach((m) => out.push(mathSeg(m, ctx)));
-    else if (WRAPPERS.has(c.name)) paragraphSegs(c, ctx, out);
+    if (c.name === 'w:r') runSegs(c, ctx, base, out);
+    else if (c.name === 'm:oMath') out.push(mathSeg(c, ctx, base));
+    else if (c.name === 'm:oMathPara') kids(c, 'm:oMath').forEach((m) => out.push(mathSeg(m, ctx, base)));
+    else if (WRAPPERS.has(c.name)) paragraphSegs(c, ctx, base, out);
   }
   return mergeSegs(out);
 }
 
-function sameStyle(a: Seg, b: Seg): boolean {
-  return a.red === b.red && a.underline === b.underline && a.highlight === b.highlight;
+export function sameLook(a: Look, b: Look): boolean {
+  return (
+    a.color === b.color &&
+    a.underline === b.underline &&
+    a.highlight === b.highlight &&
+    a.bold === b.bold &&
+    a.italic === b.italic
+  );
 }
 
 // Proofing marks and mid-word formatting split runs; adjacent text with the same marks is one text.
@@ -108,7 +150,7 @@ function mergeSegs(segs: Seg[]): Seg[] {
   const out: Seg[] = [];
   for (const s of segs) {
     const last = out[out.length - 1];
-    if (last && last.kind === 'text' && s.kind === 'text' && sameStyle(last, s)) last.text += s.text;
+    if (last && last.kind === 'text' && s.kind === 'text' && sameLook(last, s)) last.text += s.text;
     else out.push({ ...s });
   }
   return out;

@@ -1,3 +1,5 @@
+import { lookOf } from './runs.js';
+import type { Look } from './types.js';
 import { kid, kids, val, type XEl } from './xml.js';
 
 export interface NumRef {
@@ -49,4 +51,27 @@ export function paragraphNumbering(pPr: XEl | undefined, styles: Map<string, Num
   const numId = direct?.numId ?? fromStyle?.numId;
   if (!numId || numId === '0') return undefined;
   return { numId, ilvl: direct?.ilvl ?? fromStyle?.ilvl };
+}
+
+/** Paragraph and character style id → the run properties it sets, its basedOn chain included (ten links at most). */
+export function styleLooks(root: XEl | undefined): Map<string, Partial<Look>> {
+  const defs = new Map<string, { basedOn: string | undefined; look: Partial<Look> }>();
+  for (const s of root ? kids(root, 'w:style') : []) {
+    const type = s.attrs['w:type'];
+    const id = s.attrs['w:styleId'];
+    if ((type !== 'paragraph' && type !== 'character') || !id) continue;
+    defs.set(id, { basedOn: val(kid(s, 'w:basedOn')), look: lookOf(kid(s, 'w:rPr')) });
+  }
+  const out = new Map<string, Partial<Look>>();
+  for (const id of defs.keys()) {
+    const chain: Partial<Look>[] = [];
+    let def = defs.get(id);
+    for (let hops = 0; def && hops < 10; hops++) {
+      chain.unshift(def.look);
+      def = def.basedOn ? defs.get(def.basedOn) : undefined;
+    }
+    const look = Object.assign({}, ...chain) as Partial<Look>;
+    if (Object.keys(look).length > 0) out.set(id, look);
+  }
+  return out;
 }

@@ -2,11 +2,11 @@ import type { QDraft, State } from './drafts.js';
 import { keyTableEntries } from './keys.js';
 import { cellText, paraLines, type Line } from './lines.js';
 import { OPTION_START_RE } from './patterns.js';
-import type { Seg, Table } from './types.js';
+import { plainSeg, type Seg, type Table } from './types.js';
 
 type LineHandler = (st: State, line: Line) => void;
 
-const SEP: Seg = { kind: 'text', text: ' | ', red: false, underline: false, highlight: false };
+const SEP: Seg = plainSeg(' | ');
 
 function isOptionTable(t: Table): boolean {
   const first = t.rows[0]?.[0];

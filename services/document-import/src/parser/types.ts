@@ -8,12 +8,21 @@ export interface MediaRef {
   kind: MediaKind;
 }
 
-export interface Seg {
-  kind: 'text' | 'math' | 'media';
-  text: string;
+/** A run's look: what a teacher may use to mark the right option. `color` is a 6-digit hex, null for automatic or black. */
+export interface Look {
   red: boolean;
   underline: boolean;
   highlight: boolean;
+  bold: boolean;
+  italic: boolean;
+  color: string | null;
+}
+
+export const PLAIN: Look = { red: false, underline: false, highlight: false, bold: false, italic: false, color: null };
+
+export interface Seg extends Look {
+  kind: 'text' | 'math' | 'media';
+  text: string;
   media?: MediaRef;
   latex?: string;
 }
@@ -38,4 +47,8 @@ export interface Warning {
   code: string;
   message: string;
   question_id?: string;
+}
+
+export function plainSeg(text: string): Seg {
+  return { kind: 'text', text, ...PLAIN };
 }
