@@ -3,20 +3,35 @@ import type { Line } from './lines.js';
 import type { PartHint } from './patterns.js';
 import type { Seg } from './types.js';
 
+/** How an option was marked as the answer in its own text: a leading `*`, a trailing check mark, an `x` cell. */
+export type Marker = 'star' | 'check' | 'column';
+
 export interface LabeledDraft {
   label: string;
   segs: Seg[];
+  /** the lines that continue it, kept apart so appending stays linear and a new question can take them back */
+  more: Line[];
+  /** index in `more` after the last blank paragraph */
+  gap: number;
+  marker?: Marker;
+  /** the label was written `a.` rather than `a)` */
+  dot?: boolean;
 }
+
+/** How a question's start was written: the word `Câu`/`Question`, a bare number, Word numbering, `[N]`, or nothing. */
+export type LabelKind = 'word' | 'bare' | 'auto' | 'bracket' | 'implicit';
 
 export interface QDraft {
   id: string;
   number: number;
+  labelKind: LabelKind;
   part: string | null;
   partHint: PartHint;
   group_id: string | null;
   stem: Line[];
   options: LabeledDraft[];
   subs: LabeledDraft[];
+  /** the raw values of its key lines (`Đáp án: C` → `C`) */
   answerLines: string[];
   solution: Line[];
   tables: number;
@@ -25,6 +40,8 @@ export interface QDraft {
   para_start: number;
   para_end: number;
   mode: 'stem' | 'options' | 'subs' | 'solution';
+  /** options came from a list without letters (bullets, NukeViet lines): letters are given by order */
+  lettersByOrder?: boolean;
 }
 
 export type GroupKind = 'PART' | 'SECTION' | 'PASSAGE';
@@ -44,6 +61,10 @@ export interface Structure {
   questions: QDraft[];
   groups: GroupDraft[];
   keys: KeyEntry[];
+  /** the conventions met on the way (`label:bare`, `options:bullets`, `exam-table`…), for the document's stats */
+  conventions: Set<string>;
+  /** Vietnamese labels were met (`Câu`, `Bài`, `PHẦN`): a)…d) are then true/false statements */
+  vietnamese: boolean;
 }
 
 export interface State extends Structure {
@@ -54,4 +75,12 @@ export interface State extends Structure {
   part: string | null;
   partHint: PartHint;
   keyMode: boolean;
+  /** lines outside any question since the last heading or blank paragraph (the stem of an unlabelled question) */
+  loose: Line[];
+  /** a blank paragraph came since the last line */
+  gap: boolean;
+  /** in a key or solutions section: the question the last `Câu N` line named */
+  keyQuestion: number | null;
+  /** the document has no labels: blank paragraphs separate its questions */
+  blocks: boolean;
 }

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { resolveAnswer, type Resolved } from './answers.js';
+import { explicitKind, resolveAnswer, type Resolved } from './answers.js';
+import { subsAsOptions } from './options.js';
 import { noQuestionsError } from './empty.js';
 import { buildModel, type DocModel } from './model.js';
 import { groupItem, questionItem } from './output.js';
 import { readDocxPackage } from './package.js';
+import type { Structure } from './drafts.js';
 import { buildStructure } from './structure.js';
 import type { Warning } from './types.js';
 import type { ZipLimits } from './zip.js';
@@ -31,7 +33,7 @@ function documentWarnings(answers: Resolved[], model: DocModel, warnings: Warnin
   if (styled.length > 0) {
     warnings.push({
       code: 'DOCX_NATIVE_STYLE_ANSWER_HINT_APPLIED',
-      message: `${styled.length} answers read from red, underlined or highlighted runs`,
+      message: `${styled.length} answers read from the option formatted unlike its siblings (colour, bold, underline, italic or highlight)`,
     });
   }
   if (styled.some((a) => a.style === 'highlight')) {
@@ -52,14 +54,26 @@ function documentWarnings(answers: Resolved[], model: DocModel, warnings: Warnin
 }
 
 function questionWarnings(id: string, a: Resolved, warnings: Warning[]): void {
-  if (a.conflict) {
-    warnings.push({
-      code: 'DOCX_NATIVE_ANSWER_CONFLICT',
-      message: 'style marks disagree with the answer line or key',
-      question_id: id,
-    });
-  }
+  if (a.conflict) warnings.push({ code: 'DOCX_NATIVE_ANSWER_CONFLICT', message: a.conflict, question_id: id });
   if (!a.evidence) warnings.push({ code: 'DOCX_NATIVE_ANSWER_MISSING', message: 'no answer found', question_id: id });
+}
+
+const VIETNAMESE_RE = /[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]/giu;
+
+/** Vietnamese exams write true/false statements as a)…d): the labels (`Câu`, `PHẦN`) or the stems' letters tell. */
+function isVietnamese(s: Structure): boolean {
+  if (s.vietnamese) return true;
+  const text = s.questions
+    .slice(0, 20)
+    .flatMap((q) => q.stem.map((l) => l.text))
+    .join(' ');
+  return (text.match(VIETNAMESE_RE)?.length ?? 0) >= 10;
+}
+
+function countBy(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
 }
 
 /** Parses a .docx file into the contract's QAS output. Throws DocxError for a hostile or corrupt file. */
@@ -69,6 +83,11 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
   const structure = buildStructure(model.blocks);
   const partsInKeys = structure.keys.some((k) => k.part !== null);
   const warnings: Warning[] = [];
+  const vietnamese = isVietnamese(structure);
+  for (const q of structure.questions) {
+    const key = explicitKind(q, structure.keys, partsInKeys);
+    if (subsAsOptions(q, key, vietnamese)) structure.conventions.add('options:lower-case');
+  }
   const answers = structure.questions.map((q) => resolveAnswer(q, structure.keys, partsInKeys));
   const questions = structure.questions.map((q, i) => {
     const a = answers[i]!;
@@ -78,8 +97,7 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
   });
   if (questions.length === 0) throw noQuestionsError(model.blocks);
   documentWarnings(answers, model, warnings);
-  const byType: Record<string, number> = {};
-  for (const q of questions) byType[q.type as string] = (byType[q.type as string] ?? 0) + 1;
+  const byType = countBy(questions.map((q) => q.type as string));
   return {
     document_id: opts.documentId ?? `docx-${createHash('sha256').update(bytes).digest('hex').slice(0, 24)}`,
     latency_ms: Math.round((performance.now() - started) * 100) / 100,
@@ -92,6 +110,8 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
       total_equation_objects: model.media.filter((m) => m.kind === 'equation_object').length,
       total_formulas: questions.reduce((n, q) => n + (q.formulas as unknown[]).length, 0),
       answered: answers.filter((a) => a.evidence).length,
+      answer_sources: countBy(answers.map((a) => a.source ?? 'none')),
+      conventions: [...structure.conventions].sort(),
       by_type: byType,
       paragraphs: model.blocks.length,
     },

@@ -5,11 +5,14 @@ export interface KeyEntry {
   part: string | null;
   number: number;
   raw: string;
+  /** read from a list of `N. X` entries in the text rather than a table */
+  list?: boolean;
 }
 
 const CELL_RE = /^\s*(?:Câu\s*)?0*(\d{1,3})\s*[.:\-)]?\s*([A-F](?:\s*,\s*[A-F])*|[ĐS]{2,6})\s*$/u;
 const CELL_NUMERIC_RE = /^\s*(?:Câu\s*)?0*(\d{1,3})\s*[.:)]\s*(-?\d+(?:[.,]\d+)?)\s*$/u;
-const INLINE_RE = /(?:^|\s)0*(\d{1,3})\s*[.:\-)]?\s*([A-F])(?=[\s,;.]|$)/g;
+const INLINE_RE = /(?:^|[\s,;|])0*(\d{1,3})\s*[.:\-)]?\s*([A-F](?:\s*,\s*[A-F](?![\p{L}\d]))*)(?=[\s,;.|]|$)/gu;
+const KEY_LINE_PREFIX_RE = /^\s*(?:(?:Bảng\s+)?Đáp\s*án|ĐA|Answer\s*keys?|Answers?|Keys?)\s*[:.]?\s*/iu;
 const NUM_HEAD_RE = /^(Câu|Câu hỏi|STT|Question)$/iu;
 const ANS_HEAD_RE = /^(Chọn|Đáp án|ĐA|Đáp án đúng|Answer|Key)$/iu;
 
@@ -86,5 +89,15 @@ export function keyTableEntries(t: Table, part: string | null, strict: boolean):
 }
 
 export function inlineKeyEntries(text: string, part: string | null): KeyEntry[] {
-  return [...text.matchAll(INLINE_RE)].map((m) => ({ part, number: Number(m[1]), raw: m[2]! }));
+  return [...text.matchAll(INLINE_RE)].map((m) => ({ part, number: Number(m[1]), raw: m[2]!, list: true }));
+}
+
+/** A line that is only a key list (`Đáp án: 01. B 02. C 03. A,C,D`, `1.A 2.B 3.C`): its entries, else []. */
+export function keyLineEntries(text: string, part: string | null): KeyEntry[] {
+  const prefixed = KEY_LINE_PREFIX_RE.exec(text);
+  const body = prefixed ? text.slice(prefixed[0].length) : text;
+  const entries = inlineKeyEntries(body, part);
+  if (entries.length < (prefixed ? 2 : 3)) return [];
+  const rest = body.replace(INLINE_RE, ' ').replace(/[\s,;.|]/g, '');
+  return rest === '' ? entries : [];
 }

@@ -6,6 +6,8 @@ export interface Line {
   para: number;
   /** true for the first line of a Word auto-numbered paragraph (its label is prepended to text) */
   auto?: { label: string; level: number };
+  /** the first line of a bulleted list item */
+  bullet?: boolean;
 }
 
 export function segText(segs: Seg[]): string {
@@ -36,7 +38,10 @@ export function paraLines(p: Para): Line[] {
   }
   lines.push(makeLine(cur, p.index));
   const first = lines[0]!;
-  if (p.autoLabel) {
+  if (p.bullet) first.bullet = true;
+  // A typed option label after Word's own number is the one the teacher sees and means ("B. D. text" → D).
+  const typed = /^[A-G][.)]$/.test(p.autoLabel ?? '') && /^\s*[A-G]\s*[.)]\s/.test(first.text);
+  if (p.autoLabel && !typed) {
     first.auto = { label: p.autoLabel, level: p.autoLevel ?? 0 };
     first.segs = [plainSeg(`${p.autoLabel} `), ...first.segs];
     first.text = segText(first.segs);

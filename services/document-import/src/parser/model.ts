@@ -28,7 +28,7 @@ function para(p: XEl, w: Walk): Para {
     if (label) {
       out.autoLabel = label;
       out.autoLevel = level;
-    }
+    } else if (label === '') out.bullet = true;
   }
   return out;
 }

@@ -1,51 +1,123 @@
-import type { LabeledDraft, QDraft } from './drafts.js';
-import { plainSeg } from './types.js';
-import { sliceSegs, type Line } from './lines.js';
-import { OPTION_ANY_RE, OPTION_START_RE, SUB_RE } from './patterns.js';
+import type { LabeledDraft, Marker, QDraft } from './drafts.js';
+import { segText, sliceSegs, type Line } from './lines.js';
+import {
+  GLUED_OPTION_A_RE,
+  MARK_PREFIX_RE,
+  MARK_SUFFIX_RE,
+  OPTION_ANY_RE,
+  OPTION_START_RE,
+  SUB_RE,
+  TF_SUFFIX_RE,
+} from './patterns.js';
+import { plainSeg, type Seg } from './types.js';
+
+const LETTERS = 'ABCDEFG';
 
 export function nextLabel(list: LabeledDraft[], first: string): string {
   return list.length === 0 ? first : String.fromCharCode(list[list.length - 1]!.label.charCodeAt(0) + 1);
 }
 
+function markerOf(text: string): Marker | undefined {
+  if (MARK_PREFIX_RE.test(text)) return 'star';
+  return MARK_SUFFIX_RE.test(text) ? 'check' : undefined;
+}
+
+function push(list: LabeledDraft[], label: string, segs: Seg[], marker = markerOf(segText(segs))): void {
+  list.push({ label, segs, more: [], gap: 0, ...(marker ? { marker } : {}) });
+}
+
+/** `*A. x` marks option A as the answer (the star before the label). */
+function starred(line: Line): { line: Line; star: boolean } {
+  const m = /^\s*\*\s*(?=\(?[A-Ga-g]\s*[.)])/.exec(line.text);
+  if (!m) return { line, star: false };
+  const at = m[0].length;
+  return { line: { ...line, text: line.text.slice(at), segs: sliceSegs(line.segs, at, line.text.length) }, star: true };
+}
+
 /** Splits "A. x\tB. y" (labels in sequence only) into options; a stem's stray "B." never starts one. */
-export function takeOptions(q: QDraft, line: Line): boolean {
+export function takeOptions(q: QDraft, input: Line): boolean {
+  const { line, star } = starred(input);
   const start = OPTION_START_RE.exec(line.text);
   if (!start || start[1] !== nextLabel(q.options, 'A')) return false;
-  const cuts: { label: string; at: number; body: number }[] = [];
-  let expected = start[1];
+  const cuts: { label: string; at: number }[] = [{ label: start[1], at: start.index }];
+  let expected = String.fromCharCode(start[1].charCodeAt(0) + 1);
   for (const m of line.text.matchAll(OPTION_ANY_RE)) {
-    if (m[2] !== expected) continue;
-    const at = m.index + m[1]!.length;
-    cuts.push({ label: m[2], at, body: m.index + m[0].length });
+    if (m[2] !== expected || m.index <= start.index) continue;
+    cuts.push({ label: m[2], at: m.index + m[1]!.length });
     expected = String.fromCharCode(expected.charCodeAt(0) + 1);
   }
   cuts.forEach((c, i) => {
-    const end = cuts[i + 1]?.at ?? line.text.length;
-    q.options.push({ label: c.label, segs: sliceSegs(line.segs, c.at, end) });
+    const segs = sliceSegs(line.segs, c.at, cuts[i + 1]?.at ?? line.text.length);
+    push(q.options, c.label, segs, star && i === 0 ? 'star' : undefined);
   });
   q.mode = 'options';
   return true;
 }
 
-export function takeSub(q: QDraft, line: Line): boolean {
+/** "… là: A. x" then "B. y" on the next line: option A was typed at the end of the stem paragraph. */
+export function takeTrailingA(q: QDraft, line: Line): boolean {
+  if (q.options.length > 0 || OPTION_START_RE.exec(line.text)?.[1] !== 'B') return false;
+  const last = q.stem.at(-1);
+  const at = last ? [...last.text.matchAll(OPTION_ANY_RE)].find((m) => m[2] === 'A') : undefined;
+  if (!last || !at || at.index === 0) return false;
+  const cut = at.index + at[1]!.length;
+  q.stem[q.stem.length - 1] = { ...last, text: last.text.slice(0, cut), segs: sliceSegs(last.segs, 0, cut) };
+  push(q.options, 'A', sliceSegs(last.segs, cut, last.text.length));
+  return takeOptions(q, line);
+}
+
+/** "xyzA. 3": characters glued before the first option's letter are dropped. */
+export function takeGluedA(q: QDraft, line: Line): boolean {
+  const m = q.options.length === 0 ? GLUED_OPTION_A_RE.exec(line.text) : null;
+  if (!m) return false;
+  const at = m[0].length - 3;
+  return takeOptions(q, { ...line, text: line.text.slice(at), segs: sliceSegs(line.segs, at, line.text.length) });
+}
+
+export function takeSub(q: QDraft, input: Line): boolean {
+  const { line, star } = starred(input);
   const m = SUB_RE.exec(line.text);
   if (q.options.length > 0 || !m || m[1] !== nextLabel(q.subs, 'a')) return false;
-  q.subs.push({ label: m[1], segs: line.segs });
+  push(q.subs, m[1], line.segs, star ? 'star' : undefined);
+  if (/^\s*\(?[a-g]\s*\./.test(line.text)) q.subs.at(-1)!.dot = true;
   q.mode = 'subs';
   return true;
 }
 
-export function appendTo(list: LabeledDraft[], line: Line): void {
-  const last = list[list.length - 1]!;
-  last.segs = [...last.segs, plainSeg('\n'), ...line.segs];
+/** An option without a letter (a bulleted list item, a NukeViet line): it takes the next letter. */
+export function takeUnlettered(q: QDraft, line: Line): boolean {
+  const label = LETTERS[q.options.length];
+  if (!label || (q.options.length > 0 && !q.lettersByOrder)) return false;
+  push(q.options, label, line.segs);
+  q.lettersByOrder = true;
+  q.mode = 'options';
+  return true;
 }
 
-/** Text after the label: "A. 12" → "12". */
+export function appendTo(list: LabeledDraft[], line: Line): void {
+  list[list.length - 1]!.more.push(line);
+}
+
+/** The blank paragraph that came before the next continuation line of the last option. */
+export function markGap(list: LabeledDraft[]): void {
+  const last = list.at(-1);
+  if (last) last.gap = last.more.length;
+}
+
+/** The option's segments, its continuation lines included. */
+export function draftSegs(d: LabeledDraft): Seg[] {
+  if (d.more.length === 0) return d.segs;
+  const out = [...d.segs];
+  for (const l of d.more) out.push(plainSeg('\n'), ...l.segs);
+  return out;
+}
+
+/** Text after the label and the answer markers: "A. 12" → "12", "*HCOOH." → "HCOOH.", "x ✅" → "x". */
 export function bodyText(d: LabeledDraft): string {
-  return d.segs
-    .map((s) => s.text)
-    .join('')
-    .replace(/^\s*[A-Fa-f]\s*[.)]\s*/, '')
+  return segText(draftSegs(d))
+    .replace(/^\s*\*?\s*\(?[A-Ga-g]\s*[.):]\s*/, '')
+    .replace(MARK_PREFIX_RE, '')
+    .replace(MARK_SUFFIX_RE, '')
     .trim();
 }
 
@@ -66,4 +138,25 @@ export function splitInline(q: QDraft, line: Line): boolean {
   if (at < 0) return false;
   q.stem.push({ ...line, segs: sliceSegs(line.segs, 0, at), text: line.text.slice(0, at) });
   return takeOptions(q, { ...line, segs: sliceSegs(line.segs, at, line.text.length), text: line.text.slice(at) });
+}
+
+const STATEMENTS_RE = /đúng\s*(?:hay|hoặc|\/|-)?\s*sai|true\s+or\s+false|mệnh\s+đề|khẳng\s+định|phát\s+biểu\s+sau/iu;
+
+/**
+ * Lower-case `a)`…`d)` are true/false statements in a Vietnamese exam (Phần II) and options elsewhere. They become
+ * options, outside a true/false or essay part, when a key names a letter; or when nothing says statements (no
+ * truth-value key, no statements stem) and either the labels are written `a.` or the document is not Vietnamese.
+ */
+export function subsAsOptions(q: QDraft, key: 'letters' | 'tf' | null, vietnamese: boolean): boolean {
+  if (q.options.length > 0 || q.subs.length < 2 || q.tfTable || key === 'tf') return false;
+  if (q.partHint === 'TRUE_FALSE' || q.partHint === 'ESSAY' || q.points !== null) return false;
+  if (q.subs.every((s) => TF_SUFFIX_RE.test(segText(draftSegs(s))))) return false;
+  if (key !== 'letters') {
+    if (STATEMENTS_RE.test(q.stem.map((l) => l.text).join(' '))) return false;
+    if (vietnamese && !q.subs.every((s) => s.dot)) return false;
+  }
+  q.options = q.subs.map((s) => ({ ...s, label: s.label.toUpperCase() }));
+  q.subs = [];
+  q.mode = 'options';
+  return true;
 }

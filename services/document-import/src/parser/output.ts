@@ -2,7 +2,7 @@ import type { Resolved } from './answers.js';
 import { classify, LOW_CONFIDENCE, type Classified } from './classify.js';
 import type { GroupDraft, LabeledDraft, QDraft } from './drafts.js';
 import { segText, type Line } from './lines.js';
-import { bodyText } from './options.js';
+import { bodyText, draftSegs } from './options.js';
 import { TF_SUFFIX_RE } from './patterns.js';
 import type { MediaRef, Seg, Warning } from './types.js';
 
@@ -36,7 +36,7 @@ function linesText(lines: Line[]): string {
 }
 
 function allSegs(q: QDraft): Seg[] {
-  return [...q.stem, ...q.solution].flatMap((l) => l.segs).concat([...q.options, ...q.subs].flatMap((o) => o.segs));
+  return [...q.stem, ...q.solution].flatMap((l) => l.segs).concat([...q.options, ...q.subs].flatMap(draftSegs));
 }
 
 function subItem(s: LabeledDraft, a: Resolved): Record<string, unknown> {
@@ -64,7 +64,7 @@ export function questionItem(q: QDraft, a: Resolved, warnings: Warning[]): Recor
     warnings.push({ code: 'QUESTION_TYPE_LOW_CONFIDENCE', message: `type ${c.type} guessed`, question_id: q.id });
   }
   const essaySubs = c.type !== 'TRUE_FALSE_GROUP' && q.subs.length > 0;
-  const stem = linesText(q.stem) + (essaySubs ? '\n' + q.subs.map((s) => segText(s.segs)).join('\n') : '');
+  const stem = linesText(q.stem) + (essaySubs ? '\n' + q.subs.map((s) => segText(draftSegs(s))).join('\n') : '');
   return {
     id: q.id,
     number: q.number,
@@ -86,6 +86,7 @@ export function questionItem(q: QDraft, a: Resolved, warnings: Warning[]): Recor
       paragraph_start: q.para_start,
       paragraph_end: q.para_end,
       answer_evidence: a.evidence,
+      answer_source: a.source,
       answer_style: a.style,
     },
   };

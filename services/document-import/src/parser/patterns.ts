@@ -1,19 +1,47 @@
 // The teachers' conventions, as patterns. Vietnamese words are matched case-insensitively with /u.
-export const QUESTION_RE = /^\s*(?:Câu|Question|Bài)\s*0*(\d{1,3})(?!\d)\s*[.:)]?/iu;
-export const AUTO_QUESTION_LABEL_RE = /^0*(\d{1,3})[.)]$/;
+
+/** A worded label: `Câu 12.`, `Câu369:`, `Question 5`, `Bài 2`, `Item ID: 30324`, `Q.1.21)`, `//QZ1.11)`. The
+ * number is the last of a dotted chain. */
+export const QUESTION_RE =
+  /^\s*(?:\/\/\s*)?(?:Câu(?:\s*hỏi)?|Question|Bài|Item(?:\s*ID)?|Q[A-Z]{0,2})\s*[.#:]?\s*(?:\d{1,4}\.)*0*(\d{1,6})(?![\d,])\s*[.:)]?/iu;
+/** `[12]` */
+export const BRACKET_QUESTION_RE = /^\s*\[\s*0*(\d{1,4})\s*\]\s*[.:)]?/u;
+/** A bare number: `12.`, `12)`, `17:`, `3..`, `12` alone, or glued to the stem's first capital (`12Which`). */
+export const BARE_QUESTION_RE = /^\s*0*(\d{1,3})(?:\s*[.:)]+(?![\d])|(?=\s*$)|(?=\p{Lu}))\s*/u;
+/** A worded label later in a paragraph, where a PDF-to-Word conversion merged two paragraphs. */
+export const MID_QUESTION_RE = /(?<=\S\s+)(?:Câu|Question)\s*0*(\d{1,3})\s*[.:]/giu;
+export const AUTO_QUESTION_LABEL_RE = /^0*(\d{1,3})[.):]?$/;
+export const AUTO_OPTION_LABEL_RE = /^\(?([A-Fa-f])[.):]?$/;
 export const PART_RE = /^\s*PHẦN\s+(I{1,3}|IV|VI?|[1-6])(?=[\s.:]|$)/iu;
-export const OPTION_START_RE = /^\s*([A-F])\s*[.)](?=\s|$|\$|\[\[)/;
-export const OPTION_ANY_RE = /(^|\s)([A-F])\s*[.)](?=\s|$|\$|\[\[)/g;
-export const SUB_RE = /^\s*([a-f])\s*\)\s*/;
-export const ANSWER_RE = /^\s*(?:Đáp\s*án|Answer|Key)(?:\s*đúng)?\s*[:.]\s*(.+?)\s*$/iu;
-export const CHOOSE_RE = /^\s*Chọn\s*(?:đáp\s*án\s*)?([A-F](?:\s*(?:,|;|và)\s*[A-F])*)\s*\.?\s*$/iu;
+/** An option label at the start of a line: `A.`, `A)`, `A:`, `(A)`, `A -`, `A` then a tab or several spaces. */
+export const OPTION_START_RE = /^\s*\(?([A-G])(?:\s*[.):](?![A-Z]\.)|(?=\t|\s{2,})|\s*[-–]{1,3}(?=\s*\S))/;
+export const OPTION_ANY_RE = /(^|\s)([A-G])\s*[.)](?=\s|$|\$|\[\[)/g;
+/** Stray characters glued before the first option (`xyzA. 3`, a PDF or OCR artefact). */
+export const GLUED_OPTION_A_RE = /^\s*\S{1,40}?(?<=[a-zà-ỹ0-9\]\)])A\.\s/u;
+export const SUB_RE = /^\s*\(?([a-g])\s*[.)]\s*/;
+/** A key line: `Đáp án: C`, `Chọn C`, `ANSWER: X`, `Correct Answer : A`, `→ Answer: B`, `Key: B`, `Trả lời: 36`. */
+export const ANSWER_RE =
+  /^\s*(?:[→⇒➔=\->]+\s*)?(?:Đáp\s*án(?:\s*đúng)?|ĐA|(?:Correct|Right)\s+answer|Answer|Key|Trả\s*lời|Chọn(?:\s*đáp\s*án)?)(?!\p{L})\s*([:.\-]?)\s*(.+?)\s*$/iu;
 export const SOLUTION_RE =
-  /^\s*(?:(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn)(?:\s+chi\s+tiết)?(?=\s|[:.]|$)|Giải\s*[:.])/iu;
-export const KEY_HEADING_RE = /^\s*(?:BẢNG\s+)?ĐÁP\s+ÁN(?:\s+(?:THAM\s+KHẢO|TRẮC\s+NGHIỆM|CHI\s+TIẾT))?\s*[:.]?\s*$/iu;
+  /^\s*(?:(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Explanation|Solution|Rationale)(?:\s+chi\s+tiết)?(?=\s|[:.]|$)|Giải\s*[:.])/iu;
+/** A solution heading that carries the answer: `Lời giải: C`, `Giải thích: S-Đ-Đ-Đ`. */
+export const SOLUTION_ANSWER_RE =
+  /^\s*(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Giải)(?:\s+chi\s+tiết)?\s*[:.]\s*(.+?)\s*$/iu;
+export const KEY_HEADING_RE =
+  /^\s*(?:BẢNG\s+)?(?:ĐÁP\s+ÁN|ANSWER\s+KEYS?|ANSWERS|KEYS?)(?:\s+(?:THAM\s+KHẢO|TRẮC\s+NGHIỆM|CHI\s+TIẾT))?\s*[:.]?\s*$/iu;
+/** Level and topic headings that end the previous question: `// Nhận biết:`, `Mức độ 2`, `Thông hiểu`. */
+export const LEVEL_RE =
+  /^\s*(?:\/\/.*|(?:Mức\s+độ|Cấp\s+độ)\b.{0,60}|(?:Nhận\s+biết|Thông\s+hiểu|Vận\s+dụng(?:\s+cao)?)\s*[:.]?)\s*$/iu;
+/** A line that only separates: rules of dashes, `End-of-Item`, an `Options` caption. */
+export const SEPARATOR_RE =
+  /^\s*(?:[-_=~*•.]{4,}|End[\s-]*of[\s-]*Item|Options?|Choices?|Các\s+phương\s+án)\s*:?\s*$/iu;
 export const GROUP_RE =
   /^\s*(?:Đọc|Dựa|Dùng|Sử\s+dụng|Cho\s+đoạn|Read|Use)\b.*?(?:câu(?:\s+hỏi)?|questions?)\s*(?:(?:từ|from)\s*)?(\d+)\s*(?:đến|tới|-|–|to|and|và)\s*(?:câu\s*)?(\d+)/iu;
 export const POINTS_RE = /\(\s*(\d+(?:[.,]\d+)?)\s*điểm\s*\)/iu;
 export const TF_SUFFIX_RE = /\s*\(\s*(Đúng|Sai)\s*\)\s*\.?\s*$/iu;
+/** An option marked as the answer: a leading `*`, a trailing check mark. */
+export const MARK_PREFIX_RE = /^\s*\*\s*/u;
+export const MARK_SUFFIX_RE = /\s*[✅✓✔☑]\uFE0F?\s*$/u;
 
 export type PartHint = 'CHOICE' | 'TRUE_FALSE' | 'SHORT' | 'ESSAY' | null;
 

@@ -5,6 +5,7 @@ import { OPTION_START_RE } from './patterns.js';
 import { plainSeg, type Seg, type Table } from './types.js';
 
 type LineHandler = (st: State, line: Line) => void;
+type Cell = Table['rows'][number][number];
 
 const SEP: Seg = plainSeg(' | ');
 
@@ -13,14 +14,18 @@ function isOptionTable(t: Table): boolean {
   return first !== undefined && OPTION_START_RE.exec(cellText(first))?.[1] === 'A';
 }
 
-function isMark(cell: Table['rows'][number][number] | undefined): boolean {
-  return /^\s*[xX✓✔]\s*$/.test(cellText(cell ?? []));
+const MARK_RE = /^\s*[xX✓✔✅*]\s*$/u;
+
+function isMark(cell: Cell | undefined): boolean {
+  return MARK_RE.test(cellText(cell ?? []));
 }
 
 function tfRow(q: QDraft, row: Table['rows'][number], [yes, no]: number[], map: Map<string, boolean>): void {
   const label = /^\s*([a-f])\s*\)/.exec(cellText(row[0] ?? []))?.[1];
   if (!label) return;
-  if (!q.subs.some((s) => s.label === label)) q.subs.push({ label, segs: (row[0] ?? []).flatMap((p) => p.segs) });
+  if (!q.subs.some((s) => s.label === label)) {
+    q.subs.push({ label, segs: (row[0] ?? []).flatMap((p) => p.segs), more: [], gap: 0 });
+  }
   const yesMark = isMark(row[yes!]);
   if (yesMark !== isMark(row[no!])) map.set(label, yesMark);
 }
@@ -43,12 +48,100 @@ function rowLine(t: Table, row: Table['rows'][number]): Line {
   return { segs, text: segs.map((s) => s.text).join(''), para: t.index };
 }
 
+// ---- whole exams laid out as tables (exam-mixer templates) ----
+
+const STEM_KEY_RE =
+  /^(?:nội\s*dung|noi\s*dung|noidung|câu\s*hỏi|cau\s*hoi|question|đề\s*bài|câu\s*\d+|\d{1,3}[.)]?)$/iu;
+const SOLUTION_KEY_RE =
+  /^(?:lời\s*giải|loi\s*giai|loigiai|giải\s*thích|hướng\s*dẫn(?:\s*giải)?|explanation|solution)$/iu;
+const ANSWER_KEY_RE = /^(?:đáp\s*án(?:\s*đúng)?|dap\s*an|dapan|answer|key|ĐA)$/iu;
+const OPTION_KEY_RE = /^\(?([A-Ga-g])[.)]?$/u;
+
+type RowKind = 'stem' | 'option' | 'solution' | 'answer' | 'other';
+
+function rowKind(key: string): RowKind {
+  if (STEM_KEY_RE.test(key)) return 'stem';
+  if (OPTION_KEY_RE.test(key)) return 'option';
+  if (SOLUTION_KEY_RE.test(key)) return 'solution';
+  return ANSWER_KEY_RE.test(key) ? 'answer' : 'other';
+}
+
+/** The cell that holds a row's content: the last one with text or a picture that is not a mark. */
+function contentCell(row: Table['rows'][number]): Cell {
+  for (let i = row.length - 1; i >= 1; i--) {
+    const cell = row[i]!;
+    const filled = cellText(cell) !== '' || cell.some((p) => p.segs.some((s) => s.kind !== 'text'));
+    if (filled && !isMark(cell)) return cell;
+  }
+  return [];
+}
+
+function cellLines(cell: Cell): Line[] {
+  return cell.flatMap(paraLines).filter((l) => l.text.trim() !== '' || l.segs.some((s) => s.kind !== 'text'));
+}
+
+/** Rows keyed in their first cell (`Noidung`, `A`…`D`, `Loigiai`), options in sequence, an `x` marking the answer. */
+function isExamTable(t: Table): boolean {
+  const kinds = t.rows.map((r) => rowKind(cellText(r[0] ?? [])));
+  let expected = 'A';
+  let sequences = 0;
+  for (const row of t.rows) {
+    const label = OPTION_KEY_RE.exec(cellText(row[0] ?? []))?.[1]?.toUpperCase();
+    if (label === 'A') expected = 'A';
+    if (label !== expected) continue;
+    expected = String.fromCharCode(expected.charCodeAt(0) + 1);
+    if (label === 'B') sequences++;
+  }
+  return sequences >= 1 && kinds.includes('stem') && (t.rows[0]?.length ?? 0) >= 2;
+}
+
+function examTable(st: State, t: Table, handleLine: LineHandler): void {
+  st.conventions.add('exam-table');
+  let q: QDraft | null = null;
+  for (const row of t.rows) {
+    const key = cellText(row[0] ?? []);
+    const kind = rowKind(key);
+    const body = cellLines(contentCell(row));
+    if (kind === 'stem') {
+      const number = (st.questions.at(-1)?.number ?? 0) + 1;
+      handleLine(st, { segs: [plainSeg(`Câu ${number}. `)], text: `Câu ${number}. `, para: t.index });
+      q = st.cur;
+      if (q) body.forEach((l) => q!.stem.push(l));
+      continue;
+    }
+    if (!q) continue;
+    if (kind === 'option') {
+      const label = key.replace(/[().]/g, '').toUpperCase();
+      const segs = body.flatMap((l, i) => (i > 0 ? [plainSeg('\n'), ...l.segs] : l.segs));
+      const marked = row.slice(1).some((c) => c !== contentCell(row) && isMark(c));
+      q.options.push({
+        label,
+        segs: [plainSeg(`${label}. `), ...segs],
+        more: [],
+        gap: 0,
+        ...(marked ? { marker: 'column' as const } : {}),
+      });
+      q.mode = 'options';
+    } else if (kind === 'solution' && body.length > 0) q.solution.push(...body);
+    else if (kind === 'answer' && body.length > 0)
+      q.answerLines.push(
+        body
+          .map((l) => l.text)
+          .join(' ')
+          .trim(),
+      );
+  }
+  st.cur = null;
+}
+
 export function handleTable(st: State, t: Table, handleLine: LineHandler): void {
   const keys = keyTableEntries(t, st.part, !st.keyMode);
   if (keys.length > 0) {
+    st.conventions.add('key-table');
     st.keys.push(...keys);
     return;
   }
+  if (isExamTable(t)) return examTable(st, t, handleLine);
   const q = st.cur;
   if (q && isOptionTable(t)) {
     for (const cell of t.rows.flat()) cell.flatMap(paraLines).forEach((l) => handleLine(st, l));

@@ -33,6 +33,8 @@ export interface Para {
   segs: Seg[];
   autoLabel?: string;
   autoLevel?: number;
+  /** an item of a bulleted (or unnumbered) Word list */
+  bullet?: boolean;
 }
 
 export interface Table {
