@@ -143,7 +143,8 @@ function optionLook(d: LabeledDraft): OptionLook {
     for (const ch of s.text) {
       const inLabel = at < labelEnd;
       at += ch.length;
-      if (/\s/u.test(ch)) continue;
+      // in the label only its letter counts: "**B**." is a bold B
+      if (/\s/u.test(ch) || (inLabel && !/\p{L}/u.test(ch))) continue;
       const into = inLabel ? label : body;
       if (inLabel) labelChars++;
       else bodyChars++;

@@ -34,13 +34,20 @@ function starred(line: Line): { line: Line; star: boolean } {
   return { line: { ...line, text: line.text.slice(at), segs: sliceSegs(line.segs, at, line.text.length) }, star: true };
 }
 
+// The next letter; once options have begun, also a letter out of order that is not taken yet (A, C, B, D).
+function acceptsLabel(q: QDraft, label: string): boolean {
+  if (label === nextLabel(q.options, 'A')) return true;
+  return q.options.length > 0 && label !== 'A' && !q.options.some((o) => o.label === label);
+}
+
 /** Splits "A. x\tB. y" (labels in sequence only) into options; a stem's stray "B." never starts one. */
 export function takeOptions(q: QDraft, input: Line): boolean {
   const { line, star } = starred(input);
   const start = OPTION_START_RE.exec(line.text);
-  if (!start || start[1] !== nextLabel(q.options, 'A')) return false;
-  const cuts: { label: string; at: number }[] = [{ label: start[1], at: start.index }];
-  let expected = String.fromCharCode(start[1].charCodeAt(0) + 1);
+  const first = start?.[1];
+  if (!start || !first || !acceptsLabel(q, first)) return false;
+  const cuts: { label: string; at: number }[] = [{ label: first, at: start.index }];
+  let expected = String.fromCharCode(first.charCodeAt(0) + 1);
   for (const m of line.text.matchAll(OPTION_ANY_RE)) {
     if (m[2] !== expected || m.index <= start.index) continue;
     cuts.push({ label: m[2], at: m.index + m[1]!.length });
@@ -74,12 +81,25 @@ export function takeGluedA(q: QDraft, line: Line): boolean {
   return takeOptions(q, { ...line, text: line.text.slice(at), segs: sliceSegs(line.segs, at, line.text.length) });
 }
 
+const SUB_ANY_RE = /(^|\s)\(?([a-gA-G])\s*[.)](?![A-Za-z]\.)/g;
+
+/** Lower-case labels (statements or options, decided later), several on one line too: "a. x\tb. y". */
 export function takeSub(q: QDraft, input: Line): boolean {
   const { line, star } = starred(input);
   const m = SUB_RE.exec(line.text);
   if (q.options.length > 0 || !m || m[1] !== nextLabel(q.subs, 'a')) return false;
-  push(q.subs, m[1], line.segs, star ? 'star' : undefined);
-  if (/^\s*\(?[a-g]\s*\./.test(line.text)) q.subs.at(-1)!.dot = true;
+  const cuts: { label: string; at: number }[] = [];
+  let expected = m[1];
+  for (const c of line.text.matchAll(SUB_ANY_RE)) {
+    if (c[2]!.toLowerCase() !== expected) continue;
+    cuts.push({ label: expected, at: c.index + c[1]!.length });
+    expected = String.fromCharCode(expected.charCodeAt(0) + 1);
+  }
+  cuts.forEach((c, i) => {
+    const segs = sliceSegs(line.segs, c.at, cuts[i + 1]?.at ?? line.text.length);
+    push(q.subs, c.label, segs, star && i === 0 ? 'star' : undefined);
+    if (/^\s*\(?[a-gA-G]\s*\./.test(segText(segs))) q.subs.at(-1)!.dot = true;
+  });
   q.mode = 'subs';
   return true;
 }

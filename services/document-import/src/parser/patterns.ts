@@ -8,8 +8,9 @@ export const QUESTION_RE =
 export const BRACKET_QUESTION_RE = /^\s*\[\s*0*(\d{1,4})\s*\]\s*[.:)]?/u;
 /** A bare number: `12.`, `12)`, `17:`, `3..`, `12` alone, or glued to the stem's first capital (`12Which`). */
 export const BARE_QUESTION_RE = /^\s*0*(\d{1,3})(?:\s*[.:)]+(?![\d])|(?=\s*$)|(?=\p{Lu}))\s*/u;
-/** A worded label later in a paragraph, where a PDF-to-Word conversion merged two paragraphs. */
-export const MID_QUESTION_RE = /(?<=\S\s+)(?:Câu|Question)\s*0*(\d{1,3})\s*[.:]/giu;
+/** A worded label later in a paragraph, where a PDF-to-Word conversion merged two paragraphs (capitalised, so
+ * "từ câu 1 đến câu 2." in an instruction is not one). */
+export const MID_QUESTION_RE = /(?<=\S\s+)(?:Câu|CÂU|Question|QUESTION)\s*0*(\d{1,3})\s*[.:]/gu;
 export const AUTO_QUESTION_LABEL_RE = /^0*(\d{1,3})[.):]?$/;
 export const AUTO_OPTION_LABEL_RE = /^\(?([A-Fa-f])[.):]?$/;
 export const PART_RE = /^\s*PHẦN\s+(I{1,3}|IV|VI?|[1-6])(?=[\s.:]|$)/iu;

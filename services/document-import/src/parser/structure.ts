@@ -72,7 +72,7 @@ function questionStart(st: State, line: Line): Start | null {
   if (auto) return { number: Number(auto[1]), rest: line.auto!.label.length + 1, kind: 'auto' };
   const bracket = BRACKET_QUESTION_RE.exec(line.text);
   if (bracket) return { number: Number(bracket[1]), rest: bracket[0].length, kind: 'bracket' };
-  const bare = BARE_QUESTION_RE.exec(line.text);
+  const bare = st.blocks ? null : BARE_QUESTION_RE.exec(line.text);
   if (bare && !line.auto && bareAllowed(st, Number(bare[1]))) {
     return { number: Number(bare[1]), rest: bare[0].length, kind: 'bare' };
   }

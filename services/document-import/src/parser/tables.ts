@@ -1,7 +1,7 @@
 import type { QDraft, State } from './drafts.js';
 import { keyTableEntries } from './keys.js';
 import { cellText, paraLines, type Line } from './lines.js';
-import { OPTION_START_RE } from './patterns.js';
+import { OPTION_START_RE, type PartHint } from './patterns.js';
 import { plainSeg, type Seg, type Table } from './types.js';
 
 type LineHandler = (st: State, line: Line) => void;
@@ -95,9 +95,29 @@ function isExamTable(t: Table): boolean {
   return sequences >= 1 && kinds.includes('stem') && (t.rows[0]?.length ?? 0) >= 2;
 }
 
+const STYLE_KEY_RE = /^(?:style|kiểu|loại(?:\s*câu)?|type|dạng)$/iu;
+const STYLE_HINTS: Record<string, PartHint> = { ABCD: 'CHOICE', DS: 'TRUE_FALSE', TL: 'ESSAY', TLN: 'SHORT' };
+
+/** One row of an exam table: an option (an upper-case key) or a statement whose truth is its mark (lower-case). */
+function examOption(q: QDraft, key: string, row: Table['rows'][number], body: Line[]): void {
+  const label = key.replace(/[().]/g, '');
+  const segs = body.flatMap((l, i) => (i > 0 ? [plainSeg('\n'), ...l.segs] : l.segs));
+  const marked = row.slice(1).some((c) => c !== contentCell(row) && isMark(c));
+  const draft = { label, segs: [plainSeg(`${label}. `), ...segs], more: [], gap: 0 };
+  if (label === label.toLowerCase()) {
+    q.subs.push(draft);
+    (q.tfTable ??= new Map()).set(label, marked);
+    q.mode = 'subs';
+    return;
+  }
+  q.options.push(marked ? { ...draft, marker: 'column' } : draft);
+  q.mode = 'options';
+}
+
 function examTable(st: State, t: Table, handleLine: LineHandler): void {
   st.conventions.add('exam-table');
   let q: QDraft | null = null;
+  let hint: PartHint = null;
   for (const row of t.rows) {
     const key = cellText(row[0] ?? []);
     const kind = rowKind(key);
@@ -106,30 +126,13 @@ function examTable(st: State, t: Table, handleLine: LineHandler): void {
       const number = (st.questions.at(-1)?.number ?? 0) + 1;
       handleLine(st, { segs: [plainSeg(`Câu ${number}. `)], text: `Câu ${number}. `, para: t.index });
       q = st.cur;
-      if (q) body.forEach((l) => q!.stem.push(l));
-      continue;
-    }
-    if (!q) continue;
-    if (kind === 'option') {
-      const label = key.replace(/[().]/g, '').toUpperCase();
-      const segs = body.flatMap((l, i) => (i > 0 ? [plainSeg('\n'), ...l.segs] : l.segs));
-      const marked = row.slice(1).some((c) => c !== contentCell(row) && isMark(c));
-      q.options.push({
-        label,
-        segs: [plainSeg(`${label}. `), ...segs],
-        more: [],
-        gap: 0,
-        ...(marked ? { marker: 'column' as const } : {}),
-      });
-      q.mode = 'options';
-    } else if (kind === 'solution' && body.length > 0) q.solution.push(...body);
-    else if (kind === 'answer' && body.length > 0)
-      q.answerLines.push(
-        body
-          .map((l) => l.text)
-          .join(' ')
-          .trim(),
-      );
+      if (q) q.stem.push(...body);
+      if (q && hint) q.partHint = hint;
+    } else if (kind === 'other' && STYLE_KEY_RE.test(key)) {
+      hint = STYLE_HINTS[body.map((l) => l.text).join('').trim().toUpperCase()] ?? null;
+    } else if (q && kind === 'option') examOption(q, key, row, body);
+    else if (q && kind === 'solution') q.solution.push(...body);
+    else if (q && kind === 'answer' && body.length > 0) q.answerLines.push(body.map((l) => l.text).join(' ').trim());
   }
   st.cur = null;
 }
