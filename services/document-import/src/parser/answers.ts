@@ -126,42 +126,41 @@ interface OptionLook {
   weak: Set<Feature>;
 }
 
+/** Counts, per feature, the non-blank characters of the label's letter and of the body that carry it. */
+class Tally {
+  readonly label = new Map<Feature, number>();
+  readonly body = new Map<Feature, number>();
+  labelChars = 0;
+  bodyChars = 0;
+
+  add(ch: string, inLabel: boolean, look: Look): void {
+    // in the label only its letter counts: "**B**." is a bold B
+    if (/\s/u.test(ch) || (inLabel && !/\p{L}/u.test(ch))) return;
+    const into = inLabel ? this.label : this.body;
+    if (inLabel) this.labelChars++;
+    else this.bodyChars++;
+    for (const f of features(look)) into.set(f, (into.get(f) ?? 0) + 1);
+  }
+
+  look(): OptionLook {
+    const strong = new Set<Feature>();
+    const weak = new Set<Feature>([...this.label.keys(), ...this.body.keys()]);
+    for (const [f, n] of this.label) if (n === this.labelChars) strong.add(f);
+    for (const [f, n] of this.body) if (n >= 0.6 * this.bodyChars) strong.add(f);
+    return { strong, weak };
+  }
+}
+
 function optionLook(d: LabeledDraft): OptionLook {
   const segs = draftSegs(d);
-  const text = segs.map((s) => s.text).join('');
-  const labelEnd = LABEL_RE.exec(text)?.[0].length ?? 0;
-  const label = new Map<Feature, number>();
-  const body = new Map<Feature, number>();
-  let labelChars = 0;
-  let bodyChars = 0;
+  const labelEnd = LABEL_RE.exec(segs.map((s) => s.text).join(''))?.[0].length ?? 0;
+  const tally = new Tally();
   let at = 0;
   for (const s of segs) {
-    if (s.kind === 'media') {
-      at += s.text.length;
-      continue;
-    }
-    for (const ch of s.text) {
-      const inLabel = at < labelEnd;
-      at += ch.length;
-      // in the label only its letter counts: "**B**." is a bold B
-      if (/\s/u.test(ch) || (inLabel && !/\p{L}/u.test(ch))) continue;
-      const into = inLabel ? label : body;
-      if (inLabel) labelChars++;
-      else bodyChars++;
-      for (const f of features(s)) into.set(f, (into.get(f) ?? 0) + 1);
-    }
+    if (s.kind === 'media') at += s.text.length;
+    else for (const ch of s.text) tally.add(ch, (at += ch.length) <= labelEnd, s);
   }
-  const strong = new Set<Feature>();
-  const weak = new Set<Feature>();
-  for (const [f, n] of label) {
-    weak.add(f);
-    if (n === labelChars) strong.add(f);
-  }
-  for (const [f, n] of body) {
-    weak.add(f);
-    if (n >= 0.6 * bodyChars) strong.add(f);
-  }
-  return { strong, weak };
+  return tally.look();
 }
 
 const PRIORITY: StyleKind[] = ['red', 'color', 'highlight', 'underline', 'bold', 'italic'];

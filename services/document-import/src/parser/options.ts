@@ -168,15 +168,20 @@ const STATEMENTS_RE = /đúng\s*(?:hay|hoặc|\/|-)?\s*sai|true\s+or\s+false|m�
  * truth-value key, no statements stem) and either the labels are written `a.` or the document is not Vietnamese.
  */
 export function subsAsOptions(q: QDraft, key: 'letters' | 'tf' | null, vietnamese: boolean): boolean {
-  if (q.options.length > 0 || q.subs.length < 2 || q.tfTable || key === 'tf') return false;
-  if (q.partHint === 'TRUE_FALSE' || q.partHint === 'ESSAY' || q.points !== null) return false;
-  if (q.subs.every((s) => TF_SUFFIX_RE.test(segText(draftSegs(s))))) return false;
-  if (key !== 'letters') {
-    if (STATEMENTS_RE.test(q.stem.map((l) => l.text).join(' '))) return false;
-    if (vietnamese && !q.subs.every((s) => s.dot)) return false;
-  }
+  if (q.options.length > 0 || q.subs.length < 2 || q.tfTable || key === 'tf' || statementPart(q)) return false;
+  if (key !== 'letters' && statementStyle(q, vietnamese)) return false;
   q.options = q.subs.map((s) => ({ ...s, label: s.label.toUpperCase() }));
   q.subs = [];
   q.mode = 'options';
   return true;
+}
+
+function statementPart(q: QDraft): boolean {
+  if (q.partHint === 'TRUE_FALSE' || q.partHint === 'ESSAY' || q.points !== null) return true;
+  return q.subs.every((s) => TF_SUFFIX_RE.test(segText(draftSegs(s))));
+}
+
+function statementStyle(q: QDraft, vietnamese: boolean): boolean {
+  if (STATEMENTS_RE.test(q.stem.map((l) => l.text).join(' '))) return true;
+  return vietnamese && !q.subs.every((s) => s.dot);
 }

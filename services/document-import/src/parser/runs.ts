@@ -34,22 +34,25 @@ function shaded(fill: string | undefined): boolean | undefined {
   return !/^(auto|ffffff|000000)$/i.test(fill);
 }
 
-/** The properties an rPr sets; those it leaves out come from the styles beneath it. */
+function highlightOf(rPr: XEl): boolean | undefined {
+  const hl = val(kid(rPr, 'w:highlight'));
+  const shd = shaded(kid(rPr, 'w:shd')?.attrs['w:fill']);
+  if (hl === undefined && shd === undefined) return undefined;
+  return (hl !== undefined && hl !== 'none') || shd === true;
+}
+
+/** The properties an rPr sets; those it leaves out (undefined) come from the styles beneath it. */
 export function lookOf(rPr: XEl | undefined): Partial<Look> {
   if (!rPr) return {};
-  const out: Partial<Look> = {};
   const u = kid(rPr, 'w:u');
-  const hl = val(kid(rPr, 'w:highlight'));
-  const color = colorOf(val(kid(rPr, 'w:color')));
-  const shd = shaded(kid(rPr, 'w:shd')?.attrs['w:fill']);
-  const bold = toggle(kid(rPr, 'w:b'));
-  const italic = toggle(kid(rPr, 'w:i'));
-  if (u) out.underline = val(u) !== 'none';
-  if (hl !== undefined || shd !== undefined) out.highlight = (hl !== undefined && hl !== 'none') || shd === true;
-  if (color !== undefined) out.color = color;
-  if (bold !== undefined) out.bold = bold;
-  if (italic !== undefined) out.italic = italic;
-  return out;
+  const found: Partial<Look> = {
+    underline: u ? val(u) !== 'none' : undefined,
+    highlight: highlightOf(rPr),
+    color: colorOf(val(kid(rPr, 'w:color'))),
+    bold: toggle(kid(rPr, 'w:b')),
+    italic: toggle(kid(rPr, 'w:i')),
+  };
+  return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined)) as Partial<Look>;
 }
 
 export function withLook(base: Look, over: Partial<Look>): Look {

@@ -1,6 +1,8 @@
-import type { LabelKind, QDraft, State, Structure } from './drafts.js';
+import type { QDraft, State, Structure } from './drafts.js';
 import { groupOf, openGroup, passageStart, sectionStart } from './groups.js';
-import { inlineKeyEntries, keyLineEntries } from './keys.js';
+import { keyLineEntries } from './keys.js';
+import { keyLineValue, keyModeLine } from './keylines.js';
+import { labelFreeBlocks, lastNumber, midLabel, questionStart, type Start } from './labels.js';
 import { paraLines, sliceSegs, type Line } from './lines.js';
 import {
   appendTo,
@@ -14,70 +16,19 @@ import {
   takeUnlettered,
 } from './options.js';
 import {
-  ANSWER_RE,
-  AUTO_QUESTION_LABEL_RE,
-  BARE_QUESTION_RE,
-  BRACKET_QUESTION_RE,
   GROUP_RE,
   KEY_HEADING_RE,
   LEVEL_RE,
-  MID_QUESTION_RE,
   OPTION_START_RE,
   PART_RE,
   POINTS_RE,
   QUESTION_RE,
   SEPARATOR_RE,
-  SOLUTION_ANSWER_RE,
   SOLUTION_RE,
   partHint,
 } from './patterns.js';
-import { answerValue } from './answers.js';
 import { handleTable } from './tables.js';
 import type { Block } from './types.js';
-
-interface Start {
-  number: number;
-  /** where the stem starts in the line */
-  rest: number;
-  kind: LabelKind;
-}
-
-function lastNumber(st: State): number {
-  return st.questions.at(-1)?.number ?? 0;
-}
-
-function answered(q: QDraft): boolean {
-  return q.options.length > 0 || q.subs.length > 0 || q.answerLines.length > 0;
-}
-
-// A bare number starts a question only where one is expected: the next in sequence, or 1 after a finished
-// question; never inside a solution, nor inside the stem of a question labelled some other way (a numbered list).
-function bareAllowed(st: State, n: number): boolean {
-  const cur = st.cur;
-  if (st.questions.length === 0) return true;
-  if (cur?.mode === 'solution') return false;
-  if (cur && cur.labelKind !== 'bare' && cur.labelKind !== 'implicit' && !answered(cur)) return false;
-  const last = lastNumber(st);
-  // a gap of a few numbers happens (a deleted question); a restart at 1 only after a finished question
-  return (n > last && n <= last + 3) || (n === 1 && (!cur || answered(cur)));
-}
-
-function questionStart(st: State, line: Line): Start | null {
-  const word = QUESTION_RE.exec(line.text);
-  if (word) {
-    const n = Number(word[1]);
-    return { number: n > 999 ? lastNumber(st) + 1 : n, rest: word[0].length, kind: 'word' };
-  }
-  const auto = line.auto && line.auto.level === 0 ? AUTO_QUESTION_LABEL_RE.exec(line.auto.label) : null;
-  if (auto) return { number: Number(auto[1]), rest: line.auto!.label.length + 1, kind: 'auto' };
-  const bracket = BRACKET_QUESTION_RE.exec(line.text);
-  if (bracket) return { number: Number(bracket[1]), rest: bracket[0].length, kind: 'bracket' };
-  const bare = st.blocks ? null : BARE_QUESTION_RE.exec(line.text);
-  if (bare && !line.auto && bareAllowed(st, Number(bare[1]))) {
-    return { number: Number(bare[1]), rest: bare[0].length, kind: 'bare' };
-  }
-  return null;
-}
 
 function newQuestion(st: State, line: Line, start: Start): QDraft {
   const points = POINTS_RE.exec(line.text);
@@ -178,25 +129,9 @@ function groupStart(st: State, line: Line): boolean {
 }
 
 function takeStructured(q: QDraft, line: Line): boolean {
-  if (takeOptions(q, line) || takeTrailingA(q, line)) return true;
-  if (q.mode === 'stem' && takeGluedA(q, line)) return true;
-  if (takeSub(q, line)) return true;
-  if (q.mode === 'stem' && splitInline(q, line)) return true;
+  if (takeOptions(q, line) || takeTrailingA(q, line) || takeSub(q, line)) return true;
+  if (q.mode === 'stem' && (takeGluedA(q, line) || splitInline(q, line))) return true;
   return line.bullet === true && (q.mode === 'stem' || q.lettersByOrder === true) && takeUnlettered(q, line);
-}
-
-/** A key line's value, or null: `Đáp án: C`, `Lời giải: S-Đ-Đ-Đ` (a solution heading only with a letter, truth
- * values or a number after it). */
-function keyLineValue(q: QDraft, text: string): { value: string; solution: boolean } | null {
-  const sol = SOLUTION_ANSWER_RE.exec(text);
-  if (sol) {
-    const v = answerValue(sol[1]!, q.options.length > 0 || q.subs.length > 0, false);
-    return v === null ? null : { value: v, solution: true };
-  }
-  const m = ANSWER_RE.exec(text);
-  if (!m) return null;
-  const v = answerValue(m[2]!, q.options.length > 0 || q.subs.length > 0, m[1] === ':');
-  return v === null ? null : { value: v, solution: false };
 }
 
 /** A line that still belongs to a question whose options are done: its next option, key line or solution. */
@@ -205,21 +140,26 @@ function continues(q: QDraft, line: Line): boolean {
   return label === nextLabel(q.options, 'A') || keyLineValue(q, line.text) !== null || SOLUTION_RE.test(line.text);
 }
 
+/** A key line ends the options; the lines after it are the solution. */
+function takeKeyLine(q: QDraft, line: Line): boolean {
+  const key = keyLineValue(q, line.text);
+  if (!key) return false;
+  q.answerLines.push(key.value);
+  q.mode = 'solution';
+  if (key.solution) q.solution.push(line);
+  return true;
+}
+
+function takeSolution(st: State, q: QDraft, line: Line): boolean {
+  if (q.mode !== 'solution' && !SOLUTION_RE.test(line.text) && !(st.blocks && /^\s*>/.test(line.text))) return false;
+  q.mode = 'solution';
+  q.solution.push(line);
+  return true;
+}
+
 function inQuestion(st: State, q: QDraft, line: Line): void {
   q.para_end = line.para;
-  const key = keyLineValue(q, line.text);
-  if (key) {
-    q.answerLines.push(key.value);
-    q.mode = 'solution';
-    if (key.solution) q.solution.push(line);
-    return;
-  }
-  if (q.mode === 'solution' || SOLUTION_RE.test(line.text) || (st.blocks && /^\s*>/.test(line.text))) {
-    q.mode = 'solution';
-    q.solution.push(line);
-    return;
-  }
-  if (takeStructured(q, line)) return;
+  if (takeKeyLine(q, line) || takeSolution(st, q, line) || takeStructured(q, line)) return;
   if (st.blocks && q.stem.length > 0 && q.mode !== 'subs' && takeUnlettered(q, line)) return;
   if (q.mode === 'options') appendTo(q.options, line);
   else if (q.mode === 'subs') appendTo(q.subs, line);
@@ -242,47 +182,6 @@ function restartsQuestion(st: State, line: Line): boolean {
   return takeOptions(q, line);
 }
 
-/** "… đáp án đúng. Câu 12: …" — a worded label later in the line, the next number in sequence, splits it. */
-function midLabel(st: State, line: Line): [Line, Line] | null {
-  if (st.keyMode || !/(?:Câu|Question)\s*\d/iu.test(line.text)) return null;
-  const want = lastNumber(st) + 1;
-  for (const m of line.text.matchAll(MID_QUESTION_RE)) {
-    if (Number(m[1]) !== want) continue;
-    const cut = (at: number, to: number): Line => ({
-      ...line,
-      text: line.text.slice(at, to),
-      segs: sliceSegs(line.segs, at, to),
-    });
-    st.conventions.add('label:mid-paragraph');
-    return [
-      { ...cut(0, m.index), bullet: line.bullet },
-      { ...cut(m.index, line.text.length), auto: undefined },
-    ];
-  }
-  return null;
-}
-
-function keyModeLine(st: State, line: Line): void {
-  const q = QUESTION_RE.exec(line.text);
-  if (q) st.keyQuestion = Number(q[1]);
-  const entries = inlineKeyEntries(q ? line.text.slice(q[0].length) : line.text, st.part);
-  if (q && entries.length === 0) {
-    // "Câu 3. Chọn B" in a solutions section after the exam: the key of question 3.
-    const rest = line.text.slice(q[0].length);
-    const m = ANSWER_RE.exec(rest) ?? ANSWER_RE.exec(line.text);
-    const v = m ? answerValue(m[2]!, true, m[1] === ':') : null;
-    if (v !== null) st.keys.push({ part: st.part, number: Number(q[1]), raw: v });
-    return;
-  }
-  if (!q && entries.length === 0 && st.keyQuestion !== null) {
-    const m = ANSWER_RE.exec(line.text);
-    const v = m ? answerValue(m[2]!, true, m[1] === ':') : null;
-    if (v !== null) st.keys.push({ part: st.part, number: st.keyQuestion, raw: v });
-    return;
-  }
-  st.keys.push(...(q && entries.length === 0 ? [] : inlineKeyEntries(line.text, st.part)));
-}
-
 function isBlank(line: Line): boolean {
   return line.text.trim() === '' && !line.segs.some((s) => s.kind !== 'text');
 }
@@ -300,68 +199,46 @@ function blankParagraph(st: State): void {
   if (st.blocks && st.cur) endQuestion(st);
 }
 
-function contentLine(st: State, line: Line): void {
-  const mid = midLabel(st, line);
-  if (mid) {
-    mid.forEach((l) => contentLine(st, l));
-    return;
+/** Lines that are not a question's text: separators, headings, key sections, key lists. */
+function outsideQuestion(st: State, line: Line): boolean {
+  if (SEPARATOR_RE.test(line.text) || heading(st, line)) return true;
+  if (st.keyMode) {
+    keyModeLine(st, line);
+    return true;
   }
-  if (SEPARATOR_RE.test(line.text)) return;
-  if (heading(st, line)) return;
-  if (st.keyMode) return keyModeLine(st, line);
   const keyList = keyLineEntries(line.text, st.part);
-  if (keyList.length > 0) {
-    st.conventions.add('key-list');
-    st.keys.push(...keyList);
-    return;
-  }
+  if (keyList.length === 0) return false;
+  st.conventions.add('key-list');
+  st.keys.push(...keyList);
+  return true;
+}
+
+/** A new question: labelled, unlabelled after a finished one, or the next block of a label-free document. */
+function startsQuestion(st: State, line: Line): boolean {
   const start = questionStart(st, line);
-  if (start) {
-    newQuestion(st, line, start);
-    return;
-  }
-  if (restartsQuestion(st, line)) return;
-  if (groupStart(st, line)) return;
-  if (st.blocks && !st.cur) {
-    implicitQuestion(st, [line]);
-    return;
-  }
-  // After a blank paragraph, text under a finished option list is not the last option's: a heading or the stem
-  // of a question that has no label.
+  if (start) newQuestion(st, line, start);
+  else if (st.blocks && !st.cur) implicitQuestion(st, [line]);
+  else return restartsQuestion(st, line);
+  return true;
+}
+
+// After a blank paragraph, text under a finished option list is not the last option's: a heading or the stem of
+// a question that has no label.
+function afterOptions(st: State, line: Line): void {
   const cur = st.cur;
   if (cur?.mode === 'options' && cur.options.length >= 2 && st.gap && !line.bullet && !continues(cur, line)) {
     endQuestion(st);
   }
-  if (st.cur) inQuestion(st, st.cur, line);
-  else {
-    st.group?.content.push(line);
-    st.loose.push(line);
-  }
 }
 
-// Without any label (of questions or of options), questions are blocks of paragraphs between blank ones (the NukeViet/AZtest import format):
-// the first paragraph is the stem, the next ones are options, `>` lines the solution.
-function labelFreeBlocks(blocks: Block[]): boolean {
-  let labels = 0;
-  let bareSeen = 0;
-  let runs = 0;
-  let run = 0;
-  for (const b of blocks) {
-    if (b.kind !== 'p') continue;
-    const text = b.segs.map((s) => s.text).join('');
-    const first = text.split('\n')[0]!;
-    const bare = BARE_QUESTION_RE.exec(first);
-    if (bare && Number(bare[1]) === bareSeen + 1) bareSeen++;
-    if (QUESTION_RE.test(first) || BRACKET_QUESTION_RE.test(first)) labels++;
-    if (OPTION_START_RE.exec(first)?.[1] === 'A') labels++;
-    if (b.autoLabel && /^\(?(?:\d{1,3}|[Aa])[.):]?$/.test(b.autoLabel)) labels++;
-    if (text.trim() === '' && !b.segs.some((s) => s.kind !== 'text')) {
-      if (run >= 3 && run <= 12) runs++;
-      run = 0;
-    } else run++;
-  }
-  if (run >= 3 && run <= 12) runs++;
-  return labels + Math.max(0, bareSeen - 1) < 2 && runs >= 2;
+function contentLine(st: State, line: Line): void {
+  const mid = midLabel(st, line);
+  if (mid) return mid.forEach((l) => contentLine(st, l));
+  if (outsideQuestion(st, line) || startsQuestion(st, line) || groupStart(st, line)) return;
+  afterOptions(st, line);
+  if (st.cur) return inQuestion(st, st.cur, line);
+  st.group?.content.push(line);
+  st.loose.push(line);
 }
 
 export function buildStructure(blocks: Block[]): Structure {

@@ -53,24 +53,40 @@ export function paragraphNumbering(pPr: XEl | undefined, styles: Map<string, Num
   return { numId, ilvl: direct?.ilvl ?? fromStyle?.ilvl };
 }
 
-/** Paragraph and character style id → the run properties it sets, its basedOn chain included (ten links at most). */
-export function styleLooks(root: XEl | undefined): Map<string, Partial<Look>> {
-  const defs = new Map<string, { basedOn: string | undefined; look: Partial<Look> }>();
+interface LookDef {
+  basedOn: string | undefined;
+  look: Partial<Look>;
+}
+
+function lookDefs(root: XEl | undefined): Map<string, LookDef> {
+  const defs = new Map<string, LookDef>();
   for (const s of root ? kids(root, 'w:style') : []) {
     const type = s.attrs['w:type'];
     const id = s.attrs['w:styleId'];
-    if ((type !== 'paragraph' && type !== 'character') || !id) continue;
-    defs.set(id, { basedOn: val(kid(s, 'w:basedOn')), look: lookOf(kid(s, 'w:rPr')) });
+    if ((type === 'paragraph' || type === 'character') && id) {
+      defs.set(id, { basedOn: val(kid(s, 'w:basedOn')), look: lookOf(kid(s, 'w:rPr')) });
+    }
   }
+  return defs;
+}
+
+/** A style's run properties over those of the styles it is based on (ten links at most: a cycle cannot loop). */
+function chainLook(defs: Map<string, LookDef>, id: string): Partial<Look> {
+  const chain: Partial<Look>[] = [];
+  let def = defs.get(id);
+  for (let hops = 0; def && hops < 10; hops++) {
+    chain.unshift(def.look);
+    def = def.basedOn ? defs.get(def.basedOn) : undefined;
+  }
+  return Object.assign({}, ...chain) as Partial<Look>;
+}
+
+/** Paragraph and character style id → the run properties it sets, its basedOn chain included. */
+export function styleLooks(root: XEl | undefined): Map<string, Partial<Look>> {
+  const defs = lookDefs(root);
   const out = new Map<string, Partial<Look>>();
   for (const id of defs.keys()) {
-    const chain: Partial<Look>[] = [];
-    let def = defs.get(id);
-    for (let hops = 0; def && hops < 10; hops++) {
-      chain.unshift(def.look);
-      def = def.basedOn ? defs.get(def.basedOn) : undefined;
-    }
-    const look = Object.assign({}, ...chain) as Partial<Look>;
+    const look = chainLook(defs, id);
     if (Object.keys(look).length > 0) out.set(id, look);
   }
   return out;

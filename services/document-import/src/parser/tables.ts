@@ -80,19 +80,14 @@ function cellLines(cell: Cell): Line[] {
   return cell.flatMap(paraLines).filter((l) => l.text.trim() !== '' || l.segs.some((s) => s.kind !== 'text'));
 }
 
+function optionKey(row: Table['rows'][number]): string | undefined {
+  return OPTION_KEY_RE.exec(cellText(row[0] ?? []))?.[1]?.toUpperCase();
+}
+
 /** Rows keyed in their first cell (`Noidung`, `A`…`D`, `Loigiai`), options in sequence, an `x` marking the answer. */
 function isExamTable(t: Table): boolean {
-  const kinds = t.rows.map((r) => rowKind(cellText(r[0] ?? [])));
-  let expected = 'A';
-  let sequences = 0;
-  for (const row of t.rows) {
-    const label = OPTION_KEY_RE.exec(cellText(row[0] ?? []))?.[1]?.toUpperCase();
-    if (label === 'A') expected = 'A';
-    if (label !== expected) continue;
-    expected = String.fromCharCode(expected.charCodeAt(0) + 1);
-    if (label === 'B') sequences++;
-  }
-  return sequences >= 1 && kinds.includes('stem') && (t.rows[0]?.length ?? 0) >= 2;
+  if ((t.rows[0]?.length ?? 0) < 2 || !t.rows.some((r) => rowKind(cellText(r[0] ?? [])) === 'stem')) return false;
+  return t.rows.some((r, i) => optionKey(r) === 'A' && optionKey(t.rows[i + 1] ?? []) === 'B');
 }
 
 const STYLE_KEY_RE = /^(?:style|kiểu|loại(?:\s*câu)?|type|dạng)$/iu;
@@ -114,25 +109,41 @@ function examOption(q: QDraft, key: string, row: Table['rows'][number], body: Li
   q.mode = 'options';
 }
 
+interface ExamWalk {
+  st: State;
+  q: QDraft | null;
+  hint: PartHint;
+}
+
+function examStem(w: ExamWalk, t: Table, body: Line[], handleLine: LineHandler): void {
+  const number = (w.st.questions.at(-1)?.number ?? 0) + 1;
+  handleLine(w.st, { segs: [plainSeg(`Câu ${number}. `)], text: `Câu ${number}. `, para: t.index });
+  w.q = w.st.cur;
+  w.q?.stem.push(...body);
+  if (w.q && w.hint) w.q.partHint = w.hint;
+}
+
+function examRow(w: ExamWalk, key: string, row: Table['rows'][number], body: Line[]): void {
+  const kind = rowKind(key);
+  const text = body
+    .map((l) => l.text)
+    .join(' ')
+    .trim();
+  if (kind === 'other' && STYLE_KEY_RE.test(key)) w.hint = STYLE_HINTS[text.toUpperCase()] ?? null;
+  if (!w.q) return;
+  if (kind === 'option') examOption(w.q, key, row, body);
+  else if (kind === 'solution') w.q.solution.push(...body);
+  else if (kind === 'answer' && text !== '') w.q.answerLines.push(text);
+}
+
 function examTable(st: State, t: Table, handleLine: LineHandler): void {
   st.conventions.add('exam-table');
-  let q: QDraft | null = null;
-  let hint: PartHint = null;
+  const w: ExamWalk = { st, q: null, hint: null };
   for (const row of t.rows) {
     const key = cellText(row[0] ?? []);
-    const kind = rowKind(key);
     const body = cellLines(contentCell(row));
-    if (kind === 'stem') {
-      const number = (st.questions.at(-1)?.number ?? 0) + 1;
-      handleLine(st, { segs: [plainSeg(`Câu ${number}. `)], text: `Câu ${number}. `, para: t.index });
-      q = st.cur;
-      if (q) q.stem.push(...body);
-      if (q && hint) q.partHint = hint;
-    } else if (kind === 'other' && STYLE_KEY_RE.test(key)) {
-      hint = STYLE_HINTS[body.map((l) => l.text).join('').trim().toUpperCase()] ?? null;
-    } else if (q && kind === 'option') examOption(q, key, row, body);
-    else if (q && kind === 'solution') q.solution.push(...body);
-    else if (q && kind === 'answer' && body.length > 0) q.answerLines.push(body.map((l) => l.text).join(' ').trim());
+    if (rowKind(key) === 'stem') examStem(w, t, body, handleLine);
+    else examRow(w, key, row, body);
   }
   st.cur = null;
 }

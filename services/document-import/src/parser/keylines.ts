@@ -1,0 +1,48 @@
+// Key lines inside a question (`Đáp án: C`, `Lời giải: S-Đ-Đ-Đ`) and the lines of a key or solutions section after
+// the questions (`01. B 02. C`, `Câu 3. Chọn B`).
+import { answerValue } from './answers.js';
+import type { QDraft, State } from './drafts.js';
+import { inlineKeyEntries } from './keys.js';
+import type { Line } from './lines.js';
+import { ANSWER_RE, QUESTION_RE, SOLUTION_ANSWER_RE } from './patterns.js';
+
+export interface KeyLine {
+  value: string;
+  /** the line is a solution heading that carries the answer (`Lời giải: C`) */
+  solution: boolean;
+}
+
+function hasChoices(q: QDraft | null): boolean {
+  return !q || q.options.length > 0 || q.subs.length > 0;
+}
+
+/** An answer line's value (`Chọn C`, `Answer: B`), or null. */
+function answerLine(text: string, choices: boolean): string | null {
+  const m = ANSWER_RE.exec(text);
+  return m ? answerValue(m[2]!, choices, m[1] === ':') : null;
+}
+
+/** A key line's value, or null: a solution heading counts only with a letter, truth values or a number after it. */
+export function keyLineValue(q: QDraft, text: string): KeyLine | null {
+  const sol = SOLUTION_ANSWER_RE.exec(text);
+  if (sol) {
+    const v = answerValue(sol[1]!, hasChoices(q), false);
+    return v === null ? null : { value: v, solution: true };
+  }
+  const v = answerLine(text, hasChoices(q));
+  return v === null ? null : { value: v, solution: false };
+}
+
+/** A line of the key section: a list of entries (`1.B 2.C`, `Câu 1: B`), or the answer of the question the last
+ * `Câu N` named (`Câu 3. Chọn B`, then `Đáp án: B` on a later line). */
+export function keyModeLine(st: State, line: Line): void {
+  const label = QUESTION_RE.exec(line.text);
+  if (label) st.keyQuestion = Number(label[1]);
+  const entries = inlineKeyEntries(line.text.replace(/(?:Câu|Question)\s*/giu, ''), st.part);
+  if (entries.length > 0) {
+    st.keys.push(...entries);
+    return;
+  }
+  const v = answerLine(label ? line.text.slice(label[0].length) : line.text, true);
+  if (v !== null && st.keyQuestion !== null) st.keys.push({ part: st.part, number: st.keyQuestion, raw: v });
+}

@@ -1,0 +1,136 @@
+// Where a question starts: its label (worded, Word-numbered, bracketed or a bare number), a label a PDF-to-Word
+// conversion left in the middle of a paragraph, or no label at all (blocks between blank paragraphs).
+import type { LabelKind, QDraft, State } from './drafts.js';
+import { sliceSegs, type Line } from './lines.js';
+import {
+  AUTO_QUESTION_LABEL_RE,
+  BARE_QUESTION_RE,
+  BRACKET_QUESTION_RE,
+  MID_QUESTION_RE,
+  OPTION_START_RE,
+  QUESTION_RE,
+} from './patterns.js';
+import type { Block, Para } from './types.js';
+
+export interface Start {
+  number: number;
+  /** where the stem starts in the line */
+  rest: number;
+  kind: LabelKind;
+}
+
+export function lastNumber(st: State): number {
+  return st.questions.at(-1)?.number ?? 0;
+}
+
+function answered(q: QDraft): boolean {
+  return q.options.length > 0 || q.subs.length > 0 || q.answerLines.length > 0;
+}
+
+/** Inside a solution, or in the unanswered stem of a question labelled another way, a number is a list item. */
+function listItemContext(cur: QDraft | null): boolean {
+  if (!cur) return false;
+  if (cur.mode === 'solution') return true;
+  return cur.labelKind !== 'bare' && cur.labelKind !== 'implicit' && !answered(cur);
+}
+
+// A bare number starts a question only where one is expected: a little after the last number (a deleted question
+// leaves a gap), or 1 after a finished question.
+function bareAllowed(st: State, n: number): boolean {
+  if (st.questions.length === 0) return true;
+  if (listItemContext(st.cur)) return false;
+  const last = lastNumber(st);
+  return (n > last && n <= last + 3) || (n === 1 && (!st.cur || answered(st.cur)));
+}
+
+function wordStart(st: State, line: Line): Start | null {
+  const word = QUESTION_RE.exec(line.text);
+  if (!word) return null;
+  const n = Number(word[1]);
+  // an item-bank id (`Item ID: 30324`) is not a question number
+  return { number: n > 999 ? lastNumber(st) + 1 : n, rest: word[0].length, kind: 'word' };
+}
+
+function autoStart(line: Line): Start | null {
+  const auto = line.auto?.level === 0 ? AUTO_QUESTION_LABEL_RE.exec(line.auto.label) : null;
+  return auto ? { number: Number(auto[1]), rest: line.auto!.label.length + 1, kind: 'auto' } : null;
+}
+
+function bareStart(st: State, line: Line): Start | null {
+  const bracket = BRACKET_QUESTION_RE.exec(line.text);
+  if (bracket) return { number: Number(bracket[1]), rest: bracket[0].length, kind: 'bracket' };
+  const bare = st.blocks || line.auto ? null : BARE_QUESTION_RE.exec(line.text);
+  if (!bare || !bareAllowed(st, Number(bare[1]))) return null;
+  return { number: Number(bare[1]), rest: bare[0].length, kind: 'bare' };
+}
+
+export function questionStart(st: State, line: Line): Start | null {
+  return wordStart(st, line) ?? autoStart(line) ?? bareStart(st, line);
+}
+
+/** "… đáp án đúng. Câu 12: …" — a worded label later in the line, the next number in sequence, splits it. */
+export function midLabel(st: State, line: Line): [Line, Line] | null {
+  if (st.keyMode) return null;
+  const want = lastNumber(st) + 1;
+  const m = [...line.text.matchAll(MID_QUESTION_RE)].find((x) => Number(x[1]) === want);
+  if (!m) return null;
+  const cut = (at: number, to: number): Line => ({
+    ...line,
+    text: line.text.slice(at, to),
+    segs: sliceSegs(line.segs, at, to),
+  });
+  st.conventions.add('label:mid-paragraph');
+  return [
+    { ...cut(0, m.index), bullet: line.bullet },
+    { ...cut(m.index, line.text.length), auto: undefined },
+  ];
+}
+
+function firstLine(p: Para): string {
+  return p.segs
+    .map((s) => s.text)
+    .join('')
+    .split('\n')[0]!;
+}
+
+function isBlankPara(p: Para): boolean {
+  return p.segs.every((s) => s.kind === 'text' && s.text.trim() === '');
+}
+
+/** Labels of questions or options in a paragraph: worded, bracketed, Word-numbered, or an option A. */
+function labelled(p: Para): boolean {
+  const first = firstLine(p);
+  if (QUESTION_RE.test(first) || BRACKET_QUESTION_RE.test(first) || OPTION_START_RE.exec(first)?.[1] === 'A')
+    return true;
+  return p.autoLabel !== undefined && /^\(?(?:\d{1,3}|[Aa])[.):]?$/.test(p.autoLabel);
+}
+
+// Without any label (of questions or of options), questions are blocks of paragraphs between blank ones (the
+// NukeViet/AZtest import format): the first paragraph is the stem, the next ones are options, `>` lines the solution.
+// Bare numbers count as labels only when they run 1, 2, 3 (option texts such as "2." do not).
+export function labelFreeBlocks(blocks: Block[]): boolean {
+  const paras = blocks.filter((b): b is Para => b.kind === 'p');
+  let labels = 0;
+  let bareSeen = 0;
+  for (const p of paras) {
+    const bare = BARE_QUESTION_RE.exec(firstLine(p));
+    if (bare && Number(bare[1]) === bareSeen + 1) bareSeen++;
+    if (labelled(p)) labels++;
+  }
+  return labels + Math.max(0, bareSeen - 1) < 2 && questionSizedRuns(paras) >= 2;
+}
+
+/** Runs of 3 to 12 non-blank paragraphs: a stem and its options. */
+function questionSizedRuns(paras: Para[]): number {
+  let runs = 0;
+  let run = 0;
+  for (const p of [...paras, null]) {
+    if (p && !isBlankPara(p)) {
+      run++;
+      continue;
+    }
+    if (run >= 3 && run <= 12) runs++;
+    run = 0;
+  }
+  return runs;
+}
