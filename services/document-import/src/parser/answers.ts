@@ -228,6 +228,28 @@ export function fromOptionStyle(list: LabeledDraft[]): { letters: string[]; styl
   return { letters: found.hits.map((i) => list[i]!.label), style: kindOf(found.feature, segLooks) };
 }
 
+// ---- a fill-in-the-blank answer marked in the stem ----
+
+const BLANK_FEATURE = (f: Feature): boolean => f !== 'bold' && f !== 'italic';
+
+/** The words of a stem without options that wear a colour, underline or highlight the rest of the stem lacks. */
+export function fromStemMark(q: QDraft): string | null {
+  if (q.options.length > 0 || q.subs.length > 0 || q.points !== null || q.partHint === 'ESSAY') return null;
+  const segs = q.stem.flatMap((l) => l.segs).filter((s) => s.kind === 'text');
+  const total = segs.reduce((n, s) => n + s.text.replace(/\s/gu, '').length, 0);
+  const cover = new Map<Feature, number>();
+  for (const s of segs)
+    for (const f of features(s)) cover.set(f, (cover.get(f) ?? 0) + s.text.replace(/\s/gu, '').length);
+  const rare = new Set([...cover].filter(([f, n]) => BLANK_FEATURE(f) && n < 0.3 * total).map(([f]) => f));
+  if (rare.size === 0) return null;
+  const marked = segs
+    .filter((s) => features(s).some((f) => rare.has(f)))
+    .map((s) => s.text)
+    .join('')
+    .trim();
+  return marked.length > 0 && marked.length <= 60 && total >= 15 ? marked : null;
+}
+
 // ---- true/false statements ----
 
 function marked(d: LabeledDraft, kind: 'red' | 'underline' | 'highlight'): boolean {
@@ -284,6 +306,8 @@ export function resolveAnswer(q: QDraft, keys: KeyEntry[], partsInKeys: boolean)
   if (subs) candidates.push({ source: subs.source, parsed: { tf: subs.tf }, style: subs.style });
   const style = fromOptionStyle(q.options);
   if (style) candidates.push({ source: 'format-distinct', parsed: { letters: style.letters }, style: style.style });
+  const blank = candidates.length === 0 ? fromStemMark(q) : null;
+  if (blank) candidates.push({ source: 'format-distinct', parsed: { text: blank }, style: null });
   const first = candidates[0];
   if (!first) return { evidence: null, source: null, style: null, conflict: null };
   const against = candidates.find((c) => !sameAnswer(first.parsed, c.parsed));

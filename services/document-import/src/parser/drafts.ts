@@ -39,7 +39,8 @@ export interface QDraft {
   tfTable: Map<string, boolean> | null;
   para_start: number;
   para_end: number;
-  mode: 'stem' | 'options' | 'subs' | 'solution';
+  /** `answered`: after a key line, whose following lines are kept as the solution but may still be a new label */
+  mode: 'stem' | 'options' | 'subs' | 'answered' | 'solution';
   /** options came from a list without letters (bullets, NukeViet lines): letters are given by order */
   lettersByOrder?: boolean;
 }

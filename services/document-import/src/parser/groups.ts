@@ -35,7 +35,7 @@ export function sectionStart(st: State, line: Line): boolean {
   if (!m) return false;
   const rest = m[1]!;
   const hint = partHint(rest);
-  const capitals = /\p{Lu}/u.test(rest) && rest === rest.toUpperCase();
+  const capitals = /(?:\p{Lu}.*){3}/u.test(rest) && rest === rest.toUpperCase();
   if (!hint && !capitals) return false;
   if (hint) st.partHint = hint;
   openGroup(st, line, 'SECTION');

@@ -22,7 +22,7 @@ export const GLUED_OPTION_A_RE = /^\s*\S{1,40}?(?<=[a-zà-ỹ0-9\])])A\.\s/u;
 export const SUB_RE = /^\s*\(?([a-g])\s*[.)]\s*/;
 /** A key line: `Đáp án: C`, `Chọn C`, `ANSWER: X`, `Correct Answer : A`, `→ Answer: B`, `Key: B`, `Trả lời: 36`. */
 export const ANSWER_RE =
-  /^\s*(?:[→⇒➔=>-]+\s*)?(?:Đáp\s*án(?:\s*đúng)?|ĐA|(?:Correct|Right)\s+answer|Answer|Key|Trả\s*lời|Chọn(?:\s*đáp\s*án)?)(?!\p{L})\s*([:.-]?)\s*(.+?)\s*$/iu;
+  /^\s*(?:[→⇒➔=>✅✓✔☑\uFE0F-]+\s*)?(?:Đáp\s*án(?:\s*đúng)?|ĐA|(?:Correct|Right)\s+answer|Answer|Key|Trả\s*lời|Chọn(?:\s*đáp\s*án)?)(?!\p{L})\s*([:.-]?)\s*(.+?)\s*$/iu;
 export const SOLUTION_RE =
   /^\s*(?:(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Explanation|Solution|Rationale)(?:\s+chi\s+tiết)?(?=\s|[:.]|$)|Giải\s*[:.])/iu;
 /** A solution heading that carries the answer: `Lời giải: C`, `Giải thích: S-Đ-Đ-Đ`. */
@@ -30,9 +30,10 @@ export const SOLUTION_ANSWER_RE =
   /^\s*(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Giải)(?:\s+chi\s+tiết)?\s*[:.]\s*(.+?)\s*$/iu;
 export const KEY_HEADING_RE =
   /^\s*(?:BẢNG\s+)?(?:ĐÁP\s+ÁN|ANSWER\s+KEYS?|ANSWERS|KEYS?)(?:\s+(?:THAM\s+KHẢO|TRẮC\s+NGHIỆM|CHI\s+TIẾT))?\s*[:.]?\s*$/iu;
-/** Level and topic headings that end the previous question: `// Nhận biết:`, `Mức độ 2`, `Thông hiểu`. */
+/** Level and topic headings that end the previous question: `// Nhận biết:`, `Mức độ 2`, `Thông hiểu` (a code
+ * comment such as `//Let P be a union` is not one). */
 export const LEVEL_RE =
-  /^\s*(?:\/\/.*|(?:Mức\s+độ|Cấp\s+độ)\b.{0,60}|(?:Nhận\s+biết|Thông\s+hiểu|Vận\s+dụng(?:\s+cao)?)\s*[:.]?)\s*$/iu;
+  /^\s*(?:\/\/[^:]{1,60}:|(?:Mức\s+độ|Cấp\s+độ)\b.{0,60}|(?:Nhận\s+biết|Thông\s+hiểu|Vận\s+dụng(?:\s+cao)?)\s*[:.]?)\s*$/iu;
 /** A line that only separates: rules of dashes, `End-of-Item`, an `Options` caption. */
 export const SEPARATOR_RE =
   /^\s*(?:[-_=~*•.]{4,}|End[\s-]*of[\s-]*Item|Options?|Choices?|Các\s+phương\s+án)\s*:?\s*$/iu;

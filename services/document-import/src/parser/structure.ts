@@ -145,14 +145,15 @@ function takeKeyLine(q: QDraft, line: Line): boolean {
   const key = keyLineValue(q, line.text);
   if (!key) return false;
   q.answerLines.push(key.value);
-  q.mode = 'solution';
+  q.mode = key.solution ? 'solution' : 'answered';
   if (key.solution) q.solution.push(line);
   return true;
 }
 
 function takeSolution(st: State, q: QDraft, line: Line): boolean {
-  if (q.mode !== 'solution' && !SOLUTION_RE.test(line.text) && !(st.blocks && /^\s*>/.test(line.text))) return false;
-  q.mode = 'solution';
+  const heading = SOLUTION_RE.test(line.text) || (st.blocks && /^\s*>/.test(line.text));
+  if (q.mode !== 'solution' && q.mode !== 'answered' && !heading) return false;
+  if (heading) q.mode = 'solution';
   q.solution.push(line);
   return true;
 }
