@@ -1,0 +1,157 @@
+// Answers marked by formatting: the option dressed unlike its siblings, a fill-in word marked in the stem.
+import type { LabeledDraft, QDraft } from './drafts.js';
+import { draftSegs } from './options.js';
+import type { Look, Seg } from './types.js';
+
+export type StyleKind = 'red' | 'color' | 'highlight' | 'underline' | 'bold' | 'italic';
+
+type Feature = string;
+
+function features(look: Look): Feature[] {
+  const out: Feature[] = [];
+  if (look.color) out.push(`color:${look.color}`);
+  if (look.highlight) out.push('highlight');
+  if (look.underline) out.push('underline');
+  if (look.bold) out.push('bold');
+  if (look.italic) out.push('italic');
+  return out;
+}
+
+const LABEL_RE = /^\s*\*?\s*\(?[A-Ga-g]\s*[.):]/;
+
+interface OptionLook {
+  /** features on the whole label and on most of the body: how the option is dressed */
+  strong: Set<Feature>;
+  /** features on any of its characters */
+  weak: Set<Feature>;
+}
+
+/** Counts, per feature, the non-blank characters of the label's letter and of the body that carry it. */
+class Tally {
+  readonly label = new Map<Feature, number>();
+  readonly body = new Map<Feature, number>();
+  labelChars = 0;
+  bodyChars = 0;
+
+  add(ch: string, inLabel: boolean, look: Look): void {
+    // in the label only its letter counts: "**B**." is a bold B
+    if (/\s/u.test(ch) || (inLabel && !/\p{L}/u.test(ch))) return;
+    const into = inLabel ? this.label : this.body;
+    if (inLabel) this.labelChars++;
+    else this.bodyChars++;
+    for (const f of features(look)) into.set(f, (into.get(f) ?? 0) + 1);
+  }
+
+  look(): OptionLook {
+    const strong = new Set<Feature>();
+    const weak = new Set<Feature>([...this.label.keys(), ...this.body.keys()]);
+    for (const [f, n] of this.label) if (n === this.labelChars) strong.add(f);
+    for (const [f, n] of this.body) if (n >= 0.6 * this.bodyChars) strong.add(f);
+    return { strong, weak };
+  }
+}
+
+function optionLook(d: LabeledDraft): OptionLook {
+  const segs = draftSegs(d);
+  const labelEnd = LABEL_RE.exec(segs.map((s) => s.text).join(''))?.[0].length ?? 0;
+  const tally = new Tally();
+  let at = 0;
+  for (const s of segs) {
+    if (s.kind === 'media') at += s.text.length;
+    else for (const ch of s.text) tally.add(ch, (at += ch.length) <= labelEnd, s);
+  }
+  return tally.look();
+}
+
+const PRIORITY: StyleKind[] = ['red', 'color', 'highlight', 'underline', 'bold', 'italic'];
+
+function kindOf(f: Feature, looks: Look[]): StyleKind {
+  if (!f.startsWith('color:')) return f as StyleKind;
+  const red = looks.some((l) => l.red && `color:${l.color}` === f);
+  return red ? 'red' : 'color';
+}
+
+function signature(s: Set<Feature>): string {
+  return [...s].sort().join('|');
+}
+
+// Strong marks: group the options by how they are dressed; the most common dress is the layout, and the options
+// that add a feature to it are marked. A dress every option wears is layout, never an answer.
+function strongMarks(looks: OptionLook[]): { hits: number[]; feature: Feature } | null {
+  const groups = new Map<string, number[]>();
+  looks.forEach((l, i) => groups.set(signature(l.strong), [...(groups.get(signature(l.strong)) ?? []), i]));
+  if (groups.size < 2) return null;
+  const ranked = [...groups.entries()].sort((a, b) => b[1].length - a[1].length || a[0].length - b[0].length);
+  const base = new Set(ranked[0]![0].split('|').filter(Boolean));
+  if (ranked[1]![1].length === ranked[0]![1].length && ranked.length === 2) {
+    // two dresses worn by as many options each: the marked ones are those with more features
+    const other = new Set(ranked[1]![0].split('|').filter(Boolean));
+    if ([...other].length < [...base].length) return strongFrom(looks, other);
+  }
+  return strongFrom(looks, base);
+}
+
+function strongFrom(looks: OptionLook[], base: Set<Feature>): { hits: number[]; feature: Feature } | null {
+  const hits: number[] = [];
+  let feature: Feature | null = null;
+  looks.forEach((l, i) => {
+    const extra = [...l.strong].filter((f) => !base.has(f));
+    if (extra.length === 0) return;
+    hits.push(i);
+    feature ??= extra.sort(byPriority)[0]!;
+  });
+  return hits.length > 0 && hits.length < looks.length && feature ? { hits, feature } : null;
+}
+
+function byPriority(a: Feature, b: Feature): number {
+  const rank = (f: Feature): number => (f.startsWith('color:') ? 1 : PRIORITY.indexOf(f as StyleKind));
+  return rank(a) - rank(b);
+}
+
+// Weak marks (a few coloured characters): an option that has a feature no sibling has anywhere.
+function weakMarks(looks: OptionLook[]): { hits: number[]; feature: Feature } | null {
+  const all = new Set(looks.flatMap((l) => [...l.weak]));
+  for (const f of [...all].sort(byPriority)) {
+    if (f === 'bold' || f === 'italic') continue;
+    const hits = looks.flatMap((l, i) => (l.weak.has(f) ? [i] : []));
+    if (hits.length > 0 && hits.length < looks.length) return { hits, feature: f };
+  }
+  return null;
+}
+
+export function fromOptionStyle(list: LabeledDraft[]): { letters: string[]; style: StyleKind } | null {
+  if (list.length < 2) return null;
+  const looks = list.map(optionLook);
+  const found = strongMarks(looks) ?? weakMarks(looks);
+  if (!found) return null;
+  const segLooks = list.flatMap((d) => d.segs as Look[]);
+  return { letters: found.hits.map((i) => list[i]!.label), style: kindOf(found.feature, segLooks) };
+}
+
+const BLANK_FEATURE = (f: Feature): boolean => f !== 'bold' && f !== 'italic';
+
+function nonBlank(text: string): number {
+  return text.replace(/\s/gu, '').length;
+}
+
+/** The colours, underline or highlight that cover under 30% of the stem's characters. */
+function rareFeatures(segs: Seg[]): { rare: Set<Feature>; total: number } {
+  const total = segs.reduce((n, s) => n + nonBlank(s.text), 0);
+  const cover = new Map<Feature, number>();
+  for (const s of segs) for (const f of features(s)) cover.set(f, (cover.get(f) ?? 0) + nonBlank(s.text));
+  const rare = [...cover].filter(([f, n]) => BLANK_FEATURE(f) && n < 0.3 * total).map(([f]) => f);
+  return { rare: new Set(rare), total };
+}
+
+/** The words of a stem without options that wear a colour, underline or highlight the rest of the stem lacks. */
+export function fromStemMark(q: QDraft): string | null {
+  if (q.options.length > 0 || q.subs.length > 0 || q.points !== null || q.partHint === 'ESSAY') return null;
+  const segs = q.stem.flatMap((l) => l.segs).filter((s) => s.kind === 'text');
+  const { rare, total } = rareFeatures(segs);
+  const marked = segs
+    .filter((s) => features(s).some((f) => rare.has(f)))
+    .map((s) => s.text)
+    .join('')
+    .trim();
+  return rare.size > 0 && marked.length > 0 && marked.length <= 60 && total >= 15 ? marked : null;
+}
