@@ -33,7 +33,7 @@ export const KEY_HEADING_RE =
 /** Level and topic headings that end the previous question: `// Nhận biết:`, `Mức độ 2`, `Thông hiểu` (a code
  * comment such as `//Let P be a union` is not one). */
 export const LEVEL_RE =
-  /^\s*(?:\/\/[^:]{1,60}:|(?:Mức\s+độ|Cấp\s+độ)\b.{0,60}|(?:Nhận\s+biết|Thông\s+hiểu|Vận\s+dụng(?:\s+cao)?)\s*[:.]?)\s*$/iu;
+  /^\s*(?:\/\/[^:]{1,60}:|(?:Mức|Cấp)\s+độ\s*(?:\d|[:.(]|nhận|thông|vận|$).{0,60}|(?:Nhận\s+biết|Thông\s+hiểu|Vận\s+dụng(?:\s+cao)?)\s*[:.]?)\s*$/iu;
 /** A line that only separates: rules of dashes, `End-of-Item`, an `Options` caption. */
 export const SEPARATOR_RE =
   /^\s*(?:[-_=~*•.]{4,}|End[\s-]*of[\s-]*Item|Options?|Choices?|Các\s+phương\s+án)\s*:?\s*$/iu;

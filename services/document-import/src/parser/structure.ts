@@ -96,7 +96,7 @@ function heading(st: State, line: Line): boolean {
     return true;
   }
   if (st.keyMode) return false;
-  if (LEVEL_RE.test(line.text) && !QUESTION_RE.test(line.text)) {
+  if (LEVEL_RE.test(line.text) && !line.bullet && !QUESTION_RE.test(line.text)) {
     st.conventions.add('level-headings');
     endQuestion(st);
     return true;

@@ -1,5 +1,6 @@
 // Builds real .docx files with the `docx` library from a tiny markup, so tests state documents in one line each:
 //   [[r:text]] red run, [[u:text]] underlined, [[h:text]] yellow highlight, [[ru:text]] red and underlined,
+//   [[b:text]] bold, [[i:text]] italic, [[g:text]] green,
 //   [[m:latex]] a Word equation (OMML), [[img]] a picture, [[col]] a column break, \t a tab, \n a soft line break.
 import {
   AlignmentType,
@@ -21,7 +22,7 @@ import { latexToMath } from 'docx/math';
 export type Block =
   | string
   | { table: string[][] }
-  | { auto: 'question' | 'option' | 'caution'; text: string; instance?: number }
+  | { auto: 'question' | 'option' | 'caution' | 'bullet' | 'lower'; text: string; instance?: number }
   // a paragraph of a style from STYLES, numbered through the style (styles.xml w:numPr), not the paragraph
   | { style: 'CauHoi' | 'CauHoiPhu' | 'PhuongAn'; text: string };
 
@@ -31,7 +32,7 @@ const PNG = Buffer.from(
   'base64',
 );
 
-const TOKEN_RE = /\[\[(r|u|h|ru|m):(.*?)\]\]|\[\[img\]\]|\[\[col\]\]|\t|\n/gs;
+const TOKEN_RE = /\[\[(r|u|h|ru|m|b|i|g):(.*?)\]\]|\[\[img\]\]|\[\[col\]\]|\t|\n/gs;
 
 function textRuns(text: string): TextRun[] {
   return text ? [new TextRun({ text })] : [];
@@ -45,7 +46,9 @@ function token(kind: string | undefined, body: string | undefined, raw: string):
   if (kind === 'm') return new OMath({ children: latexToMath(body!) });
   return new TextRun({
     text: body!,
-    color: kind === 'r' || kind === 'ru' ? 'FF0000' : undefined,
+    color: kind === 'r' || kind === 'ru' ? 'FF0000' : kind === 'g' ? '00AA00' : undefined,
+    bold: kind === 'b' ? true : undefined,
+    italics: kind === 'i' ? true : undefined,
     underline: kind === 'u' || kind === 'ru' ? {} : undefined,
     highlight: kind === 'h' ? 'yellow' : undefined,
   });
@@ -89,6 +92,14 @@ const NUMBERING = {
     {
       reference: 'option',
       levels: [{ level: 0, format: LevelFormat.UPPER_LETTER, text: '%1.', alignment: AlignmentType.LEFT }],
+    },
+    {
+      reference: 'bullet',
+      levels: [{ level: 0, format: LevelFormat.BULLET, text: '•', alignment: AlignmentType.LEFT }],
+    },
+    {
+      reference: 'lower',
+      levels: [{ level: 0, format: LevelFormat.LOWER_LETTER, text: '%1.', alignment: AlignmentType.LEFT }],
     },
     {
       reference: 'caution',

@@ -1,0 +1,376 @@
+// Issue 19: the conventions real teachers' files use, each in a small document of its own (no real file's text).
+import { expect } from 'chai';
+import { DocxError, parseDocx, type QasOutput } from '../../src/parser/index.js';
+import { makeDocx, type Block } from './support/build-docx.js';
+
+type Q = {
+  number: number;
+  type: string;
+  content: string;
+  options: { label: string; content: string }[];
+  sub_items: { label: string; correct_boolean: boolean | null }[];
+  correct_answer: unknown;
+  solution: string | null;
+  source_location: { answer_evidence: string | null; answer_source: string | null; answer_style: string | null };
+};
+
+async function parse(blocks: Block[]): Promise<{ out: QasOutput; qs: Q[] }> {
+  const out = parseDocx(await makeDocx(blocks));
+  return { out, qs: out.questions as Q[] };
+}
+
+const answers = (qs: Q[]): unknown[] => qs.map((q) => q.correct_answer);
+const sources = (qs: Q[]): unknown[] => qs.map((q) => q.source_location.answer_source);
+const stems = (qs: Q[]): string[] => qs.map((q) => q.content);
+const optionTexts = (q: Q): string[] => q.options.map((o) => `${o.label}:${o.content}`);
+
+describe('docx parser: question labels of real files', () => {
+  it('reads typed labels 1. 1) 17: [1] Câu369: Q.1.21) //QZ1.11) and a number alone in its paragraph', async () => {
+    const { qs } = await parse([
+      '1. one?',
+      'A. a\tB. b',
+      'Đáp án: A',
+      '2) two?',
+      'A. a\tB. b',
+      'Đáp án: B',
+      '3: three?',
+      'A. a\tB. b',
+      'Đáp án: A',
+      '[4] four?',
+      'A. a\tB. b',
+      'Đáp án: B',
+      'Câu5: five?',
+      'A. a\tB. b',
+      'Đáp án: A',
+      'Q.1.6) six?',
+      'A. a\tB. b',
+      'Đáp án: B',
+      '//QZ1.7)',
+      'seven?',
+      'A. a\tB. b',
+      'Đáp án: A',
+      '8',
+      'eight?',
+      'A. a\tB. b',
+      'Đáp án: B',
+    ]);
+    expect(qs.map((q) => q.number)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(stems(qs)).to.deep.equal(['one?', 'two?', 'three?', 'four?', 'five?', 'six?', 'seven?', 'eight?']);
+    expect(answers(qs)).to.deep.equal(['A', 'B', 'A', 'B', 'A', 'B', 'A', 'B']);
+  });
+
+  it('takes bare numbers only in sequence: a numbered list inside a stem or a solution stays text', async () => {
+    const { qs } = await parse([
+      'Câu 1. Cho các mệnh đề:',
+      '1. mệnh đề một',
+      '2. mệnh đề hai',
+      'A. 1\tB. 2',
+      'Lời giải',
+      '1. Ta có',
+      '2. Suy ra',
+      'Câu 2. Hai?',
+      'A. x\tB. y',
+    ]);
+    expect(qs.map((q) => q.number)).to.deep.equal([1, 2]);
+    expect(qs[0]!.content).to.contain('2. mệnh đề hai');
+    expect(qs[0]!.solution).to.contain('2. Suy ra');
+  });
+
+  it('restarts labels per section and accepts a label glued to the stem (12Which)', async () => {
+    const { qs } = await parse([
+      '1. a?',
+      'A. x\tB. [[r:y]]',
+      '2Which one?',
+      'A. [[r:x]]\tB. y',
+      'Part two',
+      '1. c?',
+      'A. [[r:x]]\tB. y',
+    ]);
+    expect(qs.map((q) => q.number)).to.deep.equal([1, 2, 1]);
+    expect(stems(qs)).to.deep.equal(['a?', 'Which one?', 'c?']);
+    expect(answers(qs)).to.deep.equal(['B', 'A', 'A']);
+  });
+
+  it('starts a question at a label in the middle of a paragraph (a PDF-to-Word merge)', async () => {
+    const { qs } = await parse(['Câu 1: Một?', 'A. x\tB. y\tC. z\tD. [[u:w]] Câu 2: Hai?', 'A. [[u:x]]\tB. y']);
+    expect(qs.map((q) => q.number)).to.deep.equal([1, 2]);
+    expect(optionTexts(qs[0]!)).to.deep.equal(['A:x', 'B:y', 'C:z', 'D:w']);
+    expect(answers(qs)).to.deep.equal(['D', 'A']);
+  });
+
+  it('reads a question without a label after a finished one: its stem is the text before option A', async () => {
+    const { qs } = await parse(['1. First?', 'A. [[r:x]]', 'B. y', '', 'Unlabelled second?', 'A. x', 'B. [[r:y]]']);
+    expect(stems(qs)).to.deep.equal(['First?', 'Unlabelled second?']);
+    expect(optionTexts(qs[0]!)).to.deep.equal(['A:x', 'B:y']);
+    expect(answers(qs)).to.deep.equal(['A', 'B']);
+  });
+
+  it('reads a document without labels: blocks between blank paragraphs, * marking the answer, > the solution', async () => {
+    const { out, qs } = await parse([
+      'Hợp chất nào là este?',
+      'CH3Cl.',
+      '*HCOOCH3.',
+      'C2H5OH.',
+      '>HCOOCH3 có nhóm COO.',
+      '',
+      'Giá trị của x là',
+      '*1.',
+      '2.',
+      '3.',
+      '',
+      'Chọn đáp án đúng',
+      '$x > 1$',
+      '$x < 1$',
+      '* $x = 1$',
+    ]);
+    expect(qs).to.have.length(3);
+    expect(optionTexts(qs[0]!)).to.deep.equal(['A:CH3Cl.', 'B:HCOOCH3.', 'C:C2H5OH.']);
+    expect(qs[0]!.solution).to.contain('nhóm COO');
+    expect(optionTexts(qs[1]!)).to.deep.equal(['A:1.', 'B:2.', 'C:3.']);
+    expect(answers(qs)).to.deep.equal(['B', 'A', 'C']);
+    expect(sources(qs)).to.deep.equal(['marker', 'marker', 'marker']);
+    expect(out.stats.conventions).to.include('blocks-without-labels');
+  });
+});
+
+describe('docx parser: options of real files', () => {
+  it('reads Word-numbered a.–d. options and lower-case options on soft breaks or one line', async () => {
+    const { qs } = await parse([
+      'Câu 1. Word numbered?',
+      { auto: 'lower', text: 'x' },
+      { auto: 'lower', text: '[[r:y]]' },
+      { auto: 'lower', text: 'z' },
+      'Câu 2. One line?',
+      'a. x\tb. y\tc. [[r:z]]\td. w',
+    ]);
+    expect(qs.map((q) => q.type)).to.deep.equal(['SINGLE_CHOICE', 'SINGLE_CHOICE']);
+    expect(optionTexts(qs[0]!)).to.deep.equal(['A:x', 'B:y', 'C:z']);
+    expect(answers(qs)).to.deep.equal(['B', 'C']);
+    const en = await parse(['1. Which is a maven goal?\na) clean\nb) [[g:package]]\nc) debug']);
+    expect(optionTexts(en.qs[0]!)).to.deep.equal(['A:clean', 'B:package', 'C:debug']);
+    expect(en.qs[0]!.correct_answer).to.equal('B');
+  });
+
+  it('keeps a) … d) as true/false statements in a Vietnamese Phần II', async () => {
+    const { qs } = await parse([
+      'PHẦN II',
+      'Câu 1. Xét các mệnh đề',
+      'a) p',
+      'b) q',
+      'c) r',
+      'd) s',
+      'Đáp án: Đ-S-S-Đ',
+    ]);
+    expect(qs[0]!.type).to.equal('TRUE_FALSE_GROUP');
+    expect(qs[0]!.correct_answer).to.deep.equal({ a: true, b: false, c: false, d: true });
+  });
+
+  it('reads bulleted options without letters (letters by order) and a ✅ after the right one', async () => {
+    const { qs } = await parse([
+      'Câu 1: Giao thức nào?',
+      { auto: 'bullet', text: 'TCP' },
+      { auto: 'bullet', text: 'UDP ✅' },
+      { auto: 'bullet', text: 'ICMP' },
+    ]);
+    expect(optionTexts(qs[0]!)).to.deep.equal(['A:TCP', 'B:UDP', 'C:ICMP']);
+    expect(qs[0]!.correct_answer).to.equal('B');
+    expect(qs[0]!.source_location.answer_evidence).to.equal('ANSWER_MARKER');
+  });
+
+  it('reads option A typed at the end of the stem, stray characters glued before A., and 3 to 7 options', async () => {
+    const { qs } = await parse([
+      'Câu 1. Theo luật, việc này là: A. được phép.',
+      'B. [[u:không được phép.]]',
+      'Câu 2.',
+      'xyzqA. 3\tB. 4',
+      'C. [[r:5]]',
+      'Câu 3. Seven?',
+      'A. 1\tB. 2\tC. 3\tD. 4\tE. 5\tF. 6\tG. [[r:7]]',
+    ]);
+    expect(qs[0]!.content).to.equal('Theo luật, việc này là:');
+    expect(optionTexts(qs[0]!)).to.deep.equal(['A:được phép.', 'B:không được phép.']);
+    expect(optionTexts(qs[1]!)).to.deep.equal(['A:3', 'B:4', 'C:5']);
+    expect(qs[2]!.options).to.have.length(7);
+    expect(answers(qs)).to.deep.equal(['B', 'C', 'G']);
+  });
+
+  it('reads options written out of order (A, C, B, D) by the letter the teacher typed', async () => {
+    const { qs } = await parse(['1. Which?', 'A. one', '[[b:C]]. three', 'B. two', 'D. four']);
+    expect(qs[0]!.options.map((o) => o.label)).to.deep.equal(['A', 'C', 'B', 'D']);
+    expect(qs[0]!.correct_answer).to.equal('C');
+  });
+});
+
+describe('docx parser: answers of real files', () => {
+  it('reads the option formatted unlike its siblings: any colour, bold, italic', async () => {
+    const { qs } = await parse([
+      'Câu 1. green',
+      'A. x\tB. [[g:y]]\tC. z',
+      'Câu 2. bold',
+      'A. x\tB. y\tC. [[b:z]]',
+      'Câu 3. italic',
+      'A. [[i:x]]\tB. y\tC. z',
+      'Câu 4. bold letter only',
+      '[[b:A]]. x\tB. y\tC. z',
+    ]);
+    expect(answers(qs)).to.deep.equal(['B', 'C', 'A', 'A']);
+    expect(qs.map((q) => q.source_location.answer_style)).to.deep.equal(['color', 'bold', 'italic', 'bold']);
+    expect(sources(qs)).to.deep.equal(['format-distinct', 'format-distinct', 'format-distinct', 'format-distinct']);
+  });
+
+  it('treats a look every option wears as layout: red underlined letters on every option are not an answer', async () => {
+    const { qs } = await parse([
+      'Câu 1. layout only',
+      '[[ru:A.]] x\t[[ru:B.]] y\t[[ru:C.]] z\t[[ru:D.]] w',
+      'Câu 2. layout and a key line',
+      '[[ru:A.]] x\t[[ru:B.]] y\t[[ru:C.]] z\t[[ru:D.]] w',
+      'Lời giải: C',
+      'Câu 3. layout plus a distinct option',
+      '[[b:A.]] x\t[[b:B.]] [[r:y]]\t[[b:C.]] z',
+    ]);
+    expect(answers(qs)).to.deep.equal([null, 'C', 'B']);
+    expect(sources(qs)).to.deep.equal([null, 'key-line', 'format-distinct']);
+  });
+
+  it('reads key lines in their usual spellings', async () => {
+    const lines = ['Đáp án: C', 'Lời giải: C', 'Chọn C', 'ANSWER: C', 'Correct Answer : C', '→ Answer: C', 'Key: C'];
+    const blocks: Block[] = lines.flatMap((l, i) => [`Câu ${i + 1}. q`, 'A. a\tB. b\tC. c\tD. d', l]);
+    const { qs } = await parse([...blocks, 'Câu 8. short', 'Trả lời: 36']);
+    expect(answers(qs)).to.deep.equal([...lines.map(() => 'C'), '36']);
+    expect(new Set(sources(qs))).to.deep.equal(new Set(['key-line']));
+    expect(qs[7]!.type).to.equal('SHORT_NUMERIC_ANSWER');
+  });
+
+  it('reads true/false keys as S-Đ-Đ-Đ, a-Đ, b-S, a) Đúng … d) Sai and ĐĐSS', async () => {
+    const keys = [
+      'Lời giải: S-Đ-Đ-Đ',
+      'Đáp án: a-Đ, b-Đ, c-S, d-S',
+      'Đáp án: a) Đúng b) Sai c) Sai d) Đúng',
+      'Đáp án: ĐĐSS',
+    ];
+    const blocks: Block[] = keys.flatMap((k, i) => [
+      `Câu ${i + 1}. Xét tính đúng sai`,
+      'a) p',
+      'b) q',
+      'c) r',
+      'd) s',
+      k,
+    ]);
+    const { qs } = await parse(['PHẦN II. Câu trắc nghiệm đúng sai', ...blocks]);
+    const tf = (...v: boolean[]): Record<string, boolean> => Object.fromEntries(v.map((b, i) => ['abcd'[i]!, b]));
+    expect(answers(qs)).to.deep.equal([
+      tf(false, true, true, true),
+      tf(true, true, false, false),
+      tf(true, false, false, true),
+      tf(true, true, false, false),
+    ]);
+    expect(qs[0]!.sub_items.map((s) => s.correct_boolean)).to.deep.equal([false, true, true, true]);
+  });
+
+  it('reads a key list after the questions (Đáp án: 01. B 02. C … 03. A,C,D)', async () => {
+    const { out, qs } = await parse([
+      '1. one?',
+      'A. a\tB. b\tC. c\tD. d',
+      '2. two?',
+      'A. a\tB. b\tC. c\tD. d',
+      '3. three (several)?',
+      'A. a\tB. b\tC. c\tD. d',
+      'Đáp án: 01. B 02. C 03. A,C,D',
+    ]);
+    expect(answers(qs)).to.deep.equal(['B', 'C', ['A', 'C', 'D']]);
+    expect(sources(qs)).to.deep.equal(['key-list', 'key-list', 'key-list']);
+    expect(qs[2]!.type).to.equal('MULTIPLE_CHOICE');
+    expect(out.stats.answer_sources).to.deep.equal({ 'key-list': 3 });
+  });
+
+  it('names both sides when a key disagrees with a coloured option, and keeps the key', async () => {
+    const { out, qs } = await parse(['Câu 1. conflict', 'A. x\tB. y\t[[r:C. z]]\tD. w', 'Đáp án: B']);
+    expect(qs[0]!.correct_answer).to.equal('B');
+    const w = out.warnings.find((x) => x.code === 'DOCX_NATIVE_ANSWER_CONFLICT');
+    expect(w?.message).to.equal('key-line B disagrees with red option C');
+    expect(w?.question_id).to.equal('q1');
+  });
+
+  it('reads a fill-in answer marked in a stem without options', async () => {
+    const { qs } = await parse(['1. The tool named [[g:Maven]] manages the dependencies of a project.']);
+    expect(qs[0]!.correct_answer).to.equal('Maven');
+    expect(qs[0]!.type).to.equal('SHORT_ANSWER');
+  });
+});
+
+describe('docx parser: exams in tables and boundaries', () => {
+  it('reads a mixer table: Noidung, A–D rows, an x column for the answer, statements a–d, Loigiai', async () => {
+    const { out, qs } = await parse([
+      {
+        table: [
+          ['Style', '', 'ABCD'],
+          ['Noidung', '', 'Thủ đô là?'],
+          ['A', '', 'Huế'],
+          ['B', 'x', 'Hà Nội'],
+          ['C', '', 'Vinh'],
+          ['Loigiai', '', 'Hà Nội là thủ đô.'],
+          ['Style', '', 'DS'],
+          ['Noidung', '', 'Xét các ý'],
+          ['a', 'x', 'p'],
+          ['b', '', 'q'],
+          ['Loigiai', '', ''],
+        ],
+      },
+    ]);
+    expect(qs).to.have.length(2);
+    expect(optionTexts(qs[0]!)).to.deep.equal(['A:Huế', 'B:Hà Nội', 'C:Vinh']);
+    expect(qs[0]!.correct_answer).to.equal('B');
+    expect(qs[0]!.solution).to.equal('Hà Nội là thủ đô.');
+    expect(qs[1]!.type).to.equal('TRUE_FALSE_GROUP');
+    expect(qs[1]!.correct_answer).to.deep.equal({ a: true, b: false });
+    expect(out.stats.conventions).to.include('exam-table');
+  });
+
+  it('keeps a table that belongs to a stem in the stem', async () => {
+    const { qs } = await parse([
+      'Câu 1. Bảng số liệu:',
+      {
+        table: [
+          ['Nhóm', '[1;2)', '[2;3)'],
+          ['Số HS', '3', '5'],
+        ],
+      },
+      'A. 1\tB. [[r:2]]',
+    ]);
+    expect(qs[0]!.content).to.contain('Nhóm | [1;2) | [2;3)');
+    expect(qs[0]!.correct_answer).to.equal('B');
+  });
+
+  it('ends an option at a level heading or a solution block, whose formatting never marks it', async () => {
+    const { qs } = await parse([
+      'Câu 1. a?',
+      'A. x\tB. y',
+      '// [[r:Nhận biết:]]',
+      'Câu 2. b?',
+      'A. x',
+      'B. y',
+      '[[r:Giải thích:]] B đúng vì [[r:y]].',
+      'Câu 3. c?',
+      'A. x',
+      'B. y',
+      'Mức độ 2',
+      'Câu 4. d?',
+      'A. [[r:x]]\tB. y',
+    ]);
+    expect(qs.map((q) => q.options.map((o) => o.content))).to.deep.equal([
+      ['x', 'y'],
+      ['x', 'y'],
+      ['x', 'y'],
+      ['x', 'y'],
+    ]);
+    expect(answers(qs)).to.deep.equal([null, null, null, 'A']);
+    expect(qs[1]!.solution).to.contain('B đúng');
+  });
+
+  it('fails clearly when no question is found, naming what was seen', async () => {
+    const bytes = await makeDocx(['THÔNG BÁO', 'Lịch thi học kì được gửi kèm.']);
+    expect(() => parseDocx(bytes))
+      .to.throw(DocxError)
+      .with.property('code', 'DOCX_NO_QUESTIONS_FOUND');
+  });
+});
