@@ -71,7 +71,13 @@ export function parseRaw(raw: string): Parsed {
  * For a question with options, `Đáp án: B vì …` is B.
  */
 export function answerValue(raw: string, choices: boolean, colon: boolean): string | null {
-  const t = raw.trim().replace(/[.;]$/, '').trim();
+  const t = raw
+    .trim()
+    .replace(/[.;]$/, '')
+    .replace(/^(?:là|is|:)\s*/iu, '')
+    .replace(/^(?:option|phương\s*án|PA)\s+(?=[A-Ga-g]\b)/iu, '')
+    .replace(/^\(([A-Ga-g])\)$/u, '$1')
+    .trim();
   if (t === '') return null;
   const p = parseRaw(t);
   if (p.letters || p.tf || NUMBER_RE.test(t.replace(/\s/g, ''))) return t;

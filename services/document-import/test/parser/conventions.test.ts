@@ -233,12 +233,22 @@ describe('docx parser: answers of real files', () => {
   });
 
   it('reads key lines in their usual spellings', async () => {
-    const lines = ['Đáp án: C', 'Lời giải: C', 'Chọn C', 'ANSWER: C', 'Correct Answer : C', '→ Answer: C', 'Key: C'];
+    const lines = [
+      'Đáp án: C',
+      'Lời giải: C',
+      'Chọn C',
+      'ANSWER: C',
+      'Correct Answer : C',
+      '→ Answer: C',
+      'Key: C',
+      '✅ Answer: (C)',
+      'Đáp án đúng là C',
+    ];
     const blocks: Block[] = lines.flatMap((l, i) => [`Câu ${i + 1}. q`, 'A. a\tB. b\tC. c\tD. d', l]);
-    const { qs } = await parse([...blocks, 'Câu 8. short', 'Trả lời: 36']);
+    const { qs } = await parse([...blocks, 'Câu 10. short', 'Trả lời: 36']);
     expect(answers(qs)).to.deep.equal([...lines.map(() => 'C'), '36']);
     expect(new Set(sources(qs))).to.deep.equal(new Set(['key-line']));
-    expect(qs[7]!.type).to.equal('SHORT_NUMERIC_ANSWER');
+    expect(qs[9]!.type).to.equal('SHORT_NUMERIC_ANSWER');
   });
 
   it('reads true/false keys as S-Đ-Đ-Đ, a-Đ, b-S, a) Đúng … d) Sai and ĐĐSS', async () => {
