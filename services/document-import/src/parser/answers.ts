@@ -41,7 +41,7 @@ const SOURCE_EVIDENCE: Record<AnswerSource, Evidence> = {
   'format-distinct': 'DOCX_STYLE_HINT',
 };
 
-const TF_PAIR_RE = /([a-f])\s*[).:-]?\s*(Đúng|Sai|Đ|S|True|False|T|F)(?=[\s,;.]|$)/giu;
+const TF_PAIR_RE = /([a-f])\s*(?:[).:-]\s*)?(Đúng|Sai|Đ|S|True|False|T|F)(?=[\s,;.]|$)/giu;
 const TF_RUN_RE = /^(?:Đúng|Sai|Đ|S)(?:\s*[-–,;/\s]\s*(?:Đúng|Sai|Đ|S))+$/iu;
 const TRUE_WORDS = /^(đúng|đ|true|t)$/iu;
 const LETTERS_RE = /^[A-G](?:\s*(?:,|;|&|và|and|\s)\s*[A-G])*$/u;
@@ -51,8 +51,12 @@ function truth(word: string): boolean {
   return TRUE_WORDS.test(word);
 }
 
+// A key is a few characters; a longer value is text, and the patterns below never see a hostile long line.
+const MAX_KEY_CHARS = 200;
+
 export function parseRaw(raw: string): Parsed {
   const t = raw.trim().replace(/\.$/, '');
+  if (t.length > MAX_KEY_CHARS) return { text: t };
   const pairs = [...t.matchAll(TF_PAIR_RE)];
   if (pairs.length >= 2) return { tf: Object.fromEntries(pairs.map((m) => [m[1]!.toLowerCase(), truth(m[2]!)])) };
   if (/^[ĐS]{2,6}$/iu.test(t)) return { tf: Object.fromEntries([...t].map((c, i) => ['abcdef'[i]!, truth(c)])) };
@@ -93,14 +97,26 @@ function fromLines(q: QDraft): Parsed | null {
   return raw === undefined ? null : parseRaw(raw);
 }
 
-function fromKeys(q: QDraft, keys: KeyEntry[], partsInKeys: boolean): { parsed: Parsed; list: boolean } | null {
-  const k = keys.find((e) => e.number === q.number && (!partsInKeys || e.part === q.part));
+/** The key entry of a question: by number, and by part when the keys name parts (the first entry wins). */
+export type KeyLookup = (q: QDraft) => KeyEntry | undefined;
+
+/** One index for the whole key, so a long document pays once, not once per question. */
+export function keyLookup(keys: KeyEntry[]): KeyLookup {
+  const partsInKeys = keys.some((k) => k.part !== null);
+  const id = (part: string | null, n: number): string => (partsInKeys ? `${part} ${n}` : `${n}`);
+  const first = new Map<string, KeyEntry>();
+  for (const e of keys) if (!first.has(id(e.part, e.number))) first.set(id(e.part, e.number), e);
+  return (q) => first.get(id(q.part, q.number));
+}
+
+function fromKeys(q: QDraft, keys: KeyLookup): { parsed: Parsed; list: boolean } | null {
+  const k = keys(q);
   return k ? { parsed: parseRaw(k.raw), list: k.list === true } : null;
 }
 
 /** A key line or key entry naming letters: lower-case a)…d) under such a question are options. */
-export function explicitKind(q: QDraft, keys: KeyEntry[], partsInKeys: boolean): 'letters' | 'tf' | null {
-  const p = fromLines(q) ?? fromKeys(q, keys, partsInKeys)?.parsed;
+export function explicitKind(q: QDraft, keys: KeyLookup): 'letters' | 'tf' | null {
+  const p = fromLines(q) ?? fromKeys(q, keys)?.parsed;
   return p?.letters ? 'letters' : p?.tf ? 'tf' : null;
 }
 
@@ -159,11 +175,11 @@ interface Candidate {
 }
 
 /** Every piece of evidence for the question's answer, strongest first. */
-function candidates(q: QDraft, keys: KeyEntry[], partsInKeys: boolean): Candidate[] {
+function candidates(q: QDraft, keys: KeyLookup): Candidate[] {
   const out: Candidate[] = [];
   const line = fromLines(q);
   if (line) out.push({ source: 'key-line', parsed: line, style: null });
-  const key = fromKeys(q, keys, partsInKeys);
+  const key = fromKeys(q, keys);
   if (key) out.push({ source: key.list ? 'key-list' : 'key-table', parsed: key.parsed, style: null });
   const markers = fromMarkers(q.options);
   if (markers) out.push({ source: 'marker', parsed: { letters: markers }, style: null });
@@ -175,8 +191,8 @@ function candidates(q: QDraft, keys: KeyEntry[], partsInKeys: boolean): Candidat
 }
 
 /** The answer of one question and where it came from; explicit keys win, other evidence that disagrees is named. */
-export function resolveAnswer(q: QDraft, keys: KeyEntry[], partsInKeys: boolean): Resolved {
-  const found = candidates(q, keys, partsInKeys);
+export function resolveAnswer(q: QDraft, keys: KeyLookup): Resolved {
+  const found = candidates(q, keys);
   const blank = found.length === 0 ? fromStemMark(q) : null;
   if (blank) found.push({ source: 'format-distinct', parsed: { text: blank }, style: null });
   const first = found[0];

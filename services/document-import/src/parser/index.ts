@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { explicitKind, resolveAnswer, type Resolved } from './answers.js';
+import { explicitKind, keyLookup, resolveAnswer, type Resolved } from './answers.js';
 import { subsAsOptions } from './options.js';
 import { noQuestionsError } from './empty.js';
 import { buildModel, type DocModel } from './model.js';
@@ -81,14 +81,14 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
   const started = performance.now();
   const model = buildModel(readDocxPackage(bytes, opts.limits));
   const structure = buildStructure(model.blocks);
-  const partsInKeys = structure.keys.some((k) => k.part !== null);
+  const keys = keyLookup(structure.keys);
   const warnings: Warning[] = [];
   const vietnamese = isVietnamese(structure);
   for (const q of structure.questions) {
-    const key = explicitKind(q, structure.keys, partsInKeys);
+    const key = explicitKind(q, keys);
     if (subsAsOptions(q, key, vietnamese)) structure.conventions.add('options:lower-case');
   }
-  const answers = structure.questions.map((q) => resolveAnswer(q, structure.keys, partsInKeys));
+  const answers = structure.questions.map((q) => resolveAnswer(q, keys));
   const questions = structure.questions.map((q, i) => {
     const a = answers[i]!;
     const item = questionItem(q, a, warnings);

@@ -5,6 +5,7 @@ import type { QDraft, State } from './drafts.js';
 import { inlineKeyEntries } from './keys.js';
 import type { Line } from './lines.js';
 import { ANSWER_RE, QUESTION_RE, SOLUTION_ANSWER_RE } from './patterns.js';
+import { pushAll } from './types.js';
 
 export interface KeyLine {
   value: string;
@@ -40,7 +41,7 @@ export function keyModeLine(st: State, line: Line): void {
   if (label) st.keyQuestion = Number(label[1]);
   const entries = inlineKeyEntries(line.text.replace(/(?:Câu|Question)\s*/giu, ''), st.part);
   if (entries.length > 0) {
-    st.keys.push(...entries);
+    pushAll(st.keys, entries);
     return;
   }
   const v = answerLine(label ? line.text.slice(label[0].length) : line.text, true);

@@ -1,5 +1,5 @@
 import { cellText } from './lines.js';
-import type { Table } from './types.js';
+import { type Table, pushAll } from './types.js';
 
 export interface KeyEntry {
   part: string | null;
@@ -9,10 +9,10 @@ export interface KeyEntry {
   list?: boolean;
 }
 
-const CELL_RE = /^\s*(?:Câu\s*)?0*(\d{1,3})\s*[.:\-)]?\s*([A-F](?:\s*,\s*[A-F])*|[ĐS]{2,6})\s*$/u;
+const CELL_RE = /^\s*(?:Câu\s*)?0*(\d{1,3})\s*(?:[.:\-)]\s*)?([A-F](?:\s*,\s*[A-F])*|[ĐS]{2,6})\s*$/u;
 const CELL_NUMERIC_RE = /^\s*(?:Câu\s*)?0*(\d{1,3})\s*[.:)]\s*(-?\d+(?:[.,]\d+)?)\s*$/u;
-const INLINE_RE = /(?:^|[\s,;|])0*(\d{1,3})\s*[.:\-)]?\s*([A-F](?:\s*,\s*[A-F](?![\p{L}\d]))*)(?=[\s,;.|]|$)/gu;
-const KEY_LINE_PREFIX_RE = /^\s*(?:(?:Bảng\s+)?Đáp\s*án|ĐA|Answer\s*keys?|Answers?|Keys?)\s*[:.]?\s*/iu;
+const INLINE_RE = /(?:^|[\s,;|])0*(\d{1,3})\s*(?:[.:\-)]\s*)?([A-F](?:\s*,\s*[A-F](?![\p{L}\d]))*)(?=[\s,;.|]|$)/gu;
+const KEY_LINE_PREFIX_RE = /^\s*(?:(?:Bảng\s+)?Đáp\s*án|ĐA|Answer\s*keys?|Answers?|Keys?)\s*(?:[:.]\s*)?/iu;
 const NUM_HEAD_RE = /^(Câu|Câu hỏi|STT|Question)$/iu;
 const ANS_HEAD_RE = /^(Chọn|Đáp án|ĐA|Đáp án đúng|Answer|Key)$/iu;
 
@@ -43,7 +43,7 @@ function horizontal(g: string[][], part: string | null): KeyEntry[] {
   g.forEach((row, i) => {
     const next = g[i + 1];
     if (NUM_HEAD_RE.test(row[0] ?? '') && next && ANS_HEAD_RE.test(next[0] ?? '')) {
-      out.push(...pairEntries(row.slice(1), next.slice(1), part));
+      pushAll(out, pairEntries(row.slice(1), next.slice(1), part));
     }
   });
   return out;

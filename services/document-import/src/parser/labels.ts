@@ -72,8 +72,9 @@ export function questionStart(st: State, line: Line): Start | null {
 export function midLabel(st: State, line: Line): [Line, Line] | null {
   if (st.keyMode) return null;
   const want = lastNumber(st) + 1;
-  const m = [...line.text.matchAll(MID_QUESTION_RE)].find((x) => Number(x[1]) === want);
-  if (!m) return null;
+  const found = [...line.text.matchAll(MID_QUESTION_RE)].find((x) => Number(x[2]) === want);
+  if (!found) return null;
+  const m = { index: found.index + found[0].length - found[1]!.length };
   const cut = (at: number, to: number): Line => ({
     ...line,
     text: line.text.slice(at, to),
@@ -87,10 +88,9 @@ export function midLabel(st: State, line: Line): [Line, Line] | null {
 }
 
 function firstLine(p: Para): string {
-  return p.segs
-    .map((s) => s.text)
-    .join('')
-    .split('\n')[0]!;
+  const text = p.segs.map((s) => s.text).join('');
+  const end = text.indexOf('\n');
+  return end < 0 ? text : text.slice(0, end);
 }
 
 function isBlankPara(p: Para): boolean {
@@ -98,8 +98,7 @@ function isBlankPara(p: Para): boolean {
 }
 
 /** Labels of questions or options in a paragraph: worded, bracketed, Word-numbered, or an option A. */
-function labelled(p: Para): boolean {
-  const first = firstLine(p);
+function labelled(p: Para, first: string): boolean {
   if (QUESTION_RE.test(first) || BRACKET_QUESTION_RE.test(first) || OPTION_START_RE.exec(first)?.[1] === 'A')
     return true;
   return p.autoLabel !== undefined && /^\(?(?:\d{1,3}|[Aa])[.):]?$/.test(p.autoLabel);
@@ -113,9 +112,10 @@ export function labelFreeBlocks(blocks: Block[]): boolean {
   let labels = 0;
   let bareSeen = 0;
   for (const p of paras) {
-    const bare = BARE_QUESTION_RE.exec(firstLine(p));
+    const first = firstLine(p);
+    const bare = BARE_QUESTION_RE.exec(first);
     if (bare && Number(bare[1]) === bareSeen + 1) bareSeen++;
-    if (labelled(p)) labels++;
+    if (labelled(p, first)) labels++;
   }
   return labels + Math.max(0, bareSeen - 1) < 2 && questionSizedRuns(paras) >= 2;
 }

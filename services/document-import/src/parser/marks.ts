@@ -17,7 +17,7 @@ function features(look: Look): Feature[] {
   return out;
 }
 
-const LABEL_RE = /^\s*\*?\s*\(?[A-Ga-g]\s*[.):]/;
+const LABEL_RE = /^\s*(?:\*\s*)?\(?[A-Ga-g]\s*[.):]/;
 
 interface OptionLook {
   /** features on the whole label and on most of the body: how the option is dressed */
@@ -33,13 +33,13 @@ class Tally {
   labelChars = 0;
   bodyChars = 0;
 
-  add(ch: string, inLabel: boolean, look: Look): void {
+  add(ch: string, inLabel: boolean, looks: Feature[]): void {
     // in the label only its letter counts: "**B**." is a bold B
     if (/\s/u.test(ch) || (inLabel && !/\p{L}/u.test(ch))) return;
     const into = inLabel ? this.label : this.body;
     if (inLabel) this.labelChars++;
     else this.bodyChars++;
-    for (const f of features(look)) into.set(f, (into.get(f) ?? 0) + 1);
+    for (const f of looks) into.set(f, (into.get(f) ?? 0) + 1);
   }
 
   look(): OptionLook {
@@ -58,7 +58,10 @@ function optionLook(d: LabeledDraft): OptionLook {
   let at = 0;
   for (const s of segs) {
     if (s.kind === 'media') at += s.text.length;
-    else for (const ch of s.text) tally.add(ch, (at += ch.length) <= labelEnd, s);
+    else {
+      const looks = features(s);
+      for (const ch of s.text) tally.add(ch, (at += ch.length) <= labelEnd, looks);
+    }
   }
   return tally.look();
 }

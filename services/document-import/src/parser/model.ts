@@ -2,7 +2,7 @@ import { Numbering } from './numbering.js';
 import type { DocxPackage } from './package.js';
 import { paragraphSegs, type RunContext } from './runs.js';
 import { paragraphNumbering, styleLooks, styleNumbering, type NumRef } from './styles.js';
-import type { Block, MediaRef, Para, Table } from './types.js';
+import { type Block, type MediaRef, type Para, type Table, pushAll } from './types.js';
 import { kid, kids, type XEl } from './xml.js';
 
 export interface DocModel {
@@ -37,7 +37,7 @@ function cellParas(tc: XEl, w: Walk): Para[] {
   const out: Para[] = [];
   for (const c of kids(tc)) {
     if (c.name === 'w:p') out.push(para(c, w));
-    else if (c.name === 'w:tbl') out.push(...flattenTable(table(c, w)));
+    else if (c.name === 'w:tbl') pushAll(out, flattenTable(table(c, w)));
   }
   return out;
 }

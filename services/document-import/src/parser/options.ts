@@ -135,7 +135,7 @@ export function draftSegs(d: LabeledDraft): Seg[] {
 /** Text after the label and the answer markers: "A. 12" → "12", "*HCOOH." → "HCOOH.", "x ✅" → "x". */
 export function bodyText(d: LabeledDraft): string {
   return segText(draftSegs(d))
-    .replace(/^\s*\*?\s*\(?[A-Ga-g]\s*[.):]\s*/, '')
+    .replace(/^\s*(?:\*\s*)?\(?[A-Ga-g]\s*[.):]\s*/, '')
     .replace(MARK_PREFIX_RE, '')
     .replace(MARK_SUFFIX_RE, '')
     .trim();

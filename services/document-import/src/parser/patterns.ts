@@ -3,14 +3,14 @@
 /** A worded label: `Câu 12.`, `Câu369:`, `Question 5`, `Bài 2`, `Item ID: 30324`, `Q.1.21)`, `//QZ1.11)`. The
  * number is the last of a dotted chain. */
 export const QUESTION_RE =
-  /^\s*(?:\/\/\s*)?(?:Câu(?:\s*hỏi)?|Question|Bài|Item(?:\s*ID)?|Q[A-Z]{0,2})\s*[.#:]?\s*(?:\d{1,4}\.)*0*(\d{1,6})(?![\d,])\s*[.:)]?/iu;
+  /^\s*(?:\/\/\s*)?(?:Câu(?:\s*hỏi)?|Question|Bài|Item(?:\s*ID)?|Q[A-Z]{0,2})\s*(?:[.#:]\s*)?(?:\d{1,4}\.)*0*(\d{1,6})(?![\d,])\s*[.:)]?/iu;
 /** `[12]` */
 export const BRACKET_QUESTION_RE = /^\s*\[\s*0*(\d{1,4})\s*\]\s*[.:)]?/u;
 /** A bare number: `12.`, `12)`, `17:`, `3..`, `12` alone, or glued to the stem's first capital (`12Which`). */
 export const BARE_QUESTION_RE = /^\s*0*(\d{1,3})(?:\s*[.:)]+(?![\d])|(?=\s*$)|(?=\p{Lu}))\s*/u;
 /** A worded label later in a paragraph, where a PDF-to-Word conversion merged two paragraphs (capitalised, so
- * "từ câu 1 đến câu 2." in an instruction is not one). */
-export const MID_QUESTION_RE = /(?<=\S\s+)(?:Câu|CÂU|Question|QUESTION)\s*0*(\d{1,3})\s*[.:]/gu;
+ * "từ câu 1 đến câu 2." in an instruction is not one). No lookbehind: it would rescan blanks at every position. */
+export const MID_QUESTION_RE = /\S[^\S\n]+((?:Câu|CÂU|Question|QUESTION)\s?0*(\d{1,3})\s?[.:])/gu;
 export const AUTO_QUESTION_LABEL_RE = /^0*(\d{1,3})[.):]?$/;
 export const AUTO_OPTION_LABEL_RE = /^\(?([A-Fa-f])[.):]?$/;
 export const PART_RE = /^\s*PHẦN\s+(I{1,3}|IV|VI?|[1-6])(?=[\s.:]|$)/iu;
@@ -22,34 +22,34 @@ export const GLUED_OPTION_A_RE = /^\s*\S{1,40}?(?<=[a-zà-ỹ0-9\])])A\.\s/u;
 export const SUB_RE = /^\s*\(?([a-g])\s*[.)]\s*/;
 /** A key line: `Đáp án: C`, `Chọn C`, `ANSWER: X`, `Correct Answer : A`, `→ Answer: B`, `Key: B`, `Trả lời: 36`. */
 export const ANSWER_RE =
-  /^\s*(?:(?:[→⇒➔=>✅✓✔☑-]\uFE0F?)+\s*)?(?:Đáp\s*án(?:\s*đúng)?|ĐA|(?:Correct|Right)\s+answer|Answer|Key|Trả\s*lời|Chọn(?:\s*đáp\s*án)?)(?!\p{L})\s*([:.-]?)\s*(.+?)\s*$/iu;
+  /^\s*(?:(?:[→⇒➔=>✅✓✔☑-]\uFE0F?)+\s*)?(?:Đáp\s*án(?:\s*đúng)?|ĐA|(?:Correct|Right)\s+answer|Answer|Key|Trả\s*lời|Chọn(?:\s*đáp\s*án)?)(?!\p{L})\s*(?:([:.-])\s*)?(\S.*)$/iu;
 export const SOLUTION_RE =
   /^\s*(?:(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Explanation|Solution|Rationale)(?:\s+chi\s+tiết)?(?=\s|[:.]|$)|Giải\s*[:.])/iu;
 /** A solution heading that carries the answer: `Lời giải: C`, `Giải thích: S-Đ-Đ-Đ`. */
 export const SOLUTION_ANSWER_RE =
-  /^\s*(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Giải)(?:\s+chi\s+tiết)?\s*[:.]\s*(.+?)\s*$/iu;
+  /^\s*(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Giải)(?:\s+chi\s+tiết)?\s*[:.]\s*(\S.*)$/iu;
 export const KEY_HEADING_RE =
-  /^\s*(?:BẢNG\s+)?(?:ĐÁP\s+ÁN|ANSWER\s+KEYS?|ANSWERS|KEYS?)(?:\s+(?:THAM\s+KHẢO|TRẮC\s+NGHIỆM|CHI\s+TIẾT))?\s*[:.]?\s*$/iu;
+  /^\s*(?:BẢNG\s+)?(?:ĐÁP\s+ÁN|ANSWER\s+KEYS?|ANSWERS|KEYS?)(?:\s+(?:THAM\s+KHẢO|TRẮC\s+NGHIỆM|CHI\s+TIẾT))?\s*(?:[:.]\s*)?$/iu;
 /** Level and topic headings that end the previous question: `// Nhận biết:`, `Mức độ 2`, `Thông hiểu` (a code
  * comment such as `//Let P be a union` is not one). */
 export const LEVEL_RE =
   /^\s*(?:\/\/[^:]{1,60}:|(?:Mức|Cấp)\s+độ\s*(?:\d|[:.(]|nhận|thông|vận|$).{0,60}|(?:Nhận\s+biết|Thông\s+hiểu|Vận\s+dụng(?:\s+cao)?)\s*[:.]?)\s*$/iu;
 /** A line that only separates: rules of dashes, `End-of-Item`, an `Options` caption. */
 export const SEPARATOR_RE =
-  /^\s*(?:[-_=~*•.]{4,}|End[\s-]*of[\s-]*Item|Options?|Choices?|Các\s+phương\s+án)\s*:?\s*$/iu;
+  /^\s*(?:[-_=~*•.]{4,}|End[\s-]*of[\s-]*Item|Options?|Choices?|Các\s+phương\s+án)\s*(?::\s*)?$/iu;
 export const GROUP_RE =
   /^\s*(?:Đọc|Dựa|Dùng|Sử\s+dụng|Cho\s+đoạn|Read|Use)\b.*?(?:câu(?:\s+hỏi)?|questions?)\s*(?:(?:từ|from)\s*)?(\d+)\s*(?:đến|tới|-|–|to|and|và)\s*(?:câu\s*)?(\d+)/iu;
 export const POINTS_RE = /\(\s*(\d+(?:[.,]\d+)?)\s*điểm\s*\)/iu;
-export const TF_SUFFIX_RE = /\s*\(\s*(Đúng|Sai)\s*\)\s*\.?\s*$/iu;
+export const TF_SUFFIX_RE = /\(\s?(Đúng|Sai)\s?\)\s?\.?\s*$/iu;
 /** An option marked as the answer: a leading `*`, a trailing check mark. */
 export const MARK_PREFIX_RE = /^\s*\*\s*/u;
-export const MARK_SUFFIX_RE = /\s*[✅✓✔☑]\uFE0F?\s*$/u;
+export const MARK_SUFFIX_RE = /[✅✓✔☑]\uFE0F?\s*$/u;
 
 export type PartHint = 'CHOICE' | 'TRUE_FALSE' | 'SHORT' | 'ESSAY' | null;
 
 export function partHint(text: string): PartHint {
   const t = text.toLowerCase();
-  if (/đúng\s*[-/]?\s*sai/u.test(t)) return 'TRUE_FALSE';
+  if (/đúng\s*(?:[-/]\s*)?sai/u.test(t)) return 'TRUE_FALSE';
   if (/trả\s+lời\s+ngắn/u.test(t)) return 'SHORT';
   if (/tự\s+luận/u.test(t)) return 'ESSAY';
   if (/trắc\s+nghiệm|lựa\s+chọn/u.test(t)) return 'CHOICE';

@@ -28,7 +28,7 @@ import {
   partHint,
 } from './patterns.js';
 import { handleTable } from './tables.js';
-import type { Block } from './types.js';
+import { type Block, pushAll } from './types.js';
 
 function newQuestion(st: State, line: Line, start: Start): QDraft {
   const points = POINTS_RE.exec(line.text);
@@ -68,7 +68,7 @@ function newQuestion(st: State, line: Line, start: Start): QDraft {
 /** A question without a label: its stem is the text since the previous question's last option or a heading. */
 function implicitQuestion(st: State, stem: Line[]): QDraft {
   const q = newQuestion(st, stem[0]!, { number: lastNumber(st) + 1, rest: 0, kind: 'implicit' });
-  q.stem.push(...stem.slice(1));
+  pushAll(q.stem, stem.slice(1));
   return q;
 }
 
@@ -210,7 +210,7 @@ function outsideQuestion(st: State, line: Line): boolean {
   const keyList = keyLineEntries(line.text, st.part);
   if (keyList.length === 0) return false;
   st.conventions.add('key-list');
-  st.keys.push(...keyList);
+  pushAll(st.keys, keyList);
   return true;
 }
 

@@ -2,7 +2,7 @@ import type { QDraft, State } from './drafts.js';
 import { keyTableEntries } from './keys.js';
 import { cellText, paraLines, type Line } from './lines.js';
 import { OPTION_START_RE, type PartHint } from './patterns.js';
-import { plainSeg, type Seg, type Table } from './types.js';
+import { plainSeg, type Seg, type Table, pushAll } from './types.js';
 
 type LineHandler = (st: State, line: Line) => void;
 type Cell = Table['rows'][number][number];
@@ -119,7 +119,7 @@ function examStem(w: ExamWalk, t: Table, body: Line[], handleLine: LineHandler):
   const number = (w.st.questions.at(-1)?.number ?? 0) + 1;
   handleLine(w.st, { segs: [plainSeg(`Câu ${number}. `)], text: `Câu ${number}. `, para: t.index });
   w.q = w.st.cur;
-  w.q?.stem.push(...body);
+  if (w.q) pushAll(w.q.stem, body);
   if (w.q && w.hint) w.q.partHint = w.hint;
 }
 
@@ -132,7 +132,7 @@ function examRow(w: ExamWalk, key: string, row: Table['rows'][number], body: Lin
   if (kind === 'other' && STYLE_KEY_RE.test(key)) w.hint = STYLE_HINTS[text.toUpperCase()] ?? null;
   if (!w.q) return;
   if (kind === 'option') examOption(w.q, key, row, body);
-  else if (kind === 'solution') w.q.solution.push(...body);
+  else if (kind === 'solution') pushAll(w.q.solution, body);
   else if (kind === 'answer' && text !== '') w.q.answerLines.push(text);
 }
 
@@ -152,7 +152,7 @@ export function handleTable(st: State, t: Table, handleLine: LineHandler): void 
   const keys = keyTableEntries(t, st.part, !st.keyMode);
   if (keys.length > 0) {
     st.conventions.add('key-table');
-    st.keys.push(...keys);
+    pushAll(st.keys, keys);
     return;
   }
   if (isExamTable(t)) return examTable(st, t, handleLine);
@@ -165,6 +165,6 @@ export function handleTable(st: State, t: Table, handleLine: LineHandler): void 
   const lines = t.rows.map((r) => rowLine(t, r));
   if (q) {
     q.tables++;
-    q.stem.push(...lines);
-  } else st.group?.content.push(...lines);
+    pushAll(q.stem, lines);
+  } else if (st.group) pushAll(st.group.content, lines);
 }

@@ -54,3 +54,8 @@ export interface Warning {
 export function plainSeg(text: string): Seg {
   return { kind: 'text', text, ...PLAIN };
 }
+
+/** Appends in a loop: `to.push(...items)` passes every item as an argument and overflows the stack on a huge list. */
+export function pushAll<T>(to: T[], items: Iterable<T>): void {
+  for (const item of items) to.push(item);
+}
