@@ -41,6 +41,8 @@ export interface QDraft {
   para_end: number;
   /** `answered`: after a key line, whose following lines are kept as the solution but may still be a new label */
   mode: 'stem' | 'options' | 'subs' | 'answered' | 'solution';
+  /** where the lines after its key line begin in `solution` */
+  answeredAt?: number;
   /** options came from a list without letters (bullets, NukeViet lines): letters are given by order */
   lettersByOrder?: boolean;
 }

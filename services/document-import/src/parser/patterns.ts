@@ -22,7 +22,7 @@ export const GLUED_OPTION_A_RE = /^\s*\S{1,40}?(?<=[a-zà-ỹ0-9\])])A\.\s/u;
 export const SUB_RE = /^\s*\(?([a-g])\s*[.)]\s*/;
 /** A key line: `Đáp án: C`, `Chọn C`, `ANSWER: X`, `Correct Answer : A`, `→ Answer: B`, `Key: B`, `Trả lời: 36`. */
 export const ANSWER_RE =
-  /^\s*(?:(?:[→⇒➔=>✅✓✔☑-]\uFE0F?)+\s*)?(?:Đáp\s*án(?:\s*đúng)?|ĐA|(?:Correct|Right)\s+answer|Answer|Key|Trả\s*lời|Chọn(?:\s*đáp\s*án)?)(?!\p{L})\s*(?:([:.-])\s*)?(\S.*)$/iu;
+  /^\s*(?:(?:[→⇒➔=>✅✓✔☑-]\uFE0F?)+\s*)?(?:Đáp\s*án(?:\s*đúng)?|ĐA|Đ\s*[/.]\s*A|(?:Correct|Right)(?:\s+(?:answer|option))?|Answer|Ans|Key|Trả\s*lời|Chọn(?:\s*đáp\s*án)?)(?!\p{L})\s*(?:([:.-])\s*)?(\S.*)$/iu;
 export const SOLUTION_RE =
   /^\s*(?:(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Explanation|Solution|Rationale)(?:\s+chi\s+tiết)?(?=\s|[:.]|$)|Giải\s*[:.])/iu;
 /** A solution heading that carries the answer: `Lời giải: C`, `Giải thích: S-Đ-Đ-Đ`. */

@@ -146,6 +146,7 @@ function takeKeyLine(q: QDraft, line: Line): boolean {
   if (!key) return false;
   q.answerLines.push(key.value);
   q.mode = key.solution ? 'solution' : 'answered';
+  q.answeredAt = q.solution.length + (key.solution ? 1 : 0);
   if (key.solution) q.solution.push(line);
   return true;
 }
@@ -168,15 +169,23 @@ function inQuestion(st: State, q: QDraft, line: Line): void {
 }
 
 /** Option A again after a finished option list, or after loose text: a new, unlabelled question begins. */
+/** The text that would be the stem of an unlabelled question starting here, taken back from where it went. */
+function stemBefore(st: State): Line[] {
+  const cur = st.cur;
+  if (!cur) return st.loose;
+  if (cur.mode === 'options' && cur.options.length >= 2) {
+    const last = cur.options.at(-1)!;
+    return last.more.splice(last.gap);
+  }
+  // after a key line (Aiken: "ANSWER: B", then the next question's text with no number)
+  return cur.mode === 'answered' ? cur.solution.splice(cur.answeredAt ?? cur.solution.length) : [];
+}
+
+/** Option A again after a finished option list, after a key line, or after loose text: a new, unlabelled question. */
 function restartsQuestion(st: State, line: Line): boolean {
   const star = line.text.replace(/^\s*\*\s*/, '');
   if (OPTION_START_RE.exec(star)?.[1] !== 'A') return false;
-  const cur = st.cur;
-  let stem: Line[] = [];
-  if (cur && cur.mode === 'options' && cur.options.length >= 2) {
-    const last = cur.options.at(-1)!;
-    stem = last.more.splice(last.gap);
-  } else if (!cur && st.loose.length > 0) stem = st.loose;
+  const stem = stemBefore(st);
   if (stem.length === 0) return false;
   st.conventions.add('label:implicit');
   const q = implicitQuestion(st, stem);

@@ -105,6 +105,27 @@ describe('docx parser: question labels of real files', () => {
     expect(answers(qs)).to.deep.equal(['A', 'B']);
   });
 
+  it('reads the Aiken format: no numbers, each question ended by its ANSWER line', async () => {
+    const { qs } = await parse([
+      'What is 2 + 2?',
+      'A. 3',
+      'B. 4',
+      'ANSWER: B',
+      '',
+      'Which is a prime?',
+      'A. 7',
+      'B. 8',
+      'Ans: A',
+      'Pick the even one.',
+      'A. 1',
+      'B. 2',
+      'ANSWER: B',
+    ]);
+    expect(stems(qs)).to.deep.equal(['What is 2 + 2?', 'Which is a prime?', 'Pick the even one.']);
+    expect(answers(qs)).to.deep.equal(['B', 'A', 'B']);
+    expect(qs.map((q) => q.solution)).to.deep.equal([null, null, null]);
+  });
+
   it('reads a document without labels: blocks between blank paragraphs, * marking the answer, > the solution', async () => {
     const { out, qs } = await parse([
       'Hợp chất nào là este?',
