@@ -53,10 +53,13 @@ describe('docx parser: question labels of real files', () => {
       'eight?',
       'A. a\tB. b',
       'Đáp án: B',
+      'Question No. 9: nine?',
+      'A. a\tB. b',
+      'Key: A',
     ]);
-    expect(qs.map((q) => q.number)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(stems(qs)).to.deep.equal(['one?', 'two?', 'three?', 'four?', 'five?', 'six?', 'seven?', 'eight?']);
-    expect(answers(qs)).to.deep.equal(['A', 'B', 'A', 'B', 'A', 'B', 'A', 'B']);
+    expect(qs.map((q) => q.number)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(stems(qs)).to.deep.equal(['one?', 'two?', 'three?', 'four?', 'five?', 'six?', 'seven?', 'eight?', 'nine?']);
+    expect(answers(qs)).to.deep.equal(['A', 'B', 'A', 'B', 'A', 'B', 'A', 'B', 'A']);
   });
 
   it('takes bare numbers only in sequence: a numbered list inside a stem or a solution stays text', async () => {
