@@ -1,6 +1,6 @@
 import type { KeyEntry } from './keys.js';
 import type { LabeledDraft, QDraft } from './drafts.js';
-import { fromOptionStyle, fromStemMark, type StyleKind } from './marks.js';
+import { fromOptionStyle, fromStemMark, type Feature, type StyleKind } from './marks.js';
 import { draftSegs } from './options.js';
 import { TF_SUFFIX_RE } from './patterns.js';
 import type { Seg } from './types.js';
@@ -175,7 +175,7 @@ interface Candidate {
 }
 
 /** Every piece of evidence for the question's answer, strongest first. */
-function candidates(q: QDraft, keys: KeyLookup): Candidate[] {
+function candidates(q: QDraft, keys: KeyLookup, looks: Feature[]): Candidate[] {
   const out: Candidate[] = [];
   const line = fromLines(q);
   if (line) out.push({ source: 'key-line', parsed: line, style: null });
@@ -185,14 +185,14 @@ function candidates(q: QDraft, keys: KeyLookup): Candidate[] {
   if (markers) out.push({ source: 'marker', parsed: { letters: markers }, style: null });
   const subs = fromSubs(q);
   if (subs) out.push({ source: subs.source, parsed: { tf: subs.tf }, style: subs.style });
-  const style = fromOptionStyle(q.options);
+  const style = fromOptionStyle(q.options, looks);
   if (style) out.push({ source: 'format-distinct', parsed: { letters: style.letters }, style: style.style });
   return out;
 }
 
 /** The answer of one question and where it came from; explicit keys win, other evidence that disagrees is named. */
-export function resolveAnswer(q: QDraft, keys: KeyLookup): Resolved {
-  const found = candidates(q, keys);
+export function resolveAnswer(q: QDraft, keys: KeyLookup, looks: Feature[] = []): Resolved {
+  const found = candidates(q, keys, looks);
   const blank = found.length === 0 ? fromStemMark(q) : null;
   if (blank) found.push({ source: 'format-distinct', parsed: { text: blank }, style: null });
   const first = found[0];

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { explicitKind, keyLookup, resolveAnswer, type Resolved } from './answers.js';
+import { documentAnswerLooks } from './marks.js';
 import { subsAsOptions } from './options.js';
 import { noQuestionsError } from './empty.js';
 import { buildModel, type DocModel } from './model.js';
@@ -88,7 +89,8 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
     const key = explicitKind(q, keys);
     if (subsAsOptions(q, key, vietnamese)) structure.conventions.add('options:lower-case');
   }
-  const answers = structure.questions.map((q) => resolveAnswer(q, keys));
+  const looks = documentAnswerLooks(structure.questions.map((q) => q.options));
+  const answers = structure.questions.map((q) => resolveAnswer(q, keys, looks));
   const questions = structure.questions.map((q, i) => {
     const a = answers[i]!;
     const item = questionItem(q, a, warnings);

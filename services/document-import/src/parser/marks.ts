@@ -5,7 +5,7 @@ import type { Look, Seg } from './types.js';
 
 export type StyleKind = 'red' | 'color' | 'highlight' | 'underline' | 'bold' | 'italic';
 
-type Feature = string;
+export type Feature = string;
 
 function features(look: Look): Feature[] {
   const out: Feature[] = [];
@@ -80,7 +80,15 @@ function signature(s: Set<Feature>): string {
 
 // Strong marks: group the options by how they are dressed; the most common dress is the layout, and the options
 // that add a feature to it are marked. A dress every option wears is layout, never an answer.
-function strongMarks(looks: OptionLook[]): { hits: number[]; feature: Feature } | null {
+interface Found {
+  hits: number[];
+  /** the look that marks the first hit */
+  feature: Feature;
+  /** each hit's looks beyond the layout */
+  extras?: Feature[][];
+}
+
+function strongMarks(looks: OptionLook[]): Found | null {
   const groups = new Map<string, number[]>();
   looks.forEach((l, i) => groups.set(signature(l.strong), [...(groups.get(signature(l.strong)) ?? []), i]));
   if (groups.size < 2) return null;
@@ -94,16 +102,16 @@ function strongMarks(looks: OptionLook[]): { hits: number[]; feature: Feature } 
   return strongFrom(looks, base);
 }
 
-function strongFrom(looks: OptionLook[], base: Set<Feature>): { hits: number[]; feature: Feature } | null {
+function strongFrom(looks: OptionLook[], base: Set<Feature>): Found | null {
   const hits: number[] = [];
-  let feature: Feature | null = null;
+  const extras: Feature[][] = [];
   looks.forEach((l, i) => {
-    const extra = [...l.strong].filter((f) => !base.has(f));
+    const extra = [...l.strong].filter((f) => !base.has(f)).sort(byPriority);
     if (extra.length === 0) return;
     hits.push(i);
-    feature ??= extra.sort(byPriority)[0]!;
+    extras.push(extra);
   });
-  return hits.length > 0 && hits.length < looks.length && feature ? { hits, feature } : null;
+  return hits.length > 0 && hits.length < looks.length ? { hits, feature: extras[0]![0]!, extras } : null;
 }
 
 function byPriority(a: Feature, b: Feature): number {
@@ -112,7 +120,7 @@ function byPriority(a: Feature, b: Feature): number {
 }
 
 // Weak marks (a few coloured characters): an option that has a feature no sibling has anywhere.
-function weakMarks(looks: OptionLook[]): { hits: number[]; feature: Feature } | null {
+function weakMarks(looks: OptionLook[]): Found | null {
   const all = new Set(looks.flatMap((l) => [...l.weak]));
   for (const f of [...all].sort(byPriority)) {
     if (f === 'bold' || f === 'italic') continue;
@@ -122,13 +130,49 @@ function weakMarks(looks: OptionLook[]): { hits: number[]; feature: Feature } | 
   return null;
 }
 
-export function fromOptionStyle(list: LabeledDraft[]): { letters: string[]; style: StyleKind } | null {
+export interface StyleMark {
+  letters: string[];
+  style: StyleKind;
+  /** the look that marked the answer (`color:00aa00`, `bold`…), for learning the document's own answer look */
+  feature: Feature;
+}
+
+// Options marked by different looks (a red B and a green D): the document's own answer looks, learnt from its
+// questions with one marked option (most used first), decide: the first that some hits wear and others do not.
+function preferring(found: Found, preferred: Feature[]): Found {
+  const extras = found.extras;
+  if (!extras || found.hits.length < 2) return found;
+  const split = preferred.find((f) => extras.some((e) => e.includes(f)) && !extras.every((e) => e.includes(f)));
+  if (!split) return found;
+  return { hits: found.hits.filter((_, i) => extras[i]!.includes(split)), feature: split };
+}
+
+/** The options dressed unlike their siblings, or null; `preferred`: the document's answer looks, most used first. */
+export function fromOptionStyle(list: LabeledDraft[], preferred: Feature[] = []): StyleMark | null {
   if (list.length < 2) return null;
   const looks = list.map(optionLook);
-  const found = strongMarks(looks) ?? weakMarks(looks);
-  if (!found) return null;
+  const raw = strongMarks(looks) ?? weakMarks(looks);
+  if (!raw) return null;
+  const found = preferring(raw, preferred);
   const segLooks = list.flatMap((d) => d.segs as Look[]);
-  return { letters: found.hits.map((i) => list[i]!.label), style: kindOf(found.feature, segLooks) };
+  return {
+    letters: found.hits.map((i) => list[i]!.label),
+    style: kindOf(found.feature, segLooks),
+    feature: found.feature,
+  };
+}
+
+/** The looks that mark the answer of questions with a single marked option (twice at least), most used first. */
+export function documentAnswerLooks(lists: LabeledDraft[][]): Feature[] {
+  const counts = new Map<Feature, number>();
+  for (const list of lists) {
+    const mark = fromOptionStyle(list);
+    if (mark?.letters.length === 1) counts.set(mark.feature, (counts.get(mark.feature) ?? 0) + 1);
+  }
+  return [...counts]
+    .filter(([, n]) => n >= 2)
+    .sort((a, b) => b[1] - a[1])
+    .map(([f]) => f);
 }
 
 const BLANK_FEATURE = (f: Feature): boolean => f !== 'bold' && f !== 'italic';

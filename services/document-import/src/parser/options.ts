@@ -81,17 +81,24 @@ export function takeGluedA(q: QDraft, line: Line): boolean {
   return takeOptions(q, { ...line, text: line.text.slice(at), segs: sliceSegs(line.segs, at, line.text.length) });
 }
 
+// Word's counter knows only the numbered paragraphs: after "a. x  b. y" typed on one line, its next item shows "b."
+// again. A Word-numbered letter already taken is the next one.
+export function recounted(q: QDraft, line: Line, label: string): boolean {
+  return line.auto !== undefined && q.subs.some((s) => s.label === label);
+}
+
 const SUB_ANY_RE = /(^|\s)\(?([a-gA-G])\s*[.)](?![A-Za-z]\.)/g;
 
 /** Lower-case labels (statements or options, decided later), several on one line too: "a. x\tb. y". */
 export function takeSub(q: QDraft, input: Line): boolean {
   const { line, star } = starred(input);
   const m = SUB_RE.exec(line.text);
-  if (q.options.length > 0 || !m || m[1] !== nextLabel(q.subs, 'a')) return false;
-  const cuts: { label: string; at: number }[] = [];
-  let expected = m[1];
+  const next = nextLabel(q.subs, 'a');
+  if (q.options.length > 0 || !m || (m[1] !== next && !recounted(q, line, m[1]!))) return false;
+  const cuts: { label: string; at: number }[] = [{ label: next, at: m.index }];
+  let expected = String.fromCharCode(next.charCodeAt(0) + 1);
   for (const c of line.text.matchAll(SUB_ANY_RE)) {
-    if (c[2]!.toLowerCase() !== expected) continue;
+    if (c.index <= m.index || c[2]!.toLowerCase() !== expected) continue;
     cuts.push({ label: expected, at: c.index + c[1]!.length });
     expected = String.fromCharCode(expected.charCodeAt(0) + 1);
   }

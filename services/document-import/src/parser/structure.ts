@@ -1,4 +1,4 @@
-import type { QDraft, State, Structure } from './drafts.js';
+import type { LabeledDraft, QDraft, State, Structure } from './drafts.js';
 import { groupOf, openGroup, passageStart, sectionStart } from './groups.js';
 import { keyLineEntries } from './keys.js';
 import { keyLineValue, keyModeLine } from './keylines.js';
@@ -8,6 +8,7 @@ import {
   appendTo,
   markGap,
   nextLabel,
+  recounted,
   splitInline,
   takeGluedA,
   takeOptions,
@@ -25,6 +26,7 @@ import {
   QUESTION_RE,
   SEPARATOR_RE,
   SOLUTION_RE,
+  SUB_RE,
   partHint,
 } from './patterns.js';
 import { handleTable } from './tables.js';
@@ -136,8 +138,18 @@ function takeStructured(q: QDraft, line: Line): boolean {
 
 /** A line that still belongs to a question whose options are done: its next option, key line or solution. */
 function continues(q: QDraft, line: Line): boolean {
-  const label = OPTION_START_RE.exec(line.text.replace(/^\s*\*\s*/, ''))?.[1];
-  return label === nextLabel(q.options, 'A') || keyLineValue(q, line.text) !== null || SOLUTION_RE.test(line.text);
+  const text = line.text.replace(/^\s*\*\s*/, '');
+  const sub = SUB_RE.exec(text)?.[1];
+  const next =
+    OPTION_START_RE.exec(text)?.[1] === nextLabel(q.options, 'A') ||
+    (sub !== undefined && (sub === nextLabel(q.subs, 'a') || recounted(q, line, sub)));
+  return next || keyLineValue(q, line.text) !== null || SOLUTION_RE.test(line.text);
+}
+
+/** The option or statement list a question is in the middle of, if any. */
+function openList(q: QDraft | null): LabeledDraft[] | null {
+  if (q?.mode === 'options') return q.options;
+  return q?.mode === 'subs' ? q.subs : null;
 }
 
 /** A key line ends the options; the lines after it are the solution. */
@@ -205,7 +217,8 @@ function handleLine(st: State, line: Line): void {
 /** An empty paragraph: it separates blocks (a soft line break alone does not). */
 function blankParagraph(st: State): void {
   st.gap = true;
-  if (st.cur?.mode === 'options') markGap(st.cur.options);
+  const list = openList(st.cur);
+  if (list) markGap(list);
   if (st.blocks && st.cur) endQuestion(st);
 }
 
@@ -232,13 +245,13 @@ function startsQuestion(st: State, line: Line): boolean {
   return true;
 }
 
-// After a blank paragraph, text under a finished option list is not the last option's: a heading or the stem of
-// a question that has no label.
+// After a blank paragraph, text under a finished option or statement list is not the last item's: a heading or the
+// stem of a question that has no label.
 function afterOptions(st: State, line: Line): void {
   const cur = st.cur;
-  if (cur?.mode === 'options' && cur.options.length >= 2 && st.gap && !line.bullet && !continues(cur, line)) {
-    endQuestion(st);
-  }
+  const list = openList(cur);
+  const bulletOption = line.bullet === true && cur?.lettersByOrder === true;
+  if (cur && list && list.length >= 2 && st.gap && !bulletOption && !continues(cur, line)) endQuestion(st);
 }
 
 function contentLine(st: State, line: Line): void {

@@ -218,6 +218,22 @@ describe('docx parser: options of real files', () => {
     expect(answers(qs)).to.deep.equal(['B', 'C', 'G']);
   });
 
+  it("ends the last lettered option at a blank paragraph, and takes Word's repeated letter as the next one", async () => {
+    const { qs } = await parse([
+      '1. Which?\na) x\nb) y\nc) [[b:z]]',
+      '',
+      { auto: 'bullet', text: '[[b:Part two – bold heading]]' },
+      'Question 2. Two?',
+      { auto: 'lower', text: 'x\t\tb. y' },
+      '',
+      { auto: 'lower', text: '[[r:z]]\t\td. w' },
+    ]);
+    expect(optionTexts(qs[0]!)).to.deep.equal(['A:x', 'B:y', 'C:z']);
+    expect(qs[0]!.correct_answer).to.equal('C');
+    expect(optionTexts(qs[1]!)).to.deep.equal(['A:x', 'B:y', 'C:z', 'D:w']);
+    expect(qs[1]!.correct_answer).to.equal('C');
+  });
+
   it('reads options written out of order (A, C, B, D) by the letter the teacher typed', async () => {
     const { qs } = await parse(['1. Which?', 'A. one', '[[b:C]]. three', 'B. two', 'D. four']);
     expect(qs[0]!.options.map((o) => o.label)).to.deep.equal(['A', 'C', 'B', 'D']);
@@ -240,6 +256,12 @@ describe('docx parser: answers of real files', () => {
     expect(answers(qs)).to.deep.equal(['B', 'C', 'A', 'A']);
     expect(qs.map((q) => q.source_location.answer_style)).to.deep.equal(['color', 'bold', 'italic', 'bold']);
     expect(sources(qs)).to.deep.equal(['format-distinct', 'format-distinct', 'format-distinct', 'format-distinct']);
+  });
+
+  it("learns the document's answer look: a question with a red and a green option takes the green one", async () => {
+    const blocks: Block[] = [1, 2, 3].flatMap((n) => [`${n}. q${n}?`, 'A. x\tB. [[g:y]]\tC. z']);
+    const { qs } = await parse([...blocks, '4. mixed?', 'A. x\tB. [[r:y]]\tC. z\tD. [[g:w]]']);
+    expect(answers(qs)).to.deep.equal(['B', 'B', 'B', 'D']);
   });
 
   it('treats a look every option wears as layout: red underlined letters on every option are not an answer', async () => {

@@ -23,13 +23,17 @@ const EXPECTED: Record<string, Expect> = {
   e01_en_jira_maven_jenkins_green: {
     questions: 24,
     answered: 24,
-    answers: { 1: 'C', 2: 'assignee', 3: 'D', 5: 'B', 11: 'D' },
+    answers: { 1: 'C', 2: 'assignee', 3: 'D', 5: 'B', 11: 'D', 21: 'D' },
   },
   e02_en_git_mcq_red_multi: { questions: 31, answered: 31, answers: { 1: 'C', 2: ['B', 'D'], 3: 'B', 4: 'C', 6: 'A' } },
   e03_en_ethics_answer_arrow: { questions: 60, answered: 60, answers: { 1: 'B', 7: 'A', 38: 'A' } },
   e04_en_c_pointers_correct_answer: { questions: 11, answered: 11, answers: { 1: 'A', 2: 'C', 3: 'D', 4: 'B' } },
   e05_en_aspnet_mvc_key_list: { questions: 23, answered: 23, answers: { 1: 'B', 2: 'A', 3: ['A', 'C', 'D'], 4: 'A' } },
-  e06_en_c_mcq_no_key: { questions: 20, answered: 20, answers: { 1: 'B', 2: 'D', 3: 'D', 4: 'B', 5: 'A', 6: 'D' } },
+  e06_en_c_mcq_no_key: {
+    questions: 20,
+    answered: 20,
+    answers: { 1: 'B', 2: 'D', 3: 'D', 4: 'B', 5: 'A', 6: 'D', 10: 'B' },
+  },
   e07_en_medical_itembank_answer: { questions: 6, answered: 6, answers: { 1: 'A', 2: 'A', 3: 'A', 4: 'D', 5: 'C' } },
   r01_toan12_thpt2025_omml_hima: {
     questions: 22,
@@ -42,7 +46,7 @@ const EXPECTED: Record<string, Expect> = {
     answered: 24,
     answers: { 1: 'A', 2: 'A', 3: 'B', 5: 'D', 6: 'C' },
   },
-  r04_tinhoc_powerpoint_numpr_do: { questions: 20, answered: 20, answers: { 1: 'D', 2: 'B', 3: 'C', 14: 'A' } },
+  r04_tinhoc_powerpoint_numpr_do: { questions: 20, answered: 20, answers: { 1: 'D', 2: 'B', 3: 'C', 6: 'C', 14: 'A' } },
   r05_nguvan9_phuongcham_in_dam: { questions: 11, answered: 11, answers: { 1: 'B', 2: 'A', 3: 'D', 4: 'C', 6: 'D' } },
   r06_htpt_daihoc_bullet_check: { questions: 117, answered: 117, answers: { 1: 'C', 2: 'C', 3: 'D', 4: 'E', 6: 'A' } },
   r07_luat_nhagiao_gachchan_pdf2word: {
