@@ -1,6 +1,6 @@
 import type { GroupDraft, GroupKind, State } from './drafts.js';
 import type { Line } from './lines.js';
-import { partHint } from './patterns.js';
+import { GROUP_RE, KEY_HEADING_RE, LEVEL_RE, PART_RE, QUESTION_RE, partHint } from './patterns.js';
 
 // Nesting: a PHẦN holds roman sections, a section holds passages. Opening a heading closes every open group at its
 // level or deeper, so a group runs until the next heading of the same or an outer level.
@@ -58,4 +58,62 @@ export function groupOf(st: State, number: number): string | null {
     top = st.open.at(-1);
   }
   return top?.group_id ?? null;
+}
+
+/** The current question ends: what follows is loose text until a question starts. */
+export function endQuestion(st: State): void {
+  st.cur = null;
+  st.loose = [];
+}
+
+/** Key, part, level and section headings; each ends the question before it. */
+export function heading(st: State, line: Line): boolean {
+  if (KEY_HEADING_RE.test(line.text)) {
+    st.keyMode = true;
+    st.keyQuestion = null;
+    endQuestion(st);
+    st.open = [];
+    return true;
+  }
+  const part = PART_RE.exec(line.text);
+  if (part) {
+    st.part = part[1]!.toUpperCase();
+    st.vietnamese = true;
+    st.partHint = partHint(line.text);
+    if (st.keyMode) st.cur = null;
+    else openGroup(st, line, 'PART');
+    st.loose = [];
+    return true;
+  }
+  if (st.keyMode) return false;
+  if (LEVEL_RE.test(line.text) && !line.bullet && !QUESTION_RE.test(line.text)) {
+    st.conventions.add('level-headings');
+    endQuestion(st);
+    return true;
+  }
+  if (letteredSection(st, line) || sectionStart(st, line)) {
+    st.loose = [];
+    return true;
+  }
+  return false;
+}
+
+/** `A. PHẦN TRẮC NGHIỆM`, `B. TỰ LUẬN`: a lettered heading in capitals naming a part, not an option. */
+function letteredSection(st: State, line: Line): boolean {
+  const m = /^\s*[A-G]\s*[.)]\s+(\S.*)$/u.exec(line.text);
+  const rest = m?.[1];
+  if (!rest || rest !== rest.toUpperCase() || !/\p{Lu}.*\p{Lu}/u.test(rest)) return false;
+  const hint = partHint(rest);
+  if (!hint && !/\b(?:PHẦN|PART|SECTION)\b/u.test(rest)) return false;
+  if (hint) st.partHint = hint;
+  openGroup(st, line, 'SECTION');
+  return true;
+}
+
+export function groupStart(st: State, line: Line): boolean {
+  const m = GROUP_RE.exec(line.text);
+  if (QUESTION_RE.test(line.text)) return false;
+  if (!m) return passageStart(st, line);
+  openGroup(st, line, 'PASSAGE', { from: Number(m[1]), to: Number(m[2]) });
+  return true;
 }

@@ -1,5 +1,5 @@
 import type { LabeledDraft, QDraft, State, Structure } from './drafts.js';
-import { groupOf, openGroup, passageStart, sectionStart } from './groups.js';
+import { endQuestion, groupOf, groupStart, heading } from './groups.js';
 import { keyLineEntries } from './keys.js';
 import { keyLineValue, keyModeLine } from './keylines.js';
 import { labelFreeBlocks, lastNumber, midLabel, questionStart, type Start } from './labels.js';
@@ -72,62 +72,6 @@ function implicitQuestion(st: State, stem: Line[]): QDraft {
   const q = newQuestion(st, stem[0]!, { number: lastNumber(st) + 1, rest: 0, kind: 'implicit' });
   pushAll(q.stem, stem.slice(1));
   return q;
-}
-
-function endQuestion(st: State): void {
-  st.cur = null;
-  st.loose = [];
-}
-
-function heading(st: State, line: Line): boolean {
-  if (KEY_HEADING_RE.test(line.text)) {
-    st.keyMode = true;
-    st.keyQuestion = null;
-    endQuestion(st);
-    st.open = [];
-    return true;
-  }
-  const part = PART_RE.exec(line.text);
-  if (part) {
-    st.part = part[1]!.toUpperCase();
-    st.vietnamese = true;
-    st.partHint = partHint(line.text);
-    if (st.keyMode) st.cur = null;
-    else openGroup(st, line, 'PART');
-    st.loose = [];
-    return true;
-  }
-  if (st.keyMode) return false;
-  if (LEVEL_RE.test(line.text) && !line.bullet && !QUESTION_RE.test(line.text)) {
-    st.conventions.add('level-headings');
-    endQuestion(st);
-    return true;
-  }
-  if (letteredSection(st, line) || sectionStart(st, line)) {
-    st.loose = [];
-    return true;
-  }
-  return false;
-}
-
-/** `A. PHẦN TRẮC NGHIỆM`, `B. TỰ LUẬN`: a lettered heading in capitals naming a part, not an option. */
-function letteredSection(st: State, line: Line): boolean {
-  const m = /^\s*[A-G]\s*[.)]\s+(\S.*)$/u.exec(line.text);
-  const rest = m?.[1];
-  if (!rest || rest !== rest.toUpperCase() || !/\p{Lu}.*\p{Lu}/u.test(rest)) return false;
-  const hint = partHint(rest);
-  if (!hint && !/\b(?:PHẦN|PART|SECTION)\b/u.test(rest)) return false;
-  if (hint) st.partHint = hint;
-  openGroup(st, line, 'SECTION');
-  return true;
-}
-
-function groupStart(st: State, line: Line): boolean {
-  const m = GROUP_RE.exec(line.text);
-  if (QUESTION_RE.test(line.text)) return false;
-  if (!m) return passageStart(st, line);
-  openGroup(st, line, 'PASSAGE', { from: Number(m[1]), to: Number(m[2]) });
-  return true;
 }
 
 function takeStructured(q: QDraft, line: Line): boolean {
