@@ -16,19 +16,7 @@ import {
   takeTrailingA,
   takeUnlettered,
 } from './options.js';
-import {
-  GROUP_RE,
-  KEY_HEADING_RE,
-  LEVEL_RE,
-  OPTION_START_RE,
-  PART_RE,
-  POINTS_RE,
-  QUESTION_RE,
-  SEPARATOR_RE,
-  SOLUTION_RE,
-  SUB_RE,
-  partHint,
-} from './patterns.js';
+import { OPTION_START_RE, POINTS_RE, SEPARATOR_RE, SOLUTION_RE, SUB_RE } from './patterns.js';
 import { handleTable } from './tables.js';
 import { type Block, pushAll } from './types.js';
 
