@@ -1,7 +1,7 @@
 import type { KeyEntry } from './keys.js';
 import type { LabeledDraft, QDraft } from './drafts.js';
 import { fromOptionStyle, fromStemMark, type Feature, type StyleKind } from './marks.js';
-import { draftSegs } from './options.js';
+import { bodyText, draftSegs } from './options.js';
 import { TF_SUFFIX_RE } from './patterns.js';
 import type { Seg } from './types.js';
 
@@ -85,10 +85,9 @@ export function answerValue(raw: string, choices: boolean, colon: boolean): stri
   if (t === '') return null;
   const p = parseRaw(t);
   if (p.letters || p.tf || NUMBER_RE.test(t.replace(/\s/g, ''))) return t;
-  if (choices) {
-    const lead = /^([A-G])(?:\s*[.,;:)]|\s+(?:vì|because|do)\b)/u.exec(t);
-    return lead ? lead[1]! : null;
-  }
+  const lead = choices ? /^([A-G])(?:\s*[.,;:)]|\s+(?:vì|because|do)\b)/u.exec(t) : null;
+  if (lead) return lead[1]!;
+  // a text after a colon: a short answer, or an option quoted by its text (matched to the options later)
   return colon && t.length <= 120 ? t : null;
 }
 
@@ -168,6 +167,23 @@ function sameAnswer(a: Parsed, b: Parsed): boolean {
   return true;
 }
 
+function normalized(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[\s.;,:!?]+$/u, '')
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
+/** A key that quotes an option's text (`The correct answer is: Hà Nội`) names that option; a text that is no
+ * option's is not the key of a question with options. */
+function byOptionText(q: QDraft, p: Parsed): Parsed | null {
+  if (p.text === undefined || q.options.length === 0) return p;
+  const want = normalized(p.text);
+  const hits = q.options.filter((o) => normalized(bodyText(o)) === want);
+  return hits.length === 1 ? { letters: [hits[0]!.label] } : null;
+}
+
 interface Candidate {
   source: AnswerSource;
   parsed: Parsed;
@@ -177,10 +193,11 @@ interface Candidate {
 /** Every piece of evidence for the question's answer, strongest first. */
 function candidates(q: QDraft, keys: KeyLookup, looks: Feature[]): Candidate[] {
   const out: Candidate[] = [];
-  const line = fromLines(q);
-  if (line) out.push({ source: 'key-line', parsed: line, style: null });
+  const lineAnswer = q.answerLines.map((raw) => byOptionText(q, parseRaw(raw))).find((p) => p !== null);
+  if (lineAnswer) out.push({ source: 'key-line', parsed: lineAnswer, style: null });
   const key = fromKeys(q, keys);
-  if (key) out.push({ source: key.list ? 'key-list' : 'key-table', parsed: key.parsed, style: null });
+  const keyAnswer = key && byOptionText(q, key.parsed);
+  if (key && keyAnswer) out.push({ source: key.list ? 'key-list' : 'key-table', parsed: keyAnswer, style: null });
   const markers = fromMarkers(q.options);
   if (markers) out.push({ source: 'marker', parsed: { letters: markers }, style: null });
   const subs = fromSubs(q);

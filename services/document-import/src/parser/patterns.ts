@@ -22,7 +22,7 @@ export const GLUED_OPTION_A_RE = /^\s*\S{1,40}?(?<=[a-zà-ỹ0-9\])])A\.\s/u;
 export const SUB_RE = /^\s*\(?([a-g])\s*[.)]\s*/;
 /** A key line: `Đáp án: C`, `Chọn C`, `ANSWER: X`, `Correct Answer : A`, `→ Answer: B`, `Key: B`, `Trả lời: 36`. */
 export const ANSWER_RE =
-  /^\s*(?:(?:[→⇒➔=>✅✓✔☑-]\uFE0F?)+\s*)?(?:Đáp\s*án(?:\s*đúng)?|ĐA|Đ\s*[/.]\s*A|(?:Correct|Right)(?:\s+(?:answer|option))?|Answer|Ans|Key|Trả\s*lời|Chọn(?:\s*đáp\s*án)?)(?!\p{L})\s*(?:([:.-])\s*)?(\S.*)$/iu;
+  /^\s*(?:(?:[→⇒➔=>✅✓✔☑-]\uFE0F?)+\s*)?(?:Đáp\s*án(?:\s*đúng)?|ĐA|Đ\s*[/.]\s*A|(?:The\s+)?(?:Correct|Right)(?:\s+(?:answers?|options?))?(?:\s+(?:is|are))?|Answer|Ans|Key|Trả\s*lời|Chọn(?:\s*đáp\s*án)?)(?!\p{L})\s*(?:([:.-])\s*)?(\S.*)$/iu;
 export const SOLUTION_RE =
   /^\s*(?:(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Explanation|Solution|Rationale)(?:\s+chi\s+tiết)?(?=\s|[:.]|$)|Giải\s*[:.])/iu;
 /** A solution heading that carries the answer: `Lời giải: C`, `Giải thích: S-Đ-Đ-Đ`. */
@@ -36,7 +36,7 @@ export const LEVEL_RE =
   /^\s*(?:\/\/[^:]{1,60}:|(?:Mức|Cấp)\s+độ\s*(?:\d|[:.(]|nhận|thông|vận|$).{0,60}|(?:Nhận\s+biết|Thông\s+hiểu|Vận\s+dụng(?:\s+cao)?)\s*[:.]?)\s*$/iu;
 /** A line that only separates: rules of dashes, `End-of-Item`, an `Options` caption. */
 export const SEPARATOR_RE =
-  /^\s*(?:[-_=~*•.]{4,}|End[\s-]*of[\s-]*Item|Options?|Choices?|Các\s+phương\s+án)\s*(?::\s*)?$/iu;
+  /^\s*(?:[-_=~*•.]{4,}|End[\s-]*of[\s-]*Item|Options?|Choices?|Các\s+phương\s+án|Select\s+one|Select\s+one\s+or\s+more|Chọn\s+một)\s*(?::\s*)?$/iu;
 export const GROUP_RE =
   /^\s*(?:Đọc|Dựa|Dùng|Sử\s+dụng|Cho\s+đoạn|Read|Use)\b.*?(?:câu(?:\s+hỏi)?|questions?)\s*(?:(?:từ|from)\s*)?(\d+)\s*(?:đến|tới|-|–|to|and|và)\s*(?:câu\s*)?(\d+)/iu;
 export const POINTS_RE = /\(\s*(\d+(?:[.,]\d+)?)\s*điểm\s*\)/iu;

@@ -323,6 +323,26 @@ describe('docx parser: answers of real files', () => {
     expect(qs[0]!.sub_items.map((s) => s.correct_boolean)).to.deep.equal([false, true, true, true]);
   });
 
+  it('reads a key that quotes the option text (a Moodle export: Select one:, The correct answer is: …)', async () => {
+    const { qs } = await parse([
+      'Question 1',
+      'Which planet is the largest?',
+      'Select one:',
+      'a. Mars',
+      'b. Jupiter',
+      'c. Venus',
+      'The correct answer is: Jupiter',
+      'Question 2',
+      'Pick the noble gas.',
+      'a. Neon\nb. Iron',
+      'Lời giải: Ta có neon là khí hiếm.',
+      'Đáp án: A',
+    ]);
+    expect(optionTexts(qs[0]!)).to.deep.equal(['A:Mars', 'B:Jupiter', 'C:Venus']);
+    expect(answers(qs)).to.deep.equal(['B', 'A']);
+    expect(sources(qs)).to.deep.equal(['key-line', 'key-line']);
+  });
+
   it('reads a key list after the questions (Đáp án: 01. B 02. C … 03. A,C,D)', async () => {
     const { out, qs } = await parse([
       '1. one?',
