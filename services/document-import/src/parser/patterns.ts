@@ -30,13 +30,13 @@ export const SOLUTION_ANSWER_RE =
   /^\s*(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Giải)(?:\s+chi\s+tiết)?\s*[:.]\s*(\S.*)$/iu;
 export const KEY_HEADING_RE =
   /^\s*(?:BẢNG\s+)?(?:ĐÁP\s+ÁN|ANSWER\s+KEYS?|ANSWERS|KEYS?)(?:\s+(?:THAM\s+KHẢO|TRẮC\s+NGHIỆM|CHI\s+TIẾT))?\s*(?:[:.]\s*)?$/iu;
-/** Level and topic headings that end the previous question: `// Nhận biết:`, `Mức độ 2`, `Thông hiểu` (a code
- * comment such as `//Let P be a union` is not one). */
+/** Level and topic headings that end the previous question: `// Nhận biết:`, `Chương 2 …`, `Section IV – …`,
+ * `Mức độ 2`, `Thông hiểu` (a code comment such as `//Let P be a union` is not one). */
 export const LEVEL_RE =
-  /^\s*(?:\/\/[^:]{1,60}:|(?:Mức|Cấp)\s+độ\s*(?:\d|[:.(]|nhận|thông|vận|$).{0,60}|(?:Nhận\s+biết|Thông\s+hiểu|Vận\s+dụng(?:\s+cao)?)\s*[:.]?)\s*$/iu;
-/** A line that only separates: rules of dashes, `End-of-Item`, an `Options` caption. */
+  /^\s*(?:\/\/[^:]{1,60}:|(?:[→>]\s*)?(?:Chương|Chapter|Unit|Section|Topic|Chủ\s+đề)\s+[\dIVXLC]+(?:\.\d+)*(?![\p{L}\d]).{0,70}|(?:Mức|Cấp)\s+độ\s*(?:\d|[:.(]|nhận|thông|vận|$).{0,60}|(?:Nhận\s+biết|Thông\s+hiểu|Vận\s+dụng(?:\s+cao)?)\s*[:.]?)\s*$/iu;
+/** A line that only separates: rules of dashes, `--- HẾT ---`, `End-of-Item`, an `Options` caption. */
 export const SEPARATOR_RE =
-  /^\s*(?:[-_=~*•.]{4,}|End[\s-]*of[\s-]*Item|Options?|Choices?|Các\s+phương\s+án|Select\s+one|Select\s+one\s+or\s+more|Chọn\s+một)\s*(?::\s*)?$/iu;
+  /^\s*(?:[-_=~*•.]{4,}|[-_=*.\s]*(?:HẾT|THE\s+END)[-_=*.\s]*|End[\s-]*of[\s-]*Item|Options?|Choices?|Các\s+phương\s+án|Select\s+one|Select\s+one\s+or\s+more|Chọn\s+một)\s*(?::\s*)?$/iu;
 export const GROUP_RE =
   /^\s*(?:Đọc|Dựa|Dùng|Sử\s+dụng|Cho\s+đoạn|Read|Use)\b.*?(?:câu(?:\s+hỏi)?|questions?)\s*(?:(?:từ|from)\s*)?(\d+)\s*(?:đến|tới|-|–|to|and|và)\s*(?:câu\s*)?(\d+)/iu;
 export const POINTS_RE = /\(\s*(\d+(?:[.,]\d+)?)\s*điểm\s*\)/iu;

@@ -432,14 +432,19 @@ describe('docx parser: exams in tables and boundaries', () => {
       'Mức độ 2',
       'Câu 4. d?',
       'A. [[r:x]]\tB. y',
+      '[[b:Chương 2 – Hàm số]]',
+      'Câu 5. e?',
+      'A. x\tB. [[r:y]]',
+      '----- HẾT -----',
     ]);
     expect(qs.map((q) => q.options.map((o) => o.content))).to.deep.equal([
       ['x', 'y'],
       ['x', 'y'],
       ['x', 'y'],
       ['x', 'y'],
+      ['x', 'y'],
     ]);
-    expect(answers(qs)).to.deep.equal([null, null, null, 'A']);
+    expect(answers(qs)).to.deep.equal([null, null, null, 'A', 'B']);
     expect(qs[1]!.solution).to.contain('B đúng');
   });
 
