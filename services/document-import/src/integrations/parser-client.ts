@@ -62,9 +62,21 @@ function recount(output: QasOutput, native: QasOutput): QasOutput {
       // The parser's renderable image count when it gives one (formula artifacts are not images).
       total_images: typeof external.total_images === 'number' ? external.total_images : native.stats.total_images,
       answered: output.questions.filter((q) => q.correct_answer !== null && q.correct_answer !== undefined).length,
+      answer_sources: answerSources(output),
       by_type: byType,
     },
   };
+}
+
+// Counted again over the merged questions: an external question has no source unless the native answer filled it.
+function answerSources(output: QasOutput): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const q of output.questions) {
+    const source = (q.source_location as { answer_source?: unknown } | undefined)?.answer_source;
+    const key = typeof source === 'string' ? source : 'none';
+    out[key] = (out[key] ?? 0) + 1;
+  }
+  return out;
 }
 
 // An external question with no answer takes the native one when both found the same questions
@@ -79,6 +91,7 @@ function fillFromNative(output: QasOutput, native: QasOutput): { output: QasOutp
     const location = {
       ...(q.source_location as object),
       answer_evidence: (n.source_location as { answer_evidence?: unknown }).answer_evidence,
+      answer_source: (n.source_location as { answer_source?: unknown }).answer_source,
     };
     return { ...q, correct_answer: n.correct_answer, source_location: location };
   });
@@ -117,6 +130,8 @@ function emptyNative(input: ParseInput, none: DocxError): QasOutput {
       total_equation_objects: 0,
       total_formulas: 0,
       answered: 0,
+      answer_sources: {},
+      conventions: [],
       by_type: {},
       paragraphs: blocks,
     },
