@@ -38,13 +38,23 @@ function pairEntries(nums: string[], answers: string[], part: string | null): Ke
   return out;
 }
 
+const LETTER_CELL_RE = /^(?:[A-F](?:\s*,\s*[A-F])*|[ĐS]{2,6})$/u;
+
+/** A row of question numbers over a row of letters, without a `Câu` / `Đáp án` caption (at least three pairs). */
+function unlabelledPair(row: string[], next: string[] | undefined): boolean {
+  const nums = row.filter((c) => c !== '');
+  const answers = (next ?? []).filter((c) => c !== '');
+  if (nums.length < 3 || !nums.every((c) => /^\d{1,3}$/.test(c))) return false;
+  return answers.length >= 3 && answers.every((c) => LETTER_CELL_RE.test(c));
+}
+
 function horizontal(g: string[][], part: string | null): KeyEntry[] {
   const out: KeyEntry[] = [];
   g.forEach((row, i) => {
     const next = g[i + 1];
     if (NUM_HEAD_RE.test(row[0] ?? '') && next && ANS_HEAD_RE.test(next[0] ?? '')) {
       pushAll(out, pairEntries(row.slice(1), next.slice(1), part));
-    }
+    } else if (unlabelledPair(row, next)) pushAll(out, pairEntries(row, next!, part));
   });
   return out;
 }

@@ -359,6 +359,21 @@ describe('docx parser: answers of real files', () => {
     expect(out.stats.answer_sources).to.deep.equal({ 'key-list': 3 });
   });
 
+  it('reads a key table of a number row over a letter row without captions', async () => {
+    const { qs } = await parse([
+      ...[1, 2, 3].flatMap((n) => [`Câu ${n}. q${n}`, 'A. a\tB. b\tC. c\tD. d']),
+      'BẢNG ĐÁP ÁN',
+      {
+        table: [
+          ['1', '2', '3'],
+          ['C', 'A', 'D'],
+        ],
+      },
+    ]);
+    expect(answers(qs)).to.deep.equal(['C', 'A', 'D']);
+    expect(sources(qs)).to.deep.equal(['key-table', 'key-table', 'key-table']);
+  });
+
   it('names both sides when a key disagrees with a coloured option, and keeps the key', async () => {
     const { out, qs } = await parse(['Câu 1. conflict', 'A. x\tB. y\t[[r:C. z]]\tD. w', 'Đáp án: B']);
     expect(qs[0]!.correct_answer).to.equal('B');
