@@ -43,7 +43,7 @@ export function paraLines(p: Para): Line[] {
   const typed = /^[A-G][.)]$/.test(p.autoLabel ?? '') && /^\s*[A-G]\s*[.)]\s/.test(first.text);
   if (p.autoLabel && !typed) {
     first.auto = { label: p.autoLabel, level: p.autoLevel ?? 0 };
-    first.segs = [plainSeg(`${p.autoLabel} `), ...first.segs];
+    first.segs = [{ ...plainSeg(`${p.autoLabel} `), ...p.labelLook }, ...first.segs];
     first.text = segText(first.segs);
   }
   return lines;

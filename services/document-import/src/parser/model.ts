@@ -1,6 +1,6 @@
 import { Numbering } from './numbering.js';
 import type { DocxPackage } from './package.js';
-import { paragraphSegs, type RunContext } from './runs.js';
+import { lookOf, paragraphLook, paragraphSegs, withLook, type RunContext } from './runs.js';
 import { paragraphNumbering, styleLooks, styleNumbering, type NumRef } from './styles.js';
 import { type Block, type MediaRef, type Para, type Table, pushAll } from './types.js';
 import { kid, kids, type XEl } from './xml.js';
@@ -28,6 +28,7 @@ function para(p: XEl, w: Walk): Para {
     if (label) {
       out.autoLabel = label;
       out.autoLevel = level;
+      out.labelLook = withLook(paragraphLook(p, w.ctx), lookOf(kid(kid(p, 'w:pPr'), 'w:rPr')));
     } else if (label === '') out.bullet = true;
   }
   return out;

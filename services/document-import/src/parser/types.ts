@@ -35,6 +35,8 @@ export interface Para {
   autoLevel?: number;
   /** an item of a bulleted (or unnumbered) Word list */
   bullet?: boolean;
+  /** how Word draws its number: the paragraph mark's run properties */
+  labelLook?: Look;
 }
 
 export interface Table {

@@ -15,7 +15,7 @@ function r(text: string, rPr = ''): string {
   return `<w:r>${rPr ? `<w:rPr>${rPr}</w:rPr>` : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
 }
 
-function docx(body: string): Uint8Array {
+function docx(body: string, parts: Record<string, string> = {}): Uint8Array {
   const rels =
     '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
     '<Relationship Id="rIdEq" Type="image" Target="media/image1.wmf"/>' +
@@ -26,6 +26,7 @@ function docx(body: string): Uint8Array {
     '[Content_Types].xml': strToU8('<?xml version="1.0"?><Types xmlns="x"/>'),
     'word/document.xml': strToU8(`<?xml version="1.0"?><w:document ${NS}><w:body>${body}</w:body></w:document>`),
     'word/_rels/document.xml.rels': strToU8(rels),
+    ...Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, strToU8(v)])),
   });
 }
 
@@ -100,5 +101,20 @@ describe('docx parser: Word constructs beyond the generator', () => {
     const rows = Array.from({ length: 150_000 }, (_, i) => `<w:tr><w:tc>${p(r(`ô ${i}`))}</w:tc></w:tr>`).join('');
     const b = parseDocx(docx(p(r('Câu 1. Bảng:')) + `<w:tbl>${rows}</w:tbl>` + p(r('A. x')) + p(r('B. y'))));
     expect((b.questions[0] as { content: string }).content.split('\n')).to.have.length(150_001);
+  });
+
+  it('draws a Word number as the paragraph mark is formatted: a red mark makes a red option letter', () => {
+    const numbering =
+      `<?xml version="1.0"?><w:numbering ${NS}><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/>` +
+      '<w:numFmt w:val="upperLetter"/><w:lvlText w:val="%1."/></w:lvl></w:abstractNum>' +
+      '<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>';
+    const option = (text: string, mark = ''): string =>
+      `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>${mark ? `<w:rPr>${mark}</w:rPr>` : ''}</w:pPr>${r(text)}</w:p>`;
+    const out = parseDocx(
+      docx(p(r('Câu 1. Chọn một')) + option('x') + option('y', RED) + option('z'), { 'word/numbering.xml': numbering }),
+    );
+    const q = out.questions[0] as { options: { label: string }[]; correct_answer: unknown };
+    expect(q.options.map((o) => o.label)).to.deep.equal(['A', 'B', 'C']);
+    expect(q.correct_answer).to.equal('B');
   });
 });
