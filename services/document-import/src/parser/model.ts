@@ -40,7 +40,16 @@ function cellParas(tc: XEl, w: Walk): Para[] {
     if (c.name === 'w:p') out.push(para(c, w));
     else if (c.name === 'w:tbl') pushAll(out, flattenTable(table(c, w)));
   }
-  return out;
+  const fill = kid(kid(tc, 'w:tcPr'), 'w:shd')?.attrs['w:fill'];
+  return fill !== undefined && !/^(auto|ffffff)$/i.test(fill) ? shadedOption(out) : out;
+}
+
+// An option in a cell whose background is filled (the answer of an options table) reads as highlighted text; other
+// shaded cells (a table's header row) keep their look.
+function shadedOption(paras: Para[]): Para[] {
+  const text = paras[0]?.segs.map((s) => s.text).join('') ?? '';
+  if (!/^\s*\(?[A-G]\s*[.)]/.test(text)) return paras;
+  return paras.map((p) => ({ ...p, segs: p.segs.map((s) => (s.kind === 'text' ? { ...s, highlight: true } : s)) }));
 }
 
 function flattenTable(t: Table): Para[] {

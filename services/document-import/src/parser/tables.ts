@@ -90,6 +90,16 @@ function isExamTable(t: Table): boolean {
   return t.rows.some((r, i) => optionKey(r) === 'A' && optionKey(t.rows[i + 1] ?? []) === 'B');
 }
 
+/** One question per row under a header (`Câu | Nội dung | A | B | C | D | Đáp án`): turned into the row-keyed shape,
+ * each column a row keyed by its header. */
+function columnExam(t: Table): Table | null {
+  const head = t.rows[0] ?? [];
+  const keys = head.map(cellText);
+  if (!keys.some((k) => rowKind(k) === 'stem') || keys.filter((k) => rowKind(k) === 'option').length < 2) return null;
+  const rows = t.rows.slice(1).flatMap((r) => head.map((h, i) => [h, r[i] ?? []]));
+  return { kind: 'table', index: t.index, rows };
+}
+
 const STYLE_KEY_RE = /^(?:style|kiểu|loại(?:\s*câu)?|type|dạng)$/iu;
 const STYLE_HINTS: Record<string, PartHint> = { ABCD: 'CHOICE', DS: 'TRUE_FALSE', TL: 'ESSAY', TLN: 'SHORT' };
 
@@ -155,7 +165,8 @@ export function handleTable(st: State, t: Table, handleLine: LineHandler): void 
     pushAll(st.keys, keys);
     return;
   }
-  if (isExamTable(t)) return examTable(st, t, handleLine);
+  const exam = isExamTable(t) ? t : columnExam(t);
+  if (exam) return examTable(st, exam, handleLine);
   const q = st.cur;
   if (q && isOptionTable(t)) {
     for (const cell of t.rows.flat()) cell.flatMap(paraLines).forEach((l) => handleLine(st, l));

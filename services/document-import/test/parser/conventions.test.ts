@@ -417,6 +417,21 @@ describe('docx parser: exams in tables and boundaries', () => {
     expect(out.stats.conventions).to.include('exam-table');
   });
 
+  it('reads an exam table with one question per row under a header (Câu | Nội dung | A | B | C | Đáp án)', async () => {
+    const { qs } = await parse([
+      {
+        table: [
+          ['Câu', 'Nội dung', 'A', 'B', 'C', 'Đáp án'],
+          ['1', 'Thủ đô là?', 'Huế', 'Hà Nội', 'Vinh', 'B'],
+          ['2', '2 + 2 = ?', '3', '5', '4', 'C'],
+        ],
+      },
+    ]);
+    expect(stems(qs)).to.deep.equal(['Thủ đô là?', '2 + 2 = ?']);
+    expect(optionTexts(qs[1]!)).to.deep.equal(['A:3', 'B:5', 'C:4']);
+    expect(answers(qs)).to.deep.equal(['B', 'C']);
+  });
+
   it('keeps a table that belongs to a stem in the stem', async () => {
     const { qs } = await parse([
       'Câu 1. Bảng số liệu:',

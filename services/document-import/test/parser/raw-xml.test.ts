@@ -117,4 +117,20 @@ describe('docx parser: Word constructs beyond the generator', () => {
     expect(q.options.map((o) => o.label)).to.deep.equal(['A', 'B', 'C']);
     expect(q.correct_answer).to.equal('B');
   });
+
+  it('reads the shaded cell of an options table as the marked option, and leaves a shaded header alone', () => {
+    const cell = (text: string, fill = ''): string =>
+      `<w:tc>${fill ? `<w:tcPr><w:shd w:val="clear" w:fill="${fill}"/></w:tcPr>` : ''}${p(r(text))}</w:tc>`;
+    const out = parseDocx(
+      docx(
+        p(r('Câu 1. Bảng:')) +
+          `<w:tbl><w:tr>${cell('Năm', 'D9D9D9')}${cell('Số')}</w:tr><w:tr>${cell('2020')}${cell('5')}</w:tr></w:tbl>` +
+          `<w:tbl><w:tr>${cell('A. 1')}${cell('B. 2')}</w:tr><w:tr>${cell('C. 3', 'FFFF00')}${cell('D. 4')}</w:tr></w:tbl>`,
+      ),
+    );
+    const q = out.questions[0] as { content: string; correct_answer: unknown; options: unknown[] };
+    expect(q.content).to.contain('Năm | Số');
+    expect(q.options).to.have.length(4);
+    expect(q.correct_answer).to.equal('C');
+  });
 });
