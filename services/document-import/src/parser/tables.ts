@@ -158,15 +158,21 @@ function examTable(st: State, t: Table, handleLine: LineHandler): void {
   st.cur = null;
 }
 
-export function handleTable(st: State, t: Table, handleLine: LineHandler): void {
+/** A key table or a whole exam laid out as a table; false for any other table. */
+function keyOrExam(st: State, t: Table, handleLine: LineHandler): boolean {
   const keys = keyTableEntries(t, st.part, !st.keyMode);
   if (keys.length > 0) {
     st.conventions.add('key-table');
     pushAll(st.keys, keys);
-    return;
+    return true;
   }
   const exam = isExamTable(t) ? t : columnExam(t);
-  if (exam) return examTable(st, exam, handleLine);
+  if (exam) examTable(st, exam, handleLine);
+  return exam !== null;
+}
+
+export function handleTable(st: State, t: Table, handleLine: LineHandler): void {
+  if (keyOrExam(st, t, handleLine)) return;
   const q = st.cur;
   if (q && isOptionTable(t)) {
     for (const cell of t.rows.flat()) cell.flatMap(paraLines).forEach((l) => handleLine(st, l));
