@@ -139,14 +139,16 @@ describe('the platform in pods on a real node', function () {
   });
 
   it('loses no job when a worker pod is killed in the middle of one', async () => {
-    const ids = await uploadBurst(importer, 6, 120);
+    // Large exams, so a job lasts long enough to be seen PROCESSING; a fast poll, as the state is a passing one
+    // (a 120-question job can start and finish between two polls a second apart).
+    const ids = await uploadBurst(importer, 8, 600);
     const busy = await waitFor(
       'a job being processed',
       async () => {
-        for (const id of ids) if ((await jobState(importer, id)) === 'PROCESSING') return id;
-        return undefined;
+        const states = await Promise.all(ids.map((id) => jobState(importer, id)));
+        return ids[states.indexOf('PROCESSING')];
       },
-      LONG,
+      { timeoutMs: LONG.timeoutMs, intervalMs: 50 },
     );
     // The operator's worker pods carry the DocxImportJob template's labels, not necessarily the chart's.
     const workers = (await getJson<{ items: PodJson[] }>(['get', 'pods'])).items.filter(
