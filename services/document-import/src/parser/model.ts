@@ -62,10 +62,23 @@ function table(tbl: XEl, w: Walk): Table {
   return { kind: 'table', index, rows };
 }
 
+/** The text boxes anchored in an element, outermost only; a VML fallback (`mc:Fallback`) repeats them, so it is
+ * skipped. */
+function textBoxes(el: XEl, out: XEl[] = []): XEl[] {
+  for (const c of kids(el)) {
+    if (c.name === 'w:txbxContent') out.push(c);
+    else if (c.name !== 'mc:Fallback') textBoxes(c, out);
+  }
+  return out;
+}
+
+// A paragraph's text boxes (a PDF-to-Word conversion puts whole questions in them) are read after it, in order.
 function walk(container: XEl, w: Walk): void {
   for (const c of kids(container)) {
-    if (c.name === 'w:p') w.blocks.push(para(c, w));
-    else if (c.name === 'w:tbl') w.blocks.push(table(c, w));
+    if (c.name === 'w:p') {
+      w.blocks.push(para(c, w));
+      for (const box of textBoxes(c)) walk(box, w);
+    } else if (c.name === 'w:tbl') w.blocks.push(table(c, w));
     else if (c.name === 'w:sdt' || c.name === 'w:sdtContent' || c.name === 'w:customXml') walk(c, w);
   }
 }

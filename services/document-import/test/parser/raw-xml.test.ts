@@ -133,4 +133,22 @@ describe('docx parser: Word constructs beyond the generator', () => {
     expect(q.options).to.have.length(4);
     expect(q.correct_answer).to.equal('C');
   });
+
+  it('reads questions inside text boxes once (the DrawingML box, not its VML fallback), after their anchor paragraph', () => {
+    const box = (inner: string): string =>
+      '<w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006">' +
+      `<mc:Choice Requires="wps"><w:drawing><wp:anchor xmlns:wp="wp"><a:graphic xmlns:a="a"><a:graphicData><wps:wsp xmlns:wps="wps"><wps:txbx><w:txbxContent>${inner}</w:txbxContent></wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>` +
+      `<mc:Fallback><w:pict><v:shape><v:textbox><w:txbxContent>${inner}</w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback>` +
+      '</mc:AlternateContent></w:r>';
+    const out = parseDocx(
+      docx(
+        p(r('Câu 1. Ngoài hộp?') + box(p(r('Câu 2. Trong hộp?')) + p(r('A. x')) + p(r('B. ', RED) + r('y', RED)))) +
+          p(r('Câu 3. Sau hộp?')),
+      ),
+    );
+    const qs = out.questions as { number: number; options: unknown[]; correct_answer: unknown }[];
+    expect(qs.map((q) => q.number)).to.deep.equal([1, 2, 3]);
+    expect(qs[1]!.options).to.have.length(2);
+    expect(qs[1]!.correct_answer).to.equal('B');
+  });
 });
