@@ -1,9 +1,9 @@
 // The teachers' conventions, as patterns. Vietnamese words are matched case-insensitively with /u.
 
-/** A worded label: `Câu 12.`, `Câu369:`, `Question 5`, `Question No. 5`, `Bài 2`, `Item ID: 30324`, `Q.1.21)`, `//QZ1.11)`. The
+/** A worded label: `Câu 12.`, `Câu369:`, `Câu hỏi số 5`, `Bài tập 2`, `Question 5`, `Question No. 5`, `Bài 2`, `Item ID: 30324`, `Q.1.21)`, `//QZ1.11)`. The
  * number is the last of a dotted chain. */
 export const QUESTION_RE =
-  /^\s*(?:\/\/\s*)?(?:Câu(?:\s*hỏi)?|Question|Bài|Item(?:\s*ID)?|Q[A-Z]{0,2})\s*(?:No\.?\s*)?(?:[.#:]\s*)?(?:\d{1,4}\.)*0*(\d{1,6})(?![\d,])\s*[.:)]?/iu;
+  /^\s*(?:\/\/\s*)?(?:Câu(?:\s*hỏi)?|Question|Bài(?:\s*tập)?|Item(?:\s*ID)?|Q[A-Z]{0,2})\s*(?:(?:No\.?|số)\s*)?(?:[.#:]\s*)?(?:\d{1,4}\.)*0*(\d{1,6})(?![\d,])\s*[.:)]?/iu;
 /** `[12]` */
 export const BRACKET_QUESTION_RE = /^\s*\[\s*0*(\d{1,4})\s*\]\s*[.:)]?/u;
 /** A bare number: `12.`, `12)`, `17:`, `3..`, `12` alone, or glued to the stem's first capital (`12Which`). */

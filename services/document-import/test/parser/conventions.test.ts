@@ -56,10 +56,24 @@ describe('docx parser: question labels of real files', () => {
       'Question No. 9: nine?',
       'A. a\tB. b',
       'Key: A',
+      'Câu hỏi số 10: ten?',
+      'A. a\tB. b',
+      'Đáp án: B',
     ]);
-    expect(qs.map((q) => q.number)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(stems(qs)).to.deep.equal(['one?', 'two?', 'three?', 'four?', 'five?', 'six?', 'seven?', 'eight?', 'nine?']);
-    expect(answers(qs)).to.deep.equal(['A', 'B', 'A', 'B', 'A', 'B', 'A', 'B', 'A']);
+    expect(qs.map((q) => q.number)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(stems(qs)).to.deep.equal([
+      'one?',
+      'two?',
+      'three?',
+      'four?',
+      'five?',
+      'six?',
+      'seven?',
+      'eight?',
+      'nine?',
+      'ten?',
+    ]);
+    expect(answers(qs)).to.deep.equal(['A', 'B', 'A', 'B', 'A', 'B', 'A', 'B', 'A', 'B']);
   });
 
   it('takes bare numbers only in sequence: a numbered list inside a stem or a solution stays text', async () => {
