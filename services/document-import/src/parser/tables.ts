@@ -51,11 +51,12 @@ function rowLine(t: Table, row: Table['rows'][number]): Line {
 // ---- whole exams laid out as tables (exam-mixer templates) ----
 
 const STEM_KEY_RE =
-  /^(?:nội\s*dung|noi\s*dung|noidung|câu\s*hỏi|cau\s*hoi|question|đề\s*bài|câu\s*\d+|\d{1,3}[.)]?)$/iu;
+  /^(?:nội\s*dung(?:\s*câu\s*hỏi)?|noi\s*dung|noidung|câu\s*hỏi|cau\s*hoi|question(?:\s*text)?|đề\s*bài|câu\s*\d+|\d{1,3}[.)]?)$/iu;
 const SOLUTION_KEY_RE =
   /^(?:lời\s*giải|loi\s*giai|loigiai|giải\s*thích|hướng\s*dẫn(?:\s*giải)?|explanation|solution)$/iu;
-const ANSWER_KEY_RE = /^(?:đáp\s*án(?:\s*đúng)?|dap\s*an|dapan|answer|key|ĐA)$/iu;
-const OPTION_KEY_RE = /^\(?([A-Ga-g])[.)]?$/u;
+const ANSWER_KEY_RE = /^(?:đáp\s*án(?:\s*đúng)?|dap\s*an|dapan|(?:correct\s+)?answer|key|ĐA)$/iu;
+/** `A`, `(a)`, `B.`, and the captions of a question-bank template: `Đáp án A`, `Phương án B`, `Option C`. */
+const OPTION_KEY_RE = /^(?:(?:đáp\s*án|phương\s*án|lựa\s*chọn|option|choice|PA)\s*)?\(?([A-Ga-g])[.)]?$/iu;
 
 type RowKind = 'stem' | 'option' | 'solution' | 'answer' | 'other';
 
@@ -105,7 +106,7 @@ const STYLE_HINTS: Record<string, PartHint> = { ABCD: 'CHOICE', DS: 'TRUE_FALSE'
 
 /** One row of an exam table: an option (an upper-case key) or a statement whose truth is its mark (lower-case). */
 function examOption(q: QDraft, key: string, row: Table['rows'][number], body: Line[]): void {
-  const label = key.replace(/[().]/g, '');
+  const label = OPTION_KEY_RE.exec(key)![1]!;
   const segs = body.flatMap((l, i) => (i > 0 ? [plainSeg('\n'), ...l.segs] : l.segs));
   const marked = row.slice(1).some((c) => c !== contentCell(row) && isMark(c));
   const draft = { label, segs: [plainSeg(`${label}. `), ...segs], more: [], gap: 0 };

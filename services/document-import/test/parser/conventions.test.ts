@@ -444,6 +444,16 @@ describe('docx parser: exams in tables and boundaries', () => {
     expect(stems(qs)).to.deep.equal(['Thủ đô là?', '2 + 2 = ?']);
     expect(optionTexts(qs[1]!)).to.deep.equal(['A:3', 'B:5', 'C:4']);
     expect(answers(qs)).to.deep.equal(['B', 'C']);
+    const bank = await parse([
+      {
+        table: [
+          ['STT', 'Nội dung câu hỏi', 'Đáp án A', 'Đáp án B', 'Đáp án C', 'Đáp án đúng'],
+          ['1', 'Sông dài nhất?', 'Hồng', 'Mê Kông', 'Đà', 'Mê Kông'],
+        ],
+      },
+    ]);
+    expect(optionTexts(bank.qs[0]!)).to.deep.equal(['A:Hồng', 'B:Mê Kông', 'C:Đà']);
+    expect(bank.qs[0]!.correct_answer).to.equal('B');
   });
 
   it('keeps a table that belongs to a stem in the stem', async () => {
