@@ -145,16 +145,18 @@ finish_image() { # ref stamp
 # Inputs
 # ---------------------------------------------------------------------------------------------
 
-# The Debian mirror apt on this host uses (deb822 sources first, then one-line sources).
+# The Debian mirror apt on this host uses (deb822 sources first, then one-line sources). None
+# configured is an error: a mirror's host name is never written here.
 debian_mirror() {
-  local uri=""
-  if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
-    uri="$(awk '/^URIs:/ && $2 ~ /\/debian\/?$/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources)"
-  fi
-  if [[ -z "$uri" && -f /etc/apt/sources.list ]]; then
-    uri="$(awk '$1 == "deb" && $2 !~ /^\[/ && $2 ~ /\/debian\/?$/ { print $2; exit }' /etc/apt/sources.list)"
-  fi
-  printf '%s\n' "${uri:-http://deb.debian.org/debian}"
+  local uri="" f
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [[ -f "$f" && -z "$uri" ]] && uri="$(awk '/^URIs:/ && $2 ~ /\/debian\/?$/ { print $2; exit }' "$f")"
+  done
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [[ -f "$f" && -z "$uri" ]] && uri="$(awk '$1 == "deb" && $2 !~ /^\[/ && $2 ~ /\/debian\/?$/ { print $2; exit }' "$f")"
+  done
+  [[ -n "$uri" ]] || die "no Debian mirror in /etc/apt/sources.list or /etc/apt/sources.list.d: configure apt first"
+  printf '%s\n' "$uri"
 }
 
 node_version() { node --version | sed 's/^v//'; }
@@ -389,8 +391,8 @@ build_platform() {
   # Passed in as bind mounts for the RUN steps only, so nothing of this host ends up in a layer
   # and the Dockerfile stays the one Docker builds elsewhere. Proxy variables, if set, are passed
   # by buildah itself.
-  printf 'registry=%s\ncafile=/etc/ssl/certs/ca-certificates.crt\n' \
-    "$(npm config get registry 2>/dev/null || echo https://registry.npmjs.org/)" >"$npmrc"
+  # npm's own configuration names the registry (its default when none is set); never a host written here.
+  printf 'registry=%s\ncafile=/etc/ssl/certs/ca-certificates.crt\n' "$(npm config get registry)" >"$npmrc"
   log "building $ref (buildah bud, NODE_IMAGE=$base; npm ci inside, ~3 min cold)"
   (
     cd "$REPO_ROOT"
