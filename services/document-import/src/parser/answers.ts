@@ -91,9 +91,13 @@ export function answerValue(raw: string, choices: boolean, colon: boolean): stri
   return colon && t.length <= 120 ? t : null;
 }
 
+/** The first of the question's key lines that gives an answer (a quoted text must be one of its options'). */
 function fromLines(q: QDraft): Parsed | null {
-  const raw = q.answerLines[0];
-  return raw === undefined ? null : parseRaw(raw);
+  for (const raw of q.answerLines) {
+    const p = byOptionText(q, parseRaw(raw));
+    if (p) return p;
+  }
+  return null;
 }
 
 /** The key entry of a question: by number, and by part when the keys name parts (the first entry wins). */
@@ -193,7 +197,7 @@ interface Candidate {
 /** Every piece of evidence for the question's answer, strongest first. */
 function candidates(q: QDraft, keys: KeyLookup, looks: Feature[]): Candidate[] {
   const out: Candidate[] = [];
-  const lineAnswer = q.answerLines.map((raw) => byOptionText(q, parseRaw(raw))).find((p) => p !== null);
+  const lineAnswer = fromLines(q);
   if (lineAnswer) out.push({ source: 'key-line', parsed: lineAnswer, style: null });
   const key = fromKeys(q, keys);
   const keyAnswer = key && byOptionText(q, key.parsed);

@@ -13,8 +13,8 @@ export interface KeyLine {
   solution: boolean;
 }
 
-function hasChoices(q: QDraft | null): boolean {
-  return !q || q.options.length > 0 || q.subs.length > 0;
+function hasChoices(q: QDraft): boolean {
+  return q.options.length > 0 || q.subs.length > 0;
 }
 
 /** An answer line's value (`Chọn C`, `Answer: B`), or null. */
