@@ -8,6 +8,7 @@ import {
   type OutboxRelay,
   type ServiceDefinition,
   type Subscription,
+  guardTokens,
 } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { analyticsConfigSchema, type AnalyticsConfig } from './config.js';
@@ -31,7 +32,7 @@ export const analyticsService: ServiceDefinition<AnalyticsConfig, BuiltAnalytics
     const models = analyticsModels(db.conn);
     const outbox = createOutbox({ db, owners: [models.AlertState], logger, registry: metrics });
     const deps: AnalyticsDeps = { models, outbox, logger, clock: () => new Date(), newId: randomUUID };
-    const app = buildApp(deps, { conn: db.conn, metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
+    const app = buildApp(deps, { conn: db.conn, metrics, readiness, checks, ...guardTokens(config) });
     // After buildApp: the Idempotency-Key records' model registers there and needs its unique index.
     await syncIndexes(db.conn);
     if (config.OUTBOX_PUBLISHER === 'kafka' && !bus) throw new Error('OUTBOX_PUBLISHER=kafka needs KAFKA_BROKERS');

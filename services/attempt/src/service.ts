@@ -7,6 +7,7 @@ import {
   syncIndexes,
   type OutboxRelay,
   type ServiceDefinition,
+  guardTokens,
 } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { attemptConfigSchema, type AttemptConfig } from './config.js';
@@ -39,7 +40,7 @@ export const attemptService: ServiceDefinition<AttemptConfig, BuiltAttempt> = {
       clock: () => new Date(),
       newId: randomUUID,
     };
-    const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
+    const app = buildApp(deps, { metrics, readiness, checks, ...guardTokens(config) });
     if (config.OUTBOX_PUBLISHER === 'kafka' && !bus) throw new Error('OUTBOX_PUBLISHER=kafka needs KAFKA_BROKERS');
     if (bus) await bus.ensureTopics(topicsProducedBy(SERVICE_NAME));
     const relay = bus ? startOutboxRelay(config.OUTBOX_PUBLISHER, { outbox, publish: bus.publish }) : undefined;

@@ -6,6 +6,7 @@ import {
   syncIndexes,
   type ServiceContext,
   type ServiceDefinition,
+  guardTokens,
 } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { documentImportConfigSchema, type DocumentImportConfig } from './config.js';
@@ -72,7 +73,7 @@ async function assemble(ctx: ServiceContext<ImportServiceConfig>, config: Import
     baselineReparse: baselinePort,
     clock: () => new Date(),
   };
-  const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
+  const app = buildApp(deps, { metrics, readiness, checks, ...guardTokens(config) });
   return { app, deps, engine, beforeDrain: [() => void streams.closeAll()], stoppers: [() => engine.close()] };
 }
 

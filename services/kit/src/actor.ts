@@ -61,15 +61,69 @@ export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-/** When a token is configured, every guarded route needs `X-Internal-Token` with that value. */
-export function internalTokenGuard(token: string | undefined) {
+/** The credentials a service's routes take, from its config (`guardTokens`). */
+export interface GuardTokens {
+  /** The platform-wide token every `/v1` route needs in `X-Internal-Token` (unset: development, open). */
+  internalToken?: string;
+  /** The DOCX workers' narrower token: accepted only on `workerRoutes`. */
+  workerToken?: string;
+  /** `METHOD /path` pairs (exact path) where the worker token is accepted. */
+  workerRoutes?: readonly string[];
+  /** Bearer token `/metrics` needs; unset, the internal token guards it. */
+  metricsToken?: string;
+}
+
+/** The guard credentials from a service's loaded config. */
+export function guardTokens(config: {
+  INTERNAL_API_TOKEN?: string;
+  WORKER_API_TOKEN?: string;
+  METRICS_TOKEN?: string;
+}): GuardTokens {
+  return {
+    internalToken: config.INTERNAL_API_TOKEN,
+    workerToken: config.WORKER_API_TOKEN,
+    metricsToken: config.METRICS_TOKEN,
+  };
+}
+
+/**
+ * When a token is configured, every guarded route needs `X-Internal-Token` with that value; the
+ * worker token passes only on the routes listed for it. A request without the token is refused
+ * before any actor header is read, so forged actor headers never count.
+ */
+export function internalTokenGuard(
+  token: string | undefined,
+  worker: Pick<GuardTokens, 'workerToken' | 'workerRoutes'> = {},
+) {
+  const workerRoutes = new Set(worker.workerRoutes ?? []);
   return (req: Request, _res: Response, next: NextFunction): void => {
     if (!token) return next();
     const given = header(req, 'x-internal-token');
-    if (given === undefined || !sameSecret(given, token)) {
-      next(new AppError('UNAUTHENTICATED', 'Missing or invalid internal token'));
+    if (given !== undefined && sameSecret(given, token)) return next();
+    if (given !== undefined && worker.workerToken && sameSecret(given, worker.workerToken)) {
+      if (workerRoutes.has(`${req.method} ${req.baseUrl}${req.path}`)) return next();
+      next(new AppError('FORBIDDEN', 'The worker credential is not accepted on this route'));
       return;
     }
-    next();
+    next(new AppError('UNAUTHENTICATED', 'Missing or invalid internal token'));
+  };
+}
+
+/**
+ * `/metrics` needs `Authorization: Bearer <METRICS_TOKEN>`, or, without a metrics token, the
+ * internal token (as Bearer or `X-Internal-Token`); with neither configured (development) it is open.
+ */
+export function metricsGuard(tokens: GuardTokens) {
+  const expected = tokens.metricsToken ?? tokens.internalToken;
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    if (!expected) return next();
+    const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header(req, 'authorization') ?? '')?.[1];
+    const given = bearer ?? (tokens.metricsToken ? undefined : header(req, 'x-internal-token'));
+    if (given !== undefined && sameSecret(given, expected)) return next();
+    next(
+      new AppError('UNAUTHENTICATED', 'Metrics need the metrics token', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+      }),
+    );
   };
 }

@@ -5,7 +5,7 @@ import { errorMiddleware } from './errors.js';
 import { readinessHandler, type HealthChecks, type ReadinessState } from './health.js';
 import type { Logger } from './logging.js';
 import { httpDurationObserver } from './metrics.js';
-import { internalTokenGuard } from './actor.js';
+import { internalTokenGuard, metricsGuard, type GuardTokens } from './actor.js';
 import { hasBody, installRequestLogger, requestTracker, requireJsonBody } from './request-context.js';
 import { mountRoutes, unmatchedRoute } from './routing.js';
 
@@ -19,6 +19,12 @@ export interface AppOptions {
   metrics: Registry;
   openapi: object;
   internalToken?: string;
+  /** The DOCX workers' narrower credential, accepted only on `workerRoutes`. */
+  workerToken?: string;
+  /** `METHOD /v1/path` pairs (exact) where the worker token is accepted. */
+  workerRoutes?: readonly string[];
+  /** Bearer token for `/metrics` (unset: the internal token guards it). */
+  metricsToken?: string;
   /** Largest JSON body accepted; larger is 413. */
   bodyLimit?: string;
   /** Express `trust proxy` setting: hops in front of the service whose X-Forwarded-For is trusted. */
@@ -27,11 +33,10 @@ export interface AppOptions {
 }
 
 /** What a service's `buildApp` takes beside its dependencies (the service definition supplies it). */
-export interface ServiceAppOptions {
+export interface ServiceAppOptions extends GuardTokens {
   metrics: Registry;
   checks: HealthChecks;
   readiness?: ReadinessState;
-  internalToken?: string;
 }
 
 /** What is particular to one service's app; `serviceApp` adds the shared options. */
@@ -43,6 +48,8 @@ export interface ServiceAppParts {
   /** The service's one OpenAPI document (a file beside its code, read once here). */
   openapi: URL;
   bodyLimit: string;
+  /** `METHOD /v1/path` pairs where the DOCX workers' token is accepted (none by default). */
+  workerRoutes?: readonly string[];
 }
 
 /** A service's `createApp`: its own parts plus the options its service definition supplies. */
@@ -54,6 +61,8 @@ export function serviceApp(parts: ServiceAppParts, opts: ServiceAppOptions): Exp
     checks: opts.checks,
     metrics: opts.metrics,
     internalToken: opts.internalToken,
+    workerToken: opts.workerToken,
+    metricsToken: opts.metricsToken,
     readiness: opts.readiness,
   });
 }
@@ -88,7 +97,7 @@ export function createApp(opts: AppOptions): Express {
       }),
     }),
   );
-  if (opts.internalToken) app.use('/v1', internalTokenGuard(opts.internalToken));
+  if (opts.internalToken) app.use('/v1', internalTokenGuard(opts.internalToken, opts));
   mountRoutes(app, opts.routes);
   app.use(unmatchedRoute(app, [kit]));
   app.use(errorMiddleware(opts.logger));
@@ -106,7 +115,7 @@ function kitRoutes(opts: AppOptions, readiness: ReadinessState): Router {
     res.json({ success: true, data: { status: 'alive' }, message: 'OK' });
   });
   kit.get('/readyz', readinessHandler(opts.checks, readiness));
-  kit.get('/metrics', async (_req: Request, res: Response) => {
+  kit.get('/metrics', metricsGuard(opts), async (_req: Request, res: Response) => {
     res.setHeader('Content-Type', opts.metrics.contentType);
     res.send(await opts.metrics.metrics());
   });

@@ -38,7 +38,20 @@ export const commonConfig = {
     .pattern(/^[^,\s]+(,[^,\s]+)*$/)
     .optional(),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
-  INTERNAL_API_TOKEN: Joi.string().min(16).optional(),
+  // Production refuses to start without it: every /v1 route trusts the actor headers only behind it.
+  INTERNAL_API_TOKEN: Joi.string()
+    .min(16)
+    .when('NODE_ENV', { is: 'production', then: Joi.required(), otherwise: Joi.optional() })
+    .messages({ 'any.required': '{{#label}} is required in production' }),
+  // A narrower credential for callers that open hostile input (the DOCX workers): a service accepts
+  // it only on the routes it lists (createApp `workerRoutes`), never where the internal token is needed.
+  WORKER_API_TOKEN: Joi.string().min(16).invalid(Joi.ref('INTERNAL_API_TOKEN')).optional().messages({
+    'any.invalid': '{{#label}} must differ from INTERNAL_API_TOKEN',
+  }),
+  // Bearer token `/metrics` requires; unset, `/metrics` takes the internal token when one is set.
+  METRICS_TOKEN: Joi.string().min(16).optional(),
+  // The address to listen on: every interface in a container, loopback under `make dev`.
+  HOST: Joi.string().ip().default('0.0.0.0'),
   SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).max(120000).default(10000),
   SHUTDOWN_DELAY_MS: Joi.number().integer().min(0).max(60000).default(0),
   MONGODB_REQUIRE_TRANSACTIONS: Joi.boolean().optional(),
@@ -51,6 +64,9 @@ export interface CommonConfig {
   KAFKA_BROKERS?: string;
   LOG_LEVEL: string;
   INTERNAL_API_TOKEN?: string;
+  WORKER_API_TOKEN?: string;
+  METRICS_TOKEN?: string;
+  HOST: string;
   SHUTDOWN_GRACE_MS: number;
   SHUTDOWN_DELAY_MS: number;
   /** Unset: required in production only. `false` lets production run on a server without them. */

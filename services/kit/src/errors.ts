@@ -105,6 +105,10 @@ export function toAppError(err: unknown): AppError {
     const [code, message] = PARSER_ERRORS[type];
     return new AppError(code, message, { cause: err });
   }
+  // Express decodes path parameters and throws a URIError for a malformed escape (`%E0%A4%A`).
+  if (err instanceof URIError) {
+    return new AppError('VALIDATION_ERROR', 'Malformed percent-escape in the request path', { cause: err });
+  }
   if (isMongoUnavailable(err)) {
     return new AppError('DEPENDENCY_UNAVAILABLE', 'A dependency is unavailable', { cause: err });
   }

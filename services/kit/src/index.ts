@@ -24,7 +24,16 @@ export {
 } from './idempotency.js';
 export { requireRole } from './roles.js';
 export { validate, input, type RequestSchemas, type FieldError } from './validate.js';
-export { readActor, internalTokenGuard, ROLES, type Actor, type Role } from './actor.js';
+export {
+  readActor,
+  internalTokenGuard,
+  metricsGuard,
+  guardTokens,
+  ROLES,
+  type Actor,
+  type Role,
+  type GuardTokens,
+} from './actor.js';
 export { type HealthCheck, type HealthChecks, type ReadinessState } from './health.js';
 export {
   createApp,

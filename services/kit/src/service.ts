@@ -95,7 +95,7 @@ export async function startService<C extends CommonConfig, B extends BuiltServic
     const running = await serve({
       app: built.app,
       port: config.PORT,
-      host: opts.host,
+      host: opts.host ?? config.HOST,
       logger,
       readiness,
       graceMs: config.SHUTDOWN_GRACE_MS,

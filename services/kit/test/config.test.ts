@@ -30,7 +30,11 @@ describe('loadConfig (pure)', () => {
 
 describe('requiresTransactions (pure)', () => {
   const load = (env: Record<string, string>) =>
-    loadConfig(schema, { MONGODB_URI: 'mongodb://h/', ...env }) as unknown as CommonConfig;
+    loadConfig(schema, {
+      MONGODB_URI: 'mongodb://h/',
+      INTERNAL_API_TOKEN: 'i'.repeat(32),
+      ...env,
+    }) as unknown as CommonConfig;
 
   it('requires transactions in production and nowhere else unless told', () => {
     expect(requiresTransactions(load({ NODE_ENV: 'production' }))).to.equal(true);
@@ -49,5 +53,31 @@ describe('requiresTransactions (pure)', () => {
       ConfigError,
       /"MONGODB_REQUIRE_TRANSACTIONS"/,
     );
+  });
+});
+
+describe('production trust settings (pure)', () => {
+  const load = (env: Record<string, string>) => loadConfig(schema, { MONGODB_URI: 'mongodb://h/', ...env });
+
+  it('production refuses to start without the internal token, naming it', () => {
+    expect(() => load({ NODE_ENV: 'production' })).to.throw(
+      ConfigError,
+      /^config: "INTERNAL_API_TOKEN" is required in production$/,
+    );
+    expect(load({ NODE_ENV: 'production', INTERNAL_API_TOKEN: 'i'.repeat(32) })).to.include({ HOST: '0.0.0.0' });
+    expect(load({ NODE_ENV: 'development' })).to.not.have.property('INTERNAL_API_TOKEN');
+  });
+
+  it('the worker token must differ from the internal token', () => {
+    const same = 'w'.repeat(32);
+    expect(() => load({ INTERNAL_API_TOKEN: same, WORKER_API_TOKEN: same })).to.throw(
+      ConfigError,
+      /"WORKER_API_TOKEN" must differ from INTERNAL_API_TOKEN/,
+    );
+  });
+
+  it('HOST must be an address', () => {
+    expect(load({ HOST: '127.0.0.1' })).to.include({ HOST: '127.0.0.1' });
+    expect(() => load({ HOST: 'every interface' })).to.throw(ConfigError, /"HOST"/);
   });
 });

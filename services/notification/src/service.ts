@@ -1,5 +1,11 @@
 import type { Express } from 'express';
-import { syncIndexes, timeOrderedIds, type ServiceDefinition, type Subscription } from '../../kit/src/index.js';
+import {
+  guardTokens,
+  syncIndexes,
+  timeOrderedIds,
+  type ServiceDefinition,
+  type Subscription,
+} from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { notificationConfigSchema, type NotificationConfig } from './config.js';
 import { startWeakTopicConsumer } from './consumer.js';
@@ -21,7 +27,7 @@ export const notificationService: ServiceDefinition<NotificationConfig, BuiltNot
     const models = notificationModels(db.conn);
     await syncIndexes(db.conn);
     const deps: NotificationDeps = { models, logger, clock: () => new Date(), newId: timeOrderedIds() };
-    const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
+    const app = buildApp(deps, { metrics, readiness, checks, ...guardTokens(config) });
     const consumer =
       bus && config.NOTIFICATION_CONSUMER === 'kafka'
         ? await startWeakTopicConsumer(deps, bus, {

@@ -30,5 +30,7 @@ export function buildApp(deps: QuestionBankDeps, opts: QuestionBankAppOptions): 
   routes.use(questionRoutes(deps));
   const parts = { name: SERVICE_NAME, version: SERVICE_VERSION, logger: deps.logger };
   const openapi = new URL('../openapi.json', import.meta.url);
-  return serviceApp({ ...parts, routes, openapi, bodyLimit: '1mb' }, opts);
+  // The DOCX workers hold only the worker token: it opens the one route they call.
+  const workerRoutes = ['POST /v1/questions/import-docx-output'];
+  return serviceApp({ ...parts, routes, openapi, bodyLimit: '1mb', workerRoutes }, opts);
 }

@@ -7,6 +7,7 @@ import {
   timeOrderedIds,
   type OutboxRelay,
   type ServiceDefinition,
+  guardTokens,
 } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { questionBankConfigSchema, type QuestionBankConfig } from './config.js';
@@ -42,7 +43,7 @@ export const questionBankService: ServiceDefinition<QuestionBankConfig, BuiltQue
     const outbox = createOutbox({ db, owners: [models.Question], logger, registry: metrics });
     const deps: QuestionBankDeps = { db, models, outbox, logger, clock: () => new Date(), newId: timeOrderedIds() };
     deps.deletion = createDeletionRunner(deps);
-    const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
+    const app = buildApp(deps, { metrics, readiness, checks, ...guardTokens(config) });
     if (config.OUTBOX_PUBLISHER === 'kafka' && !bus) throw new Error('OUTBOX_PUBLISHER=kafka needs KAFKA_BROKERS');
     if (bus) await bus.ensureTopics(topicsProducedBy(SERVICE_NAME));
     const relay = bus ? startOutboxRelay(config.OUTBOX_PUBLISHER, { outbox, publish: bus.publish }) : undefined;

@@ -1,6 +1,12 @@
 import type { Express } from 'express';
 import { deadLetterTopicOf, topicSpec, topicsProducedBy } from '../../../kafka/topics.js';
-import { idempotent, syncIndexes, type ServiceDefinition, type Subscription } from '../../kit/src/index.js';
+import {
+  guardTokens,
+  idempotent,
+  syncIndexes,
+  type ServiceDefinition,
+  type Subscription,
+} from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { userConfigSchema, type UserConfig } from './config.js';
 import type { UserDeps } from './domain/deps.js';
@@ -22,7 +28,7 @@ export const userService: ServiceDefinition<UserConfig, BuiltUser> = {
     const models = userModels(db.conn);
     await syncIndexes(db.conn);
     const deps: UserDeps = { db, models, logger, clock: () => new Date() };
-    const app = buildApp(deps, { metrics, readiness, checks, internalToken: config.INTERNAL_API_TOKEN });
+    const app = buildApp(deps, { metrics, readiness, checks, ...guardTokens(config) });
     if (!bus) return { app, deps, stoppers: [] };
     // The consumed topic too: the user service may start before auth ever did (declaring is idempotent).
     await bus.ensureTopics([topicSpec(USER_CHANGED_TOPIC), ...topicsProducedBy(SERVICE_NAME)]);
