@@ -9,6 +9,11 @@ export interface Actor {
   userId?: string;
   role?: Role;
   organizationId?: string;
+  /**
+   * `X-Actor-Scope: self`: the gateway's public "own inbox" routes say the caller acts on its own
+   * rows only, whatever its role (an ADMIN token there is not an admin tool).
+   */
+  scope?: 'self';
 }
 
 const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
@@ -26,6 +31,7 @@ export function readActor(req: Request): Actor {
   if (userId !== undefined) actor.userId = checkId('X-Actor-Id', userId);
   if (organizationId !== undefined) actor.organizationId = checkId('X-Organization-Id', organizationId);
   if (role !== undefined) actor.role = checkRole(role);
+  if (header(req, 'x-actor-scope')?.toLowerCase() === 'self') actor.scope = 'self';
   return actor;
 }
 

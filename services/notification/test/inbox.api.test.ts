@@ -110,6 +110,19 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
       }
       await svc.request.get('/v1/notifications').set({ 'X-Actor-Id': 's1', 'X-Actor-Role': 'KING' }).expect(400);
     });
+    it('an ADMIN through the own-inbox scope (X-Actor-Scope: self) reaches only its own rows', async () => {
+      const own = await create(svc, { userId: 'a1', title: 'Của admin' });
+      const other = await create(svc, { userId: 's2', title: 'Của học sinh' });
+      const self = { ...headers(admin('a1')), 'X-Actor-Scope': 'self' };
+      const page = await svc.request.get('/v1/notifications').set(self).expect(200);
+      expect(page.body.data.items.map((n: { id: string }) => n.id)).to.deep.equal([own.id]);
+      const foreign = await svc.request.get('/v1/notifications').set(self).query({ userId: 's2' });
+      expect(foreign.status).to.equal(403);
+      await svc.request.get(`/v1/notifications/${other.id}`).set(self).expect(404);
+      await svc.request.post(`/v1/notifications/${other.id}/delete`).set(self).expect(404);
+      // The row is still there for its owner.
+      expect((await inbox(svc, student('s2'))).items.map((n) => n.id)).to.deep.equal([other.id]);
+    });
   });
 
   describe('single notification routes', () => {

@@ -32,7 +32,8 @@ export function toView(row: NotificationRow): NotificationView {
   };
 }
 
-export const isAdmin = (actor: Actor) => actor.role === 'ADMIN';
+/** An ADMIN acting as an admin: not through the gateway's own-inbox routes (`X-Actor-Scope: self`). */
+export const isAdmin = (actor: Actor) => actor.role === 'ADMIN' && actor.scope !== 'self';
 
 /** Whom a single-row action may touch: an admin any row, anyone else only rows addressed to them. */
 export function ownerScope(actor: Actor & { userId: string }, id: string): { _id: string; userId?: string } {
