@@ -38,11 +38,9 @@ export const commonConfig = {
     .pattern(/^[^,\s]+(,[^,\s]+)*$/)
     .optional(),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
-  // Production refuses to start without it: every /v1 route trusts the actor headers only behind it.
-  INTERNAL_API_TOKEN: Joi.string()
-    .min(16)
-    .when('NODE_ENV', { is: 'production', then: Joi.required(), otherwise: Joi.optional() })
-    .messages({ 'any.required': '{{#label}} is required in production' }),
+  // A service in production refuses to start without it (assertTrustBoundary): every /v1 route
+  // trusts the actor headers only behind it.
+  INTERNAL_API_TOKEN: Joi.string().min(16).optional(),
   // A narrower credential for callers that open hostile input (the DOCX workers): a service accepts
   // it only on the routes it lists (createApp `workerRoutes`), never where the internal token is needed.
   WORKER_API_TOKEN: Joi.string().min(16).invalid(Joi.ref('INTERNAL_API_TOKEN')).optional().messages({
@@ -71,6 +69,17 @@ export interface CommonConfig {
   SHUTDOWN_DELAY_MS: number;
   /** Unset: required in production only. `false` lets production run on a server without them. */
   MONGODB_REQUIRE_TRANSACTIONS?: boolean;
+}
+
+/**
+ * A service in production refuses to start without the internal token: without it, anyone who can
+ * reach the service could send actor headers. (The DOCX worker, which serves no HTTP, needs only
+ * its own narrower WORKER_API_TOKEN.)
+ */
+export function assertTrustBoundary(config: Pick<CommonConfig, 'NODE_ENV' | 'INTERNAL_API_TOKEN'>): void {
+  if (config.NODE_ENV === 'production' && !config.INTERNAL_API_TOKEN) {
+    throw new ConfigError('config: "INTERNAL_API_TOKEN" is required in production');
+  }
 }
 
 /** Whether the process must refuse a MongoDB that cannot run transactions. */

@@ -1,5 +1,12 @@
 // The kit's only public surface: services and the operator import from here, nowhere else.
-export { loadConfig, ConfigError, commonConfig, requiresTransactions, type CommonConfig } from './config.js';
+export {
+  loadConfig,
+  ConfigError,
+  commonConfig,
+  requiresTransactions,
+  assertTrustBoundary,
+  type CommonConfig,
+} from './config.js';
 export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './logging.js';
 export { createMetricsRegistry } from './metrics.js';
 export { AppError, STATUS, statusFor, toAppError, errorMiddleware, type AppErrorOptions } from './errors.js';

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type Joi from 'joi';
 import type { Registry } from 'prom-client';
-import { loadConfig, requiresTransactions, type CommonConfig } from './config.js';
+import { assertTrustBoundary, loadConfig, requiresTransactions, type CommonConfig } from './config.js';
 import type { HealthChecks, ReadinessState } from './health.js';
 import { createKafkaBus, parseBrokers, type EventBus } from './kafka.js';
 import { createLogger, type Logger } from './logging.js';
@@ -76,6 +76,7 @@ export async function startService<C extends CommonConfig, B extends BuiltServic
   opts: StartOptions = {},
 ): Promise<RunningService<C, B>> {
   const config = loadConfig(def.configSchema, opts.env);
+  assertTrustBoundary(config);
   def.checkConfig?.(config);
   const logger = createLogger({ name: def.name, level: config.LOG_LEVEL, destination: opts.logDestination });
   const db = await connectMongo({

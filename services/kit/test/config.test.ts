@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import Joi from 'joi';
-import { ConfigError, commonConfig, loadConfig, requiresTransactions, type CommonConfig } from '../src/index.js';
+import {
+  ConfigError,
+  assertTrustBoundary,
+  commonConfig,
+  loadConfig,
+  requiresTransactions,
+  type CommonConfig,
+} from '../src/index.js';
 
 const schema = Joi.object({ ...commonConfig, PORT: Joi.number().port().default(4001) });
 
@@ -59,13 +66,15 @@ describe('requiresTransactions (pure)', () => {
 describe('production trust settings (pure)', () => {
   const load = (env: Record<string, string>) => loadConfig(schema, { MONGODB_URI: 'mongodb://h/', ...env });
 
-  it('production refuses to start without the internal token, naming it', () => {
-    expect(() => load({ NODE_ENV: 'production' })).to.throw(
+  it('a service in production refuses to start without the internal token, naming it', () => {
+    const check = (env: Record<string, string>) => () => assertTrustBoundary(load(env) as unknown as CommonConfig);
+    expect(check({ NODE_ENV: 'production' })).to.throw(
       ConfigError,
       /^config: "INTERNAL_API_TOKEN" is required in production$/,
     );
+    expect(check({ NODE_ENV: 'production', INTERNAL_API_TOKEN: 'i'.repeat(32) })).to.not.throw();
+    expect(check({ NODE_ENV: 'development' })).to.not.throw();
     expect(load({ NODE_ENV: 'production', INTERNAL_API_TOKEN: 'i'.repeat(32) })).to.include({ HOST: '0.0.0.0' });
-    expect(load({ NODE_ENV: 'development' })).to.not.have.property('INTERNAL_API_TOKEN');
   });
 
   it('the worker token must differ from the internal token', () => {
