@@ -26,6 +26,26 @@ readonly SERVICES=(
 
 log() { printf 'dev: %s\n' "$*" >&2; }
 
+# This machine's own secrets, made once (mode 600): the JWT secret, the internal token every /v1
+# route needs, the DOCX workers' narrower token and the metrics token. Nothing runs on the
+# published development defaults, so a token or header forged from the README is refused.
+readonly SECRETS="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}/run/dev/secrets.env"
+ensure_secrets() {
+  [[ -s $SECRETS ]] && return 0
+  mkdir -p "$(dirname "$SECRETS")"
+  local key
+  (
+    umask 077
+    for key in AUTH_JWT_SECRET INTERNAL_API_TOKEN WORKER_API_TOKEN METRICS_TOKEN; do
+      printf '%s=%s\n' "$key" "$(head -c 32 /dev/urandom | base64 | tr -d '/+=\n')"
+    done >"$SECRETS.tmp"
+  )
+  mv "$SECRETS.tmp" "$SECRETS"
+  log "made this machine's development secrets: $SECRETS"
+}
+
+secret() { sed -n "s/^$1=//p" "$SECRETS"; }
+
 # Our own process only: the pidfile's pid must still be running our CLI with this service name.
 ours() {
   local name=$1 pid
@@ -62,6 +82,10 @@ up() {
   kafka=$(sed -n 's/^KAFKA_BROKERS=//p' <<<"$env_lines")
   # The DOCX upload spool is one directory shared by the document-import API and its workers.
   mkdir -p "$RUN/docx-spool"
+  ensure_secrets
+  local jwt internal worker metrics
+  jwt=$(secret AUTH_JWT_SECRET) internal=$(secret INTERNAL_API_TOKEN)
+  worker=$(secret WORKER_API_TOKEN) metrics=$(secret METRICS_TOKEN)
   for entry in "${SERVICES[@]}"; do
     local name=${entry%%:*} rest=${entry#*:}
     local cmd=${rest%%:*} port=${rest#*:}
@@ -70,8 +94,13 @@ up() {
     else
       # A simple command in the background is exec'd, so $! is node's own pid (what `ours` checks).
       # The outbox relay is on under make dev (DESIGN.md): services with an outbox publish as they write.
-      PORT=${port:-0} MONGODB_URI=$mongo KAFKA_BROKERS=$kafka NODE_ENV=development OUTBOX_PUBLISHER=kafka \
-        DOCUMENT_SERVICE_URL=http://127.0.0.1:4008 EXAM_SERVICE_URL=http://127.0.0.1:4009 \
+      # Loopback only: nothing on the network reaches a development machine's services. The DOCX
+      # workers, which open untrusted files, get the worker token and not the internal one.
+      local credential=(INTERNAL_API_TOKEN="$internal")
+      [[ $cmd == docx-worker ]] && credential=()
+      env "${credential[@]}" HOST=127.0.0.1 PORT=${port:-0} MONGODB_URI=$mongo KAFKA_BROKERS=$kafka \
+        NODE_ENV=development OUTBOX_PUBLISHER=kafka AUTH_JWT_SECRET="$jwt" WORKER_API_TOKEN="$worker" \
+        METRICS_TOKEN="$metrics" DOCUMENT_SERVICE_URL=http://127.0.0.1:4008 EXAM_SERVICE_URL=http://127.0.0.1:4009 \
         QUESTION_BANK_URL=http://127.0.0.1:4005 DOCX_IMPORT_PAYLOAD_DIR="$RUN/docx-spool" \
         nohup node --import tsx services/cli.ts "$cmd" </dev/null >>"$RUN/$name.log" 2>&1 &
       echo $! >"$RUN/$name.pid"
@@ -84,6 +113,7 @@ up() {
     fi
   done
   printf '%-16s %s\n' "mongodb" "$mongo" "kafka" "$kafka"
+  printf '%-16s %s\n' "secrets" "$SECRETS (every /v1 call needs X-Internal-Token: \$INTERNAL_API_TOKEN)"
 }
 
 down() {

@@ -73,7 +73,7 @@ export interface GuardTokens {
   internalToken?: string;
   /** The DOCX workers' narrower token: accepted only on `workerRoutes`. */
   workerToken?: string;
-  /** `METHOD /path` pairs (exact path) where the worker token is accepted. */
+  /** `METHOD /path` pairs (exact path; `:name` matches one segment) where the worker token is accepted. */
   workerRoutes?: readonly string[];
   /** Bearer token `/metrics` needs; unset, the internal token guards it. */
   metricsToken?: string;
@@ -101,18 +101,25 @@ export function internalTokenGuard(
   token: string | undefined,
   worker: Pick<GuardTokens, 'workerToken' | 'workerRoutes'> = {},
 ) {
-  const workerRoutes = new Set(worker.workerRoutes ?? []);
+  const workerRoutes = (worker.workerRoutes ?? []).map(routePattern);
   return (req: Request, _res: Response, next: NextFunction): void => {
     if (!token) return next();
     const given = header(req, 'x-internal-token');
     if (given !== undefined && sameSecret(given, token)) return next();
     if (given !== undefined && worker.workerToken && sameSecret(given, worker.workerToken)) {
-      if (workerRoutes.has(`${req.method} ${req.baseUrl}${req.path}`)) return next();
+      const line = `${req.method} ${req.baseUrl}${req.path}`;
+      if (workerRoutes.some((route) => route.test(line))) return next();
       next(new AppError('FORBIDDEN', 'The worker credential is not accepted on this route'));
       return;
     }
     next(new AppError('UNAUTHENTICATED', 'Missing or invalid internal token'));
   };
+}
+
+/** `POST /v1/exams/:examId/snapshots` → an exact pattern where `:name` is one path segment. */
+function routePattern(route: string): RegExp {
+  const escaped = route.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]\w*/g, '[^/]+');
+  return new RegExp(`^${escaped}$`);
 }
 
 /**

@@ -51,6 +51,13 @@ describe('kit trust boundary (attacker against a running app)', () => {
     expect(trailing.status).to.equal(403);
   });
 
+  it('a `:name` in a worker route matches one path segment, no more', async () => {
+    const app = appWith({ internalToken: INTERNAL, workerToken: WORKER, workerRoutes: ['GET /v1/things/:id'] });
+    expect((await request(app).get('/v1/things/7').set('X-Internal-Token', WORKER)).status).to.equal(200);
+    expect((await request(app).post('/v1/ingest').set('X-Internal-Token', WORKER).send({})).status).to.equal(403);
+    expect((await request(app).get('/v1/things/7/x').set('X-Internal-Token', WORKER)).status).to.equal(403);
+  });
+
   it('/metrics needs the metrics token as Bearer; the internal token alone does not open it', async () => {
     const app = appWith({ internalToken: INTERNAL, metricsToken: METRICS });
     expect((await request(app).get('/metrics')).status).to.equal(401);

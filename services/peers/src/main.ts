@@ -9,21 +9,26 @@ interface PeersCommandConfig extends PeerPorts {
   MONGODB_URI: string;
   LOG_LEVEL: string;
   INTERNAL_API_TOKEN?: string;
+  WORKER_API_TOKEN?: string;
+  HOST: string;
 }
 
 const schema = (peerPortsSchema as Joi.ObjectSchema).keys({
   MONGODB_URI: commonConfig.MONGODB_URI,
   LOG_LEVEL: commonConfig.LOG_LEVEL,
   INTERNAL_API_TOKEN: commonConfig.INTERNAL_API_TOKEN,
+  WORKER_API_TOKEN: commonConfig.WORKER_API_TOKEN,
+  HOST: commonConfig.HOST,
 }) as Joi.ObjectSchema<PeersCommandConfig>;
 
 async function main(): Promise<void> {
   const config = loadConfig(schema);
   const base = {
     mongoUri: config.MONGODB_URI,
-    host: '0.0.0.0',
+    host: config.HOST,
     logLevel: config.LOG_LEVEL,
     internalToken: config.INTERNAL_API_TOKEN,
+    workerToken: config.WORKER_API_TOKEN,
   };
   const peers: Array<RunningPeer<unknown>> = [];
   peers.push(await startDocumentPeer({ ...base, port: config.DOCUMENT_SERVICE_PORT }));

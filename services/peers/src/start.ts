@@ -11,6 +11,8 @@ export interface PeerStartOptions {
   port?: number;
   host?: string;
   internalToken?: string;
+  /** The DOCX workers' narrower token, accepted on the routes the workers call. */
+  workerToken?: string;
   logLevel?: string;
   logDestination?: NodeJS.WritableStream;
   /** Drop the database on close (tests). */
@@ -38,6 +40,7 @@ async function startPeer<B extends BuiltService>(
     MONGODB_URI: opts.mongoUri,
     LOG_LEVEL: opts.logLevel ?? 'warn',
     ...(opts.internalToken ? { INTERNAL_API_TOKEN: opts.internalToken } : {}),
+    ...(opts.workerToken ? { WORKER_API_TOKEN: opts.workerToken } : {}),
   };
   const running = await startService(
     { ...def, dbName: opts.dbName ?? def.dbName },

@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { AppError, internalTokenGuard, readActor } from '../../../kit/src/index.js';
+import { AppError, internalTokenGuard, readActor, type GuardTokens } from '../../../kit/src/index.js';
 import type { StoredObjectRow } from './models.js';
 import { KEY_PATTERN, claimTicket, newKey, openObject, putObject, releaseTicket, type DocumentDeps } from './store.js';
 
@@ -57,9 +57,10 @@ function sendStored(res: Response, status: number, row: { key: string; size: num
   });
 }
 
-export function bytesRoutes(deps: DocumentDeps, internalToken?: string): Router {
+export function bytesRoutes(deps: DocumentDeps, tokens: GuardTokens = {}): Router {
   const r = Router();
-  const guard = internalTokenGuard(internalToken);
+  // Raw object writes are for the platform's services, never for the DOCX workers' token.
+  const guard = internalTokenGuard(tokens.internalToken);
   r.post(
     '/v1/storage/objects',
     guard,

@@ -1,6 +1,7 @@
 import express, { Router, type Express } from 'express';
 import {
   createApp,
+  guardTokens,
   readOpenApi,
   errorMiddleware,
   syncIndexes,
@@ -22,6 +23,13 @@ export interface BuiltDocumentPeer {
   app: Express;
   deps: DocumentDeps;
 }
+
+/** What the DOCX workers call while materializing a document's media (the presigned PUT needs no token). */
+const DOCUMENT_WORKER_ROUTES = [
+  'GET /v1/storage/objects/content',
+  'POST /v1/storage/presigned-upload',
+  'POST /v1/storage/media-assets',
+];
 
 /** The local document service: stored objects and media assets in GridFS, in its own database. */
 export const documentPeerService: ServiceDefinition<PeerConfig, BuiltDocumentPeer> = {
@@ -46,13 +54,14 @@ export const documentPeerService: ServiceDefinition<PeerConfig, BuiltDocumentPee
       logger,
       metrics,
       openapi: openapi(),
-      internalToken: config.INTERNAL_API_TOKEN,
+      ...guardTokens(config),
+      workerRoutes: DOCUMENT_WORKER_ROUTES,
       readiness,
     });
     // Byte bodies first (the kit's app refuses bodies that are not JSON or multipart), then the kit's app.
     const app = express();
     app.disable('x-powered-by');
-    app.use(bytesRoutes(deps, config.INTERNAL_API_TOKEN));
+    app.use(bytesRoutes(deps, guardTokens(config)));
     app.use(kitApp);
     app.use(errorMiddleware(logger));
     return { app, deps };

@@ -1,6 +1,6 @@
 import { Router, type Express } from 'express';
 import type { Model } from 'mongoose';
-import { createApp, readOpenApi, syncIndexes, type ServiceDefinition } from '../../../kit/src/index.js';
+import { createApp, guardTokens, readOpenApi, syncIndexes, type ServiceDefinition } from '../../../kit/src/index.js';
 import { peerConfigSchema, type PeerConfig } from '../config.js';
 import { examModel, type ExamRow } from './models.js';
 import { examRoutes } from './routes.js';
@@ -33,7 +33,9 @@ export const examPeerService: ServiceDefinition<PeerConfig, BuiltExamPeer> = {
       logger,
       metrics,
       openapi: openapi(),
-      internalToken: config.INTERNAL_API_TOKEN,
+      ...guardTokens(config),
+      // What the DOCX workers' auto-approval calls (EXAM_DRAFT).
+      workerRoutes: ['POST /v1/exams', 'POST /v1/exams/:examId/question-snapshots'],
       readiness,
       bodyLimit: '10mb',
     });
