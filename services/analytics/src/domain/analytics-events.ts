@@ -71,7 +71,19 @@ export async function listEvents(
   q: Omit<store.EventFilter, 'organizationId'>,
   page: { skip: number; limit: number },
 ) {
-  const f = actor.organizationId ? { ...q, organizationId: actor.organizationId } : q;
-  const { rows, total } = await store.listEvents(deps.models, f, page);
+  const { rows, total } = await store.listEvents(deps.models, eventScope(actor, q), page);
   return { items: rows.map(eventView), total };
+}
+
+/**
+ * As result reads: a call without a user reads what it names; a user reads inside its
+ * organization only, everything there as TEACHER or ADMIN, otherwise only events it recorded.
+ */
+function eventScope(actor: Actor, q: Omit<store.EventFilter, 'organizationId'>): store.EventFilter {
+  const inOrg = actor.organizationId ? { ...q, organizationId: actor.organizationId } : q;
+  if (actor.userId === undefined) return inOrg;
+  if (!actor.organizationId)
+    throw new AppError('FORBIDDEN', 'Reading events needs an organization (X-Organization-Id)');
+  if (actor.role === 'TEACHER' || actor.role === 'ADMIN') return inOrg;
+  return { ...inOrg, actorId: actor.userId };
 }

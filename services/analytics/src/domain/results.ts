@@ -124,8 +124,28 @@ export async function putSnapshot(deps: AnalyticsDeps, actor: Actor, attemptId: 
   return resultView(await store.upsertResult(deps.models, row));
 }
 
-const scoped = (actor: Actor, q: ResultQuery): store.ResultFilter =>
-  actor.organizationId ? { ...q, organizationId: actor.organizationId } : q;
+/**
+ * Whose results a read may see. A call without a user (a platform service holding the internal
+ * token) reads the organization it names, or all. A user reads inside an organization only: a
+ * TEACHER or ADMIN (the role within X-Organization-Id, as the gateway sends it) that organization's
+ * results, a STUDENT only their own there; a PARENT or a user without a role nothing (the service
+ * holds no parent-student links).
+ */
+export function scoped(actor: Actor, q: ResultQuery): store.ResultFilter {
+  const inOrg = actor.organizationId ? { ...q, organizationId: actor.organizationId } : q;
+  if (actor.userId === undefined) return inOrg;
+  if (!actor.organizationId) {
+    throw new AppError('FORBIDDEN', 'Reading results needs an organization (X-Organization-Id)');
+  }
+  if (actor.role === 'TEACHER' || actor.role === 'ADMIN') return inOrg;
+  if (actor.role === 'STUDENT') {
+    if (q.studentId !== undefined && q.studentId !== actor.userId) {
+      throw new AppError('FORBIDDEN', 'A student reads only their own results');
+    }
+    return { ...inOrg, studentId: actor.userId };
+  }
+  throw new AppError('FORBIDDEN', 'Results are for teachers and administrators of the organization');
+}
 
 export async function listResults(
   deps: AnalyticsDeps,
