@@ -1,18 +1,24 @@
 // Pure: the review route's baseline reparse of `sourceText` (simple numbered questions only).
 import { createHash } from 'node:crypto';
 import type { QasOutput } from '../parser/index.js';
+import {
+  readAnswerLine,
+  readChooseLine,
+  readOption,
+  readQuestionHead,
+  readSolutionLine,
+  splitInlineOptions,
+  type OptionHead,
+} from './review-text.js';
 
 export const BASELINE_REPARSE_WARNING = 'DOCX_REVIEW_BASELINE_REPARSE';
 /** Evidence of an answer taken from a `*` before or after an option label. */
 export const ANSWER_MARKER_EVIDENCE = 'ANSWER_MARKER';
 
-const QUESTION_RE = /^\s*(?:(?:câu|cau|question)\s*(\d{1,4})\s*[.:)]?|(\d{1,4})\s*[.)])\s*(.*)$/i;
-const OPTION_RE = /^\s*(\*?)\s*([A-Da-d])\s*[.)]\s*(\*?)\s*(.*)$/;
-const INLINE_OPTION_SPLIT = /\s+(?=\*?[A-D][.)]\s)/;
-const ANSWER_RE = /^\s*(?:đáp án|dap an|answer)\s*[:.]?\s*(.+)$/i;
-const CHOOSE_RE = /^\s*(?:chọn|chon)\s+([A-D])\s*\.?$/i;
-const SOLUTION_RE = /^\s*(?:lời giải|loi giai|hướng dẫn giải|huong dan giai|solution)\s*[:.]?\s*(.*)$/i;
+// Only these two expressions remain, on one answer line: each is unambiguous (no two quantifiers can
+// take the same character), so linear; the line readers in review-text.ts do the rest by hand.
 const LETTERS_RE = /^\*?([A-D])(?:\s*[,;]\s*\*?([A-D]))*\.?$/i;
+const NUMBER_RE = /^-?\d+(?:[.,]\d+)?$/;
 
 interface Draft {
   number: number;
@@ -25,12 +31,10 @@ interface Draft {
 }
 
 function addOptions(d: Draft, line: string): boolean {
-  const parts = line.trim().split(INLINE_OPTION_SPLIT);
-  const parsed = parts.map((p) => OPTION_RE.exec(p));
-  if (parsed.some((m) => !m)) return false;
-  for (const m of parsed) {
-    d.options.push({ label: m![2]!.toUpperCase(), content: m![4]!.trim(), marked: m![1] === '*' || m![3] === '*' });
-  }
+  const parsed = splitInlineOptions(line.trim()).map(readOption);
+  if (parsed.some((o) => !o)) return false;
+  // One push at a time: a line may hold a quarter of a million of them (no spread of that size).
+  for (const o of parsed as OptionHead[]) d.options.push(o);
   return true;
 }
 
@@ -40,17 +44,17 @@ function readLine(d: Draft, line: string): void {
     d.solution.push(line);
     return;
   }
-  const answer = ANSWER_RE.exec(line) ?? CHOOSE_RE.exec(line);
-  if (answer) {
-    d.answer = answer[1]!.trim();
+  const answer = readAnswerLine(line) ?? readChooseLine(line);
+  if (answer !== null) {
+    d.answer = answer.trim();
     return;
   }
-  const solution = SOLUTION_RE.exec(line);
-  if (solution) {
-    d.solution = solution[1]!.trim() ? [solution[1]!.trim()] : [];
+  const solution = readSolutionLine(line);
+  if (solution !== null) {
+    d.solution = solution.trim() ? [solution.trim()] : [];
     return;
   }
-  if (OPTION_RE.test(line) && addOptions(d, line)) return;
+  if (readOption(line) && addOptions(d, line)) return;
   if (d.options.length === 0) d.stem.push(line);
   else d.options[d.options.length - 1]!.content += `\n${line.trim()}`;
 }
@@ -58,7 +62,7 @@ function readLine(d: Draft, line: string): void {
 // `Câu 3: Chọn số chẵn. A. 2 B. 3 C. 4` keeps its options when at least A and B follow the stem.
 function startDraft(number: number, line: number, rest: string): Draft {
   const d: Draft = { number, start: line, end: line, stem: [], options: [] };
-  const [stem, ...tail] = rest.split(INLINE_OPTION_SPLIT);
+  const [stem, ...tail] = splitInlineOptions(rest);
   if (tail.length < 2 || !addOptions(d, tail.join(' '))) {
     d.options = [];
     if (rest.trim()) d.stem.push(rest.trim());
@@ -71,11 +75,11 @@ function startDraft(number: number, line: number, rest: string): Draft {
 function drafts(text: string): Draft[] {
   const out: Draft[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.replace(/\s+$/, '');
-    if (line.trim() === '') return;
-    const q = QUESTION_RE.exec(line);
+    const line = raw.trimEnd();
+    if (line === '') return;
+    const q = readQuestionHead(line);
     if (q) {
-      out.push(startDraft(Number(q[1] ?? q[2]), i, q[3] ?? ''));
+      out.push(startDraft(q.number, i, q.rest));
       return;
     }
     const current = out[out.length - 1];
@@ -107,7 +111,7 @@ function typeOf(d: Draft, a: Answer): { type: string; confidence: number } {
   if (d.options.length >= 2) {
     return { type: Array.isArray(a.value) ? 'MULTIPLE_CHOICE' : 'SINGLE_CHOICE', confidence: 0.8 };
   }
-  if (typeof a.value === 'string' && /^-?\d+(?:[.,]\d+)?$/.test(a.value)) {
+  if (typeof a.value === 'string' && NUMBER_RE.test(a.value)) {
     return { type: 'SHORT_NUMERIC_ANSWER', confidence: 0.7 };
   }
   if (typeof a.value === 'string') return { type: 'SHORT_ANSWER', confidence: 0.6 };
