@@ -4,11 +4,14 @@ import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { createApp, readOpenApi, type Logger, type ReadinessState } from '../../kit/src/index.js';
 import { tableSettings, type GatewayConfig } from './config.js';
+import { parseAllowedOrigins } from './csrf.js';
+import { createFairness, type Fairness } from './fairness.js';
 import { apiHandler, type GatewayDeps } from './gateway.js';
 import { cachedVerifier } from './identity.js';
-import { gatewayMetrics } from './metrics.js';
+import { edgeMetrics, gatewayMetrics } from './metrics.js';
 import { upstreamAgent, type Upstream } from './proxy.js';
 import { createRateLimiter } from './rate-limit.js';
+import { createRevocationSet, startFeedPoller, type FeedPoller, type RevocationSet } from './revocation.js';
 import { compileTables, isApiPath, TABLE_NAMES, type TableName } from './tables.js';
 
 export const SERVICE_NAME = 'gateway';
@@ -27,13 +30,27 @@ export interface GatewayApp {
   /** The kit's app: health, readiness, metrics, `/v1`, the OpenAPI document, 404. */
   app: Express;
   enabled: TableName[];
-  /** Closes the upstream keep-alive pools (at shutdown). */
+  /** The per-client shares in use (tests check that every end path gives its slot back). */
+  fairness: Fairness;
+  revocations: RevocationSet;
+  /** Undefined when GATEWAY_REVOCATION_POLL_MS is 0. */
+  poller?: FeedPoller;
+  /** Stops the revocation poller and closes the upstream keep-alive pools (at shutdown). */
   close(): void;
 }
 
+interface Built {
+  deps: GatewayDeps;
+  enabled: TableName[];
+  fairness: Fairness;
+  revocations: RevocationSet;
+  poller?: FeedPoller;
+}
+
 /** The gateway's dependencies from its config: tables switched on, one pool per upstream, the limiter. */
-export function gatewayDeps(opts: GatewayAppOptions): { deps: GatewayDeps; enabled: TableName[] } {
+export function gatewayDeps(opts: GatewayAppOptions): Built {
   const { config } = opts;
+  const maxLifetime = config.GATEWAY_MAX_TOKEN_LIFETIME_SECONDS;
   const settings = tableSettings(config);
   const enabled = TABLE_NAMES.filter((n) => settings[n].enabled);
   const pools = new Map<string, Upstream['agent']>();
@@ -44,6 +61,13 @@ export function gatewayDeps(opts: GatewayAppOptions): { deps: GatewayDeps; enabl
   };
   const upstreams: GatewayDeps['upstreams'] = {};
   for (const name of enabled) upstreams[name] = upstream(settings[name].url, settings[name].timeoutMs);
+  const fairness = createFairness({
+    maxConcurrent: config.GATEWAY_MAX_CONCURRENT_PER_CLIENT,
+    maxStreams: config.GATEWAY_MAX_STREAMS_PER_CLIENT,
+  });
+  const revocations = createRevocationSet(maxLifetime * 1000);
+  const poller = revocationPoller(opts, settings.auth, revocations, fairness);
+  const failClosedMs = config.GATEWAY_REVOCATION_FAIL_CLOSED_MS;
   const deps: GatewayDeps = {
     routes: compileTables(new Set(enabled)),
     upstreams,
@@ -51,17 +75,47 @@ export function gatewayDeps(opts: GatewayAppOptions): { deps: GatewayDeps; enabl
       ? upstream(new URL(config.GATEWAY_LEGACY_URL), config.GATEWAY_LEGACY_TIMEOUT_MS)
       : undefined,
     // A key made once: given a string, jsonwebtoken tries it as a PEM public key first, on every call.
-    verify: cachedVerifier(createSecretKey(Buffer.from(config.AUTH_JWT_SECRET, 'utf8'))),
+    verify: cachedVerifier(createSecretKey(Buffer.from(config.AUTH_JWT_SECRET, 'utf8')), { maxLifetime }),
+    revocations,
+    revocationsStale:
+      poller && failClosedMs > 0
+        ? (nowMs) => nowMs - (poller.lastSuccessMs ?? poller.startedMs) > failClosedMs
+        : undefined,
     internalToken: config.INTERNAL_API_TOKEN,
     trustProxy: config.GATEWAY_TRUST_PROXY,
     limiter: createRateLimiter({
       ratePerSecond: config.GATEWAY_RATE_LIMIT_RPS,
       burst: config.GATEWAY_RATE_LIMIT_BURST,
     }),
+    fairness,
+    queueTimeoutMs: config.GATEWAY_QUEUE_TIMEOUT_MS,
+    allowedOrigins: parseAllowedOrigins(config.GATEWAY_ALLOWED_ORIGINS),
     metrics: gatewayMetrics(opts.metrics),
     logger: opts.logger,
   };
-  return { deps, enabled };
+  return { deps, enabled, fairness, revocations, poller };
+}
+
+/** The auth service's revocation feed, polled from GATEWAY_AUTH_URL (whether or not the auth table is on). */
+function revocationPoller(
+  opts: GatewayAppOptions,
+  auth: { url: URL; timeoutMs: number },
+  revocations: RevocationSet,
+  fairness: Fairness,
+): FeedPoller | undefined {
+  const { config } = opts;
+  const feed = edgeMetrics(opts.metrics, { fairness, revocations });
+  if (config.GATEWAY_REVOCATION_POLL_MS <= 0) return undefined;
+  return startFeedPoller({
+    authUrl: auth.url,
+    internalToken: config.INTERNAL_API_TOKEN,
+    intervalMs: config.GATEWAY_REVOCATION_POLL_MS,
+    lookbackMs: config.GATEWAY_MAX_TOKEN_LIFETIME_SECONDS * 1000,
+    timeoutMs: Math.min(auth.timeoutMs, 5000),
+    set: revocations,
+    logger: opts.logger,
+    onPoll: (ok, nowMs) => feed.polled(ok, nowMs),
+  });
 }
 
 /**
@@ -71,7 +125,7 @@ export function gatewayDeps(opts: GatewayAppOptions): { deps: GatewayDeps; enabl
  * failure is that request's 502/503 instead.
  */
 export function buildGatewayApp(opts: GatewayAppOptions): GatewayApp {
-  const { deps, enabled } = gatewayDeps(opts);
+  const { deps, enabled, fairness, revocations, poller } = gatewayDeps(opts);
   const app = createApp({
     name: SERVICE_NAME,
     version: SERVICE_VERSION,
@@ -92,5 +146,9 @@ export function buildGatewayApp(opts: GatewayAppOptions): GatewayApp {
   };
   const agents = new Set(Object.values(deps.upstreams).map((u) => u.agent));
   if (deps.legacy) agents.add(deps.legacy.agent);
-  return { listener, app, enabled, close: () => agents.forEach((a) => a.destroy()) };
+  const close = () => {
+    poller?.stop();
+    agents.forEach((a) => a.destroy());
+  };
+  return { listener, app, enabled, fairness, revocations, poller, close };
 }

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { ConfigError } from '../../kit/src/index.js';
+import { parseAllowedOrigins } from './csrf.js';
 import { TABLE_NAMES, type TableName } from './tables.js';
 
 /** The auth service's development default (services/auth/src/config.ts): the gateway must verify what auth signs. */
@@ -47,6 +48,13 @@ export interface GatewayConfig {
   GATEWAY_RATE_LIMIT_RPS: number;
   GATEWAY_RATE_LIMIT_BURST: number;
   GATEWAY_MAX_SOCKETS: number;
+  GATEWAY_MAX_TOKEN_LIFETIME_SECONDS: number;
+  GATEWAY_REVOCATION_POLL_MS: number;
+  GATEWAY_REVOCATION_FAIL_CLOSED_MS: number;
+  GATEWAY_ALLOWED_ORIGINS?: string;
+  GATEWAY_MAX_CONCURRENT_PER_CLIENT: number;
+  GATEWAY_MAX_STREAMS_PER_CLIENT: number;
+  GATEWAY_QUEUE_TIMEOUT_MS: number;
   [key: string]: unknown;
 }
 
@@ -77,6 +85,28 @@ export const gatewayConfigSchema = Joi.object<GatewayConfig>({
   GATEWAY_RATE_LIMIT_RPS: Joi.number().min(0).max(100_000).default(50),
   GATEWAY_RATE_LIMIT_BURST: Joi.number().integer().min(1).max(1_000_000).default(100),
   GATEWAY_MAX_SOCKETS: Joi.number().integer().min(1).max(10_000).default(256),
+  // Access tokens whose exp - iat is longer are refused (auth issues 15 minutes); also how long a
+  // revoked session is remembered and how far back a starting gateway reads the revocation feed.
+  GATEWAY_MAX_TOKEN_LIFETIME_SECONDS: Joi.number().integer().min(60).max(604_800).default(86_400),
+  // How often GET {GATEWAY_AUTH_URL}/v1/auth/revocations is polled; 0 turns the poller off (no auth service).
+  GATEWAY_REVOCATION_POLL_MS: Joi.number().integer().min(0).max(600_000).default(2000),
+  // Feed unreachable this long (since the last good poll, or the start): token tables answer 503
+  // instead of trusting a stale set. 0 (default) never fails closed: log, metrics, keep serving.
+  GATEWAY_REVOCATION_FAIL_CLOSED_MS: Joi.number().integer().min(0).max(86_400_000).default(0),
+  // Comma list of origins (scheme://host[:port]) a cookie-authenticated write may come from;
+  // unset: the request's own Host, over http or https.
+  GATEWAY_ALLOWED_ORIGINS: Joi.string()
+    .custom((v: string) => {
+      parseAllowedOrigins(v);
+      return v;
+    })
+    .optional(),
+  // Per client (the token's user, else the client address): upstream requests in flight and open
+  // event streams; past them 429 with Retry-After. 0 is no cap.
+  GATEWAY_MAX_CONCURRENT_PER_CLIENT: Joi.number().integer().min(0).max(10_000).default(16),
+  GATEWAY_MAX_STREAMS_PER_CLIENT: Joi.number().integer().min(0).max(10_000).default(4),
+  // Longest wait for a free socket of an upstream's pool (GATEWAY_MAX_SOCKETS); past it 503 with Retry-After.
+  GATEWAY_QUEUE_TIMEOUT_MS: Joi.number().integer().min(1).max(600_000).default(5000),
   ...tableKeys(),
 });
 
@@ -103,4 +133,5 @@ export function assertProductionSafe(config: Readonly<GatewayConfig>): void {
       'config: "AUTH_JWT_SECRET" must be set to a non-default secret of at least 32 characters in production',
     );
   }
+  if (!config.INTERNAL_API_TOKEN) throw new ConfigError('config: "INTERNAL_API_TOKEN" is required in production');
 }

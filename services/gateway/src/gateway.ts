@@ -4,20 +4,17 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, type Logger } from '../../kit/src/index.js';
+import { admit, clientKey, tokenOf } from './access.js';
+import { assertSameOrigin } from './csrf.js';
 import { clientAddress, sendError } from './envelope.js';
-import {
-  extractToken,
-  forwardHeaders,
-  headerValue,
-  resolveOrganization,
-  type Caller,
-  type TokenVerifier,
-  type Verified,
-} from './identity.js';
+import type { Fairness, Slot } from './fairness.js';
+import { forwardHeaders } from './headers.js';
+import { headerValue, type TokenVerifier, type Verified } from './identity.js';
 import type { GatewayMetrics } from './metrics.js';
 import { forward, type Upstream } from './proxy.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { Guard, Match, RouteIndex, TableName } from './tables.js';
+import type { RevocationSet } from './revocation.js';
+import { withQuery, type Match, type RouteIndex, type TableName } from './tables.js';
 
 export interface GatewayDeps {
   routes: RouteIndex;
@@ -25,18 +22,26 @@ export interface GatewayDeps {
   legacy?: Upstream;
   /** Access-token verification with AUTH_JWT_SECRET (identity.ts `cachedVerifier`). */
   verify: TokenVerifier;
+  /** Sessions revoked at auth (revocation.ts), checked on every token. */
+  revocations?: RevocationSet;
+  /** True while the revocation feed has been unreachable past GATEWAY_REVOCATION_FAIL_CLOSED_MS: token tables answer 503. */
+  revocationsStale?: (nowMs: number) => boolean;
   internalToken?: string;
   /** Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client address (as Express's `trust proxy`). */
   trustProxy: number;
   limiter: RateLimiter;
+  /** Per-client caps on upstream requests in flight and open event streams. */
+  fairness: Fairness;
+  /** Longest wait for a pooled upstream socket (GATEWAY_QUEUE_TIMEOUT_MS). */
+  queueTimeoutMs: number;
+  /** Origins a cookie-authenticated write may come from (GATEWAY_ALLOWED_ORIGINS; empty: the Host's own). */
+  allowedOrigins: readonly string[];
   metrics: GatewayMetrics;
   logger: Logger;
   now?: () => number;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="edu-platform"' };
-const INVALID_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="edu-platform", error="invalid_token"' };
 
 export type ApiHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -59,19 +64,23 @@ export function apiHandler(deps: GatewayDeps): ApiHandler {
   };
 }
 
-function dispatch(
-  deps: GatewayDeps,
-  req: IncomingMessage,
-  res: ServerResponse,
-  call: { match: Match | undefined; requestId: string; fail: (err: unknown) => void; nowMs: number },
-): void {
-  const { match, requestId, fail, nowMs } = call;
-  // The token is verified once, and only where it counts: for a token table or the rate-limit key.
-  const needed = match?.table.guard.identity === 'token' || deps.limiter.enabled;
-  const verified = needed ? tokenOf(req, deps.verify, nowMs) : undefined;
-  if (deps.limiter.enabled) limit(deps, req, verified, nowMs);
-  if (match) toService(deps, req, res, { match, verified, requestId, fail });
-  else toLegacy(deps, req, res, { requestId, fail });
+interface Call {
+  match: Match | undefined;
+  requestId: string;
+  fail: (err: unknown) => void;
+  nowMs: number;
+}
+
+function dispatch(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, call: Call): void {
+  const { match, nowMs } = call;
+  // The token is verified once, and only where it counts: a token table or a per-client key.
+  const needed = match?.table.guard.identity === 'token' || deps.limiter.enabled || deps.fairness.enabled;
+  const verified = needed ? tokenOf(req, deps, nowMs) : undefined;
+  const client = clientKey(req, verified, deps.trustProxy);
+  if (deps.limiter.enabled) limit(deps, client, nowMs);
+  assertSameOrigin(req.method ?? 'GET', req.headers, deps.allowedOrigins);
+  if (match) toService(deps, req, res, { ...call, match, verified, client });
+  else toLegacy(deps, req, res, { ...call, client });
 }
 
 /** On finish: the per-table histogram and the request line (method, table, status; never the URL: tokens). */
@@ -99,26 +108,18 @@ function requestIdOf(req: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-function tokenOf(req: IncomingMessage, verify: TokenVerifier, nowMs: number): Verified | undefined {
-  const token = extractToken(req.headers);
-  return token === undefined ? undefined : verify(token, Math.floor(nowMs / 1000));
-}
-
-/** A valid token's user is the client; otherwise the client's address (so one NAT'd school with tokens is many clients). */
-function limit(deps: GatewayDeps, req: IncomingMessage, verified: Verified | undefined, nowMs: number): void {
-  const key = verified?.ok ? `u:${verified.caller.userId}` : `a:${clientAddress(req, deps.trustProxy) ?? '?'}`;
-  const decision = deps.limiter.take(key, nowMs);
+function limit(deps: GatewayDeps, client: string, nowMs: number): void {
+  const decision = deps.limiter.take(client, nowMs);
   if (decision.ok) return;
   throw new AppError('RATE_LIMITED', 'Too many requests; retry later', {
     headers: { 'Retry-After': String(decision.retryAfterSeconds) },
   });
 }
 
-interface ServiceCall {
+interface ServiceCall extends Call {
   match: Match;
   verified: Verified | undefined;
-  requestId: string;
-  fail: (err: unknown) => void;
+  client: string;
 }
 
 function toService(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, call: ServiceCall): void {
@@ -126,60 +127,94 @@ function toService(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse,
   const upstream = deps.upstreams[match.table.name];
   if (!upstream) throw notFound(req);
   const guard = match.table.guard;
-  const identity =
+  if (guard.identity === 'token' && deps.revocationsStale?.(call.nowMs)) throw revocationsUnknown();
+  const actor =
     guard.identity === 'token' ? admit(guard, call.verified, headerValue(req.headers, 'x-organization-id')) : undefined;
   const headers = forwardHeaders(req.headers, {
-    caller: identity?.caller,
-    organizationId: identity?.organizationId,
+    actor,
     keepCredentials: guard.identity === 'service',
     internalToken: deps.internalToken,
     requestId,
-    clientAddress: req.socket.remoteAddress,
+    clientAddress: clientAddress(req, deps.trustProxy),
   });
-  forward(req, res, { upstream, path: match.upstreamPath, headers }, call.fail);
+  const { ownerQuery } = match.route;
+  const path = ownerQuery && actor ? withQuery(match.upstreamPath, ownerQuery, actor.userId) : match.upstreamPath;
+  send(deps, { req, res, call }, { upstream, path, headers, stream: match.route.stream === true });
 }
 
-/** The table's guard: a valid access token, an allowed global role, an organization the token allows. */
-export function admit(
-  guard: Guard,
-  verified: Verified | undefined,
-  requestedOrg: string | undefined,
-): { caller: Caller; organizationId?: string } {
-  if (!verified) throw new AppError('UNAUTHENTICATED', 'An access token is required', { headers: BEARER_CHALLENGE });
-  if (!verified.ok) {
-    const message = verified.reason === 'expired' ? 'Access token expired' : 'Invalid access token';
-    throw new AppError('UNAUTHENTICATED', message, { headers: INVALID_CHALLENGE });
+function revocationsUnknown(): AppError {
+  return new AppError('DEPENDENCY_UNAVAILABLE', 'Session revocations cannot be checked right now; retry later', {
+    headers: { 'Retry-After': '5' },
+  });
+}
+
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  call: Call & { client: string };
+}
+
+/**
+ * Forwards under the client's caps: a request slot for every upstream request, a stream slot for
+ * a route known to stream or an answer that turns out to be an event stream. Every slot is given
+ * back when the response closes, whichever way it ends (answered, refused, failed, client gone).
+ */
+function send(
+  deps: GatewayDeps,
+  { req, res, call }: Exchange,
+  fwd: { upstream: Upstream; path: string; headers: ReturnType<typeof forwardHeaders>; stream: boolean },
+): void {
+  const slots: Array<Slot & { ok: true }> = [];
+  const release = () => slots.splice(0).forEach((s) => s.release());
+  const take = (slot: Slot): AppError | undefined => {
+    if (!slot.ok) return tooMany(slot.limit);
+    slots.push(slot);
+    return undefined;
+  };
+  const refused =
+    take(deps.fairness.acquire(call.client)) ??
+    (fwd.stream ? take(deps.fairness.acquireStream(call.client)) : undefined);
+  if (refused) {
+    release();
+    throw refused;
   }
-  const { caller } = verified;
-  if (guard.roles && !guard.roles.includes(caller.role)) {
-    throw new AppError('FORBIDDEN', `This route needs one of the roles ${guard.roles.join(', ')}`);
-  }
-  const org = resolveOrganization(caller, requestedOrg);
-  if (!org.ok) throw new AppError('FORBIDDEN', 'Not a member of the requested organization');
-  if (guard.requireOrganization && !org.organizationId) {
-    throw new AppError('FORBIDDEN', 'This route needs an organization and the token names none');
-  }
-  return { caller, organizationId: org.organizationId };
+  res.once('close', release);
+  res.once('finish', release);
+  const admitAnswer = fwd.stream
+    ? undefined
+    : (upRes: IncomingMessage) => (isEventStream(upRes) ? take(deps.fairness.acquireStream(call.client)) : undefined);
+  forward(req, res, { ...fwd, queueTimeoutMs: deps.queueTimeoutMs, admitAnswer }, call.fail);
+}
+
+const isEventStream = (upRes: IncomingMessage) =>
+  String(upRes.headers['content-type'] ?? '')
+    .toLowerCase()
+    .startsWith('text/event-stream');
+
+function tooMany(limit: 'concurrent' | 'streams'): AppError {
+  const message =
+    limit === 'streams'
+      ? 'Too many open event streams for this client; close one and retry'
+      : 'Too many requests in flight for this client; retry later';
+  return new AppError('RATE_LIMITED', message, {
+    headers: { 'Retry-After': '1' },
+    details: { reason: limit === 'streams' ? 'CLIENT_STREAM_LIMIT' : 'CLIENT_CONCURRENCY_LIMIT' },
+  });
 }
 
 /**
  * Nothing unmapped reaches a service: the legacy system when one is configured; else a path a
  * table maps with other methods is 405 with `Allow` (as the services answer), any other is 404.
  */
-function toLegacy(
-  deps: GatewayDeps,
-  req: IncomingMessage,
-  res: ServerResponse,
-  call: { requestId: string; fail: (err: unknown) => void },
-): void {
+function toLegacy(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, call: Call & { client: string }): void {
   if (!deps.legacy) throw unmapped(deps.routes.methods(req.url ?? '/'), req);
   // The legacy system authenticates on its own: credentials pass, the internal token never leaves the platform.
   const headers = forwardHeaders(req.headers, {
     keepCredentials: true,
     requestId: call.requestId,
-    clientAddress: req.socket.remoteAddress,
+    clientAddress: clientAddress(req, deps.trustProxy),
   });
-  forward(req, res, { upstream: deps.legacy, path: req.url ?? '/', headers }, call.fail);
+  send(deps, { req, res, call }, { upstream: deps.legacy, path: req.url ?? '/', headers, stream: false });
 }
 
 function unmapped(methods: string[], req: IncomingMessage): AppError {

@@ -1,7 +1,7 @@
-// Identity at the edge (pure): the access token, its verification, the organization rule and the
-// headers the services trust.
+// Identity at the edge (pure): the access token, its verification, and the organization rule with
+// the caller's role in the organization.
 import type { KeyObject } from 'node:crypto';
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import jwt from 'jsonwebtoken';
 import { ROLES, type Role } from '../../kit/src/index.js';
 
@@ -11,15 +11,30 @@ const MAX_TOKEN_LENGTH = 8192;
 /** The ids the services accept in actor headers (services/kit/src/actor.ts). */
 const ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
 
-export interface Caller {
-  userId: string;
+/** An organization the token names and the caller's role in it. */
+export interface Membership {
+  organizationId: string;
   role: Role;
-  defaultOrganizationId?: string;
-  /** Organizations the token names beyond the default (a `memberships` claim, when auth issues one). */
-  organizations: readonly string[];
 }
 
-export type Verified = { ok: true; caller: Caller } | { ok: false; reason: 'invalid' | 'expired' | 'not-access' };
+export interface Caller {
+  userId: string;
+  /** The token's global `role`: it decides only where the token carries no memberships (see `resolveOrganization`). */
+  role: Role;
+  defaultOrganizationId?: string;
+  /**
+   * The `memberships` claim, or undefined for a token without one (issued before auth added it):
+   * such a token acts only in its default organization, with its global role there.
+   */
+  memberships?: readonly Membership[];
+  /** The session id (`sid`): logout and account disable revoke it (revocation.ts). */
+  sid?: string;
+  /** Issued at, in seconds: a token without `sid` is revoked by a user-wide revocation after it. */
+  iat: number;
+}
+
+export type Refusal = 'invalid' | 'expired' | 'not-access' | 'revoked';
+export type Verified = { ok: true; caller: Caller } | { ok: false; reason: Refusal };
 
 /** `Authorization: Bearer` first, then the `platform.accessToken` cookie, as the auth service reads them. */
 export function extractToken(headers: IncomingHttpHeaders): string | undefined {
@@ -46,43 +61,65 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return undefined;
 }
 
+/** Access tokens living longer than this (`exp - iat`) are refused; auth issues 15 minutes. */
+export const DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 86_400;
+
 /**
  * Signature (HS256 only), expiry, `type=access` and the claims the auth service requires (sub,
- * role, fullName). Pass the secret as a KeyObject made once: given a string, jsonwebtoken first
- * tries it as a PEM public key and catches the failure, about 40 times the cost of the check itself.
+ * role, fullName). `exp` and `iat` are required and `exp` may lie at most `maxLifetime` seconds
+ * after `iat` (and after now): a token that never expires, or for a year, is refused as invalid.
+ * Pass the secret as a KeyObject made once: given a string, jsonwebtoken first tries it as a PEM
+ * public key and catches the failure, about 40 times the cost of the check itself.
  */
-export function verifyAccessToken(token: string, secret: string | KeyObject, nowSeconds: number): Verified {
-  return checkAccessToken(token, secret, nowSeconds).verified;
+export function verifyAccessToken(
+  token: string,
+  secret: string | KeyObject,
+  nowSeconds: number,
+  maxLifetime = DEFAULT_MAX_TOKEN_LIFETIME_SECONDS,
+): Verified {
+  return checkAccessToken(token, { secret, maxLifetime }, nowSeconds).verified;
 }
 
 interface Checked {
   verified: Verified;
-  /** The token's validity window in seconds (open ends when it names none), for the cache. */
+  /** The token's validity window in seconds, for the cache. */
   nbf: number;
   exp: number;
 }
 
-function checkAccessToken(token: string, secret: string | KeyObject, nowSeconds: number): Checked {
-  const refused = (reason: 'invalid' | 'expired' | 'not-access'): Checked => ({
-    verified: { ok: false, reason },
-    nbf: 0,
-    exp: 0,
-  });
+interface VerifyKey {
+  secret: string | KeyObject;
+  maxLifetime: number;
+}
+
+function refused(reason: Refusal): Checked {
+  return { verified: { ok: false, reason }, nbf: 0, exp: 0 };
+}
+
+function checkAccessToken(token: string, key: VerifyKey, nowSeconds: number): Checked {
   if (token.length > MAX_TOKEN_LENGTH) return refused('invalid');
   let payload: unknown;
   try {
-    payload = jwt.verify(token, secret, { algorithms: ['HS256'], clockTimestamp: nowSeconds });
+    payload = jwt.verify(token, key.secret, { algorithms: ['HS256'], clockTimestamp: nowSeconds });
   } catch (err) {
     return refused((err as Error).name === 'TokenExpiredError' ? 'expired' : 'invalid');
   }
   if (typeof payload !== 'object' || payload === null) return refused('invalid');
   const claims = payload as Record<string, unknown>;
   if (claims.type !== 'access') return refused('not-access');
+  const { exp, iat } = claims;
+  if (!withinLifetime(exp, iat, nowSeconds, key.maxLifetime)) return refused('invalid');
   return {
-    verified: callerFrom(claims),
+    verified: callerFrom(claims, iat as number),
     nbf: typeof claims.nbf === 'number' ? claims.nbf : -Infinity,
-    exp: typeof claims.exp === 'number' ? claims.exp : Infinity,
+    exp: exp as number,
   };
+}
+
+/** `exp` and `iat` both given, and `exp` at most `max` seconds after each of `iat` and now. */
+function withinLifetime(exp: unknown, iat: unknown, nowSeconds: number, max: number): iat is number {
+  if (typeof exp !== 'number' || typeof iat !== 'number') return false;
+  return exp - iat <= max && exp - nowSeconds <= max;
 }
 
 export type TokenVerifier = (token: string, nowSeconds: number) => Verified;
@@ -93,7 +130,12 @@ export type TokenVerifier = (token: string, nowSeconds: number) => Verified;
  * its `nbf`), and a client sends the same one on every request. Refused tokens are not kept (a
  * flood of garbage must not push real ones out); past `max` entries the oldest go first.
  */
-export function cachedVerifier(secret: string | KeyObject, max = 10_000): TokenVerifier {
+export function cachedVerifier(
+  secret: string | KeyObject,
+  opts: { max?: number; maxLifetime?: number } = {},
+): TokenVerifier {
+  const max = opts.max ?? 10_000;
+  const key = { secret, maxLifetime: opts.maxLifetime ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS };
   const accepted = new Map<string, Checked>();
   return (token, nowSeconds) => {
     const hit = accepted.get(token);
@@ -102,7 +144,7 @@ export function cachedVerifier(secret: string | KeyObject, max = 10_000): TokenV
       accepted.delete(token);
       return { ok: false, reason: 'expired' };
     }
-    const checked = checkAccessToken(token, secret, nowSeconds);
+    const checked = checkAccessToken(token, key, nowSeconds);
     if (!checked.verified.ok) return checked.verified;
     if (accepted.size >= max) accepted.delete(accepted.keys().next().value as string);
     accepted.set(token, checked);
@@ -110,44 +152,60 @@ export function cachedVerifier(secret: string | KeyObject, max = 10_000): TokenV
   };
 }
 
-function callerFrom(claims: Record<string, unknown>): Verified {
-  const { sub, role, fullName, defaultOrganizationId } = claims;
-  if (typeof sub !== 'string' || !ID.test(sub)) return { ok: false, reason: 'invalid' };
-  if (typeof fullName !== 'string' || fullName === '') return { ok: false, reason: 'invalid' };
-  if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) return { ok: false, reason: 'invalid' };
-  const caller: Caller = { userId: sub, role: role as Role, organizations: membershipOrgs(claims.memberships) };
-  if (typeof defaultOrganizationId === 'string' && ID.test(defaultOrganizationId)) {
-    caller.defaultOrganizationId = defaultOrganizationId;
-  }
+function callerFrom(claims: Record<string, unknown>, iat: number): Verified {
+  const { sub, role, fullName, defaultOrganizationId, sid } = claims;
+  if (!isId(sub) || typeof fullName !== 'string' || fullName === '') return { ok: false, reason: 'invalid' };
+  if (!isRole(role) || (sid !== undefined && !isId(sid))) return { ok: false, reason: 'invalid' };
+  const caller: Caller = { userId: sub, role, iat };
+  if (isId(sid)) caller.sid = sid;
+  if (isId(defaultOrganizationId)) caller.defaultOrganizationId = defaultOrganizationId;
+  if (claims.memberships !== undefined) caller.memberships = Object.freeze(membershipsOf(claims.memberships));
   // Frozen: a cached caller serves every later request of the same token.
-  Object.freeze(caller.organizations);
   return { ok: true, caller: Object.freeze(caller) };
 }
 
-/** `memberships: [{ organizationId }]` or `["org"]`; anything else names no organization. */
-function membershipOrgs(value: unknown): string[] {
+const isId = (v: unknown): v is string => typeof v === 'string' && ID.test(v);
+const isRole = (v: unknown): v is Role => typeof v === 'string' && (ROLES as readonly string[]).includes(v);
+
+/**
+ * `memberships: [{ organizationId, role }]`. An entry without a valid id and role names no
+ * organization (a bare id, as an older draft of the claim had, grants nothing). A claim that is
+ * there but not a list is no memberships at all (never the legacy fallback).
+ */
+function membershipsOf(value: unknown): Membership[] {
   if (!Array.isArray(value)) return [];
-  const out: string[] = [];
+  const out: Membership[] = [];
   for (const m of value.slice(0, 100)) {
-    const id = typeof m === 'string' ? m : (m as { organizationId?: unknown } | null)?.organizationId;
-    if (typeof id === 'string' && ID.test(id)) out.push(id);
+    const { organizationId, role } = (m ?? {}) as { organizationId?: unknown; role?: unknown };
+    if (isId(organizationId) && isRole(role)) {
+      out.push(Object.freeze({ organizationId, role }));
+    }
   }
   return out;
 }
 
-export type OrgDecision = { ok: true; organizationId?: string } | { ok: false };
+/** The organization a request acts in and the caller's role there, or a refusal. */
+export type OrgDecision = { ok: true; organizationId?: string; role: Role } | { ok: false };
 
 /**
- * The organization rule: a requested `X-Organization-Id` is used only when the token allows it
- * (its default organization or one of its memberships); a request without one acts in the
- * token's default organization; a request naming any other organization is refused, never
- * silently moved to the default one.
+ * The organization rule and the role in it.
+ * - A token with a `memberships` claim acts only where it has a membership, with that
+ *   membership's role. Without X-Organization-Id it acts in its default organization when it is a
+ *   member there, else in none (global role; only tables that need no organization admit it).
+ * - A token without the claim (issued before auth added it) acts only in its default
+ *   organization, with its global role there, as before.
+ * A request naming any other organization is refused, never silently moved to the default one.
  */
 export function resolveOrganization(caller: Caller, requested: string | undefined): OrgDecision {
-  if (requested === undefined) return { ok: true, organizationId: caller.defaultOrganizationId };
-  if (requested === caller.defaultOrganizationId || caller.organizations.includes(requested)) {
-    return { ok: true, organizationId: requested };
+  const { memberships, defaultOrganizationId: home } = caller;
+  if (memberships === undefined) {
+    if (requested === undefined || requested === home) return { ok: true, organizationId: home, role: caller.role };
+    return { ok: false };
   }
+  const wanted = requested ?? home;
+  const found = wanted === undefined ? undefined : memberships.find((m) => m.organizationId === wanted);
+  if (found) return { ok: true, organizationId: found.organizationId, role: found.role };
+  if (requested === undefined) return { ok: true, role: caller.role };
   return { ok: false };
 }
 
@@ -156,93 +214,4 @@ export function headerValue(headers: IncomingHttpHeaders, name: string): string 
   const v = headers[name];
   const first = Array.isArray(v) ? v[0] : v;
   return first === undefined || first.trim() === '' ? undefined : first.trim();
-}
-
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'expect',
-  'host',
-]);
-
-/** Headers a client may never set toward a service: the actor, the organization, the internal token. */
-export function isTrustedHeader(name: string): boolean {
-  return (
-    name.startsWith('x-user-') ||
-    name.startsWith('x-actor-') ||
-    name === 'x-organization-id' ||
-    name === 'x-internal-token' ||
-    name === 'x-request-id' ||
-    name === 'x-forwarded-for'
-  );
-}
-
-const CREDENTIALS = new Set(['authorization', 'cookie']);
-
-export interface ForwardOptions {
-  caller?: Caller;
-  organizationId?: string;
-  /** Keep Authorization and Cookie (the auth service and legacy read them; other services get headers instead). */
-  keepCredentials: boolean;
-  internalToken?: string;
-  requestId: string;
-  clientAddress?: string;
-}
-
-/** The request headers toward an upstream: the client's, minus hop-by-hop and trusted ones, plus ours. */
-export function forwardHeaders(client: IncomingHttpHeaders, opts: ForwardOptions): OutgoingHttpHeaders {
-  const out = responseHeaders(client);
-  for (const name of Object.keys(out)) {
-    if (isTrustedHeader(name) || (!opts.keepCredentials && CREDENTIALS.has(name))) delete out[name];
-  }
-  out['x-request-id'] = opts.requestId;
-  const xff = headerValue(client, 'x-forwarded-for');
-  if (opts.clientAddress) out['x-forwarded-for'] = xff ? `${xff}, ${opts.clientAddress}` : opts.clientAddress;
-  if (opts.internalToken) out['x-internal-token'] = opts.internalToken;
-  if (opts.caller) Object.assign(out, actorHeaders(opts.caller, opts.organizationId));
-  return out;
-}
-
-/** Both spellings the services read (`X-User-*` for attempt and document import, `X-Actor-*` for notification). */
-export function actorHeaders(caller: Caller, organizationId: string | undefined): Record<string, string> {
-  const h: Record<string, string> = {
-    'x-user-id': caller.userId,
-    'x-user-role': caller.role,
-    'x-actor-id': caller.userId,
-    'x-actor-role': caller.role,
-  };
-  if (organizationId) h['x-organization-id'] = organizationId;
-  return h;
-}
-
-/** Headers without the hop-by-hop ones (the response toward the client; the base of a forwarded request). */
-export function responseHeaders(upstream: IncomingHttpHeaders): OutgoingHttpHeaders {
-  const out: OutgoingHttpHeaders = {};
-  const listed = connectionListed(upstream.connection);
-  for (const [name, value] of Object.entries(upstream)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || listed.has(name)) continue;
-    out[name] = value;
-  }
-  return out;
-}
-
-const NO_NAMES: ReadonlySet<string> = new Set();
-
-function connectionListed(value: string | string[] | undefined): ReadonlySet<string> {
-  // The usual values name no header: no parsing on every request and response.
-  if (value === undefined || value === 'keep-alive' || value === 'close') return NO_NAMES;
-  const v = Array.isArray(value) ? value.join(',') : value;
-  return new Set(
-    v
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean),
-  );
 }

@@ -2,7 +2,7 @@
 import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { AppError } from '../../kit/src/index.js';
-import { responseHeaders } from './identity.js';
+import { responseHeaders } from './headers.js';
 
 export interface Upstream {
   base: URL;
@@ -16,6 +16,10 @@ export interface ForwardRequest {
   /** Path and query below the upstream's base URL. */
   path: string;
   headers: OutgoingHttpHeaders;
+  /** Longest wait for a socket of the pool (past GATEWAY_MAX_SOCKETS the agent queues silently): 503 after it. */
+  queueTimeoutMs?: number;
+  /** Checked when the answer's headers arrive, before anything is sent: an error refuses the answer (an event stream past the client's cap). */
+  admitAnswer?: (upRes: IncomingMessage) => AppError | undefined;
 }
 
 /** A keep-alive pool per upstream, so a request does not pay a TCP handshake. */
@@ -40,14 +44,20 @@ function joinPath(base: URL, path: string): string {
   return `${prefix}${path}`;
 }
 
+export function queueTimeout(ms: number): AppError {
+  return new AppError('DEPENDENCY_UNAVAILABLE', 'The service behind this route is busy; retry later', {
+    headers: { 'Retry-After': '1' },
+    details: { reason: 'UPSTREAM_QUEUE_TIMEOUT', waitedMs: ms },
+  });
+}
+
 /**
  * Pipes `req` to the upstream and the upstream's answer to `res`, chunk by chunk (uploads and
  * server-sent events pass as they come). Failures before the answer starts go to `fail` (the
  * error envelope); after it, the client connection is cut, since a status was already sent.
- * Resolves with the status sent when the exchange ends.
  */
 export function forward(req: IncomingMessage, res: ServerResponse, fwd: ForwardRequest, fail: (e: AppError) => void) {
-  const { base, agent, timeoutMs } = fwd.upstream;
+  const { base, agent } = fwd.upstream;
   const client = base.protocol === 'https:' ? https : http;
   const up = client.request({
     protocol: base.protocol,
@@ -58,49 +68,74 @@ export function forward(req: IncomingMessage, res: ServerResponse, fwd: ForwardR
     headers: fwd.headers,
     agent,
   });
-  let timer: NodeJS.Timeout | undefined;
-  let answered = false;
-  let failed = false;
+  const timers: { queue?: NodeJS.Timeout; answer?: NodeJS.Timeout } = {};
+  const stopTimers = () => {
+    clearTimeout(timers.queue);
+    clearTimeout(timers.answer);
+  };
+  const state = { answered: false, failed: false };
   const abort = (err: AppError) => {
-    clearTimeout(timer);
-    if (failed || answered) return;
-    failed = true;
+    stopTimers();
+    if (state.failed || state.answered) return;
+    state.failed = true;
     req.unpipe(up);
     up.destroy();
     fail(err);
   };
-  up.on('finish', () => {
-    timer = setTimeout(
-      () =>
-        abort(new AppError('UPSTREAM_TIMEOUT', `The service behind this route did not answer within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-  });
+  watchTimes(up, fwd, timers, abort);
   up.on('response', (upRes) => {
-    clearTimeout(timer);
-    if (failed) return upRes.resume();
-    answered = true;
-    res.writeHead(upRes.statusCode ?? 502, responseHeaders(upRes.headers));
-    // A stream's headers go out now (an event stream's first bytes may be minutes away); a body of
-    // known length follows at once, and its headers ride in the same write.
-    if (upRes.headers['content-length'] === undefined) res.flushHeaders();
-    upRes.pipe(res);
-    upRes.on('error', () => res.destroy());
-    upRes.on('aborted', () => res.destroy());
+    stopTimers();
+    if (state.failed) return upRes.resume();
+    const refused = fwd.admitAnswer?.(upRes);
+    if (refused) return abort(refused);
+    state.answered = true;
+    answer(upRes, res);
   });
   up.on('error', (err: NodeJS.ErrnoException) => {
     // After the answer started, a request-side error (the service closed early, e.g. after a 413) is not the answer's.
-    if (answered) return req.unpipe(up);
+    if (state.answered) return req.unpipe(up);
     abort(classifyUpstreamError(err));
   });
   // The client went away (or the answer ended): nothing more to send or receive upstream.
   res.on('close', () => {
-    clearTimeout(timer);
+    stopTimers();
     if (!res.writableFinished) up.destroy();
   });
   // Without a body (most GETs) there is nothing to pipe: the request goes out in one write.
   if (hasBody(req)) req.pipe(up);
   else up.end();
+}
+
+/** The wait for a pooled socket (queue timeout) and, once the request is sent, for the answer's headers. */
+function watchTimes(
+  up: http.ClientRequest,
+  fwd: ForwardRequest,
+  timers: { queue?: NodeJS.Timeout; answer?: NodeJS.Timeout },
+  abort: (err: AppError) => void,
+): void {
+  const { queueTimeoutMs } = fwd;
+  if (queueTimeoutMs !== undefined && queueTimeoutMs > 0) {
+    timers.queue = setTimeout(() => abort(queueTimeout(queueTimeoutMs)), queueTimeoutMs);
+    up.once('socket', () => clearTimeout(timers.queue));
+  }
+  const { timeoutMs } = fwd.upstream;
+  up.on('finish', () => {
+    timers.answer = setTimeout(
+      () =>
+        abort(new AppError('UPSTREAM_TIMEOUT', `The service behind this route did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+}
+
+function answer(upRes: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(upRes.statusCode ?? 502, responseHeaders(upRes.headers));
+  // A stream's headers go out now (an event stream's first bytes may be minutes away); a body of
+  // known length follows at once, and its headers ride in the same write.
+  if (upRes.headers['content-length'] === undefined) res.flushHeaders();
+  upRes.pipe(res);
+  upRes.on('error', () => res.destroy());
+  upRes.on('aborted', () => res.destroy());
 }
 
 /** A request body is announced by Content-Length (non-zero) or Transfer-Encoding (RFC 9112 §6.3). */

@@ -10,6 +10,8 @@ export interface Guard {
   identity: 'service' | 'token';
   roles?: readonly Role[];
   requireOrganization?: boolean;
+  /** `self`: the service is told (X-Actor-Scope: self) to treat every caller, ADMIN included, as the owner of its own rows only. */
+  scope?: 'self';
 }
 
 export interface RouteDef {
@@ -20,6 +22,10 @@ export interface RouteDef {
   target: string;
   /** Query parameters never forwarded on this route. */
   dropQuery?: readonly string[];
+  /** Set to the caller's user id after the client's query is cleaned (the own inbox list). */
+  ownerQuery?: string;
+  /** An event stream: it counts against the client's open-stream cap (GATEWAY_MAX_STREAMS_PER_CLIENT). */
+  stream?: boolean;
 }
 
 export interface TableDef {
@@ -28,8 +34,12 @@ export interface TableDef {
   routes: readonly RouteDef[];
 }
 
-const r = (method: string, path: string, target: string, dropQuery?: readonly string[]): RouteDef =>
-  dropQuery ? { method, path, target, dropQuery } : { method, path, target };
+const r = (
+  method: string,
+  path: string,
+  target: string,
+  extra: Pick<RouteDef, 'dropQuery' | 'ownerQuery' | 'stream'> = {},
+): RouteDef => ({ method, path, target, ...extra });
 
 const DI = '/v1/import/docx';
 
@@ -56,10 +66,13 @@ export const TABLES: readonly TableDef[] = [
   },
   {
     name: 'notifications',
-    guard: { identity: 'token' },
+    guard: { identity: 'token', scope: 'self' },
     routes: [
       // The caller's own inbox: the admin inbox (another user's, or everyone's) stays legacy.
-      r('GET', '/api/notifications', '/v1/notifications', ['userId', 'organizationId']),
+      r('GET', '/api/notifications', '/v1/notifications', {
+        dropQuery: ['userId', 'organizationId'],
+        ownerQuery: 'userId',
+      }),
       r('POST', '/api/notifications/read-all', '/v1/notifications/read-all'),
       r('POST', '/api/notifications/delete-all', '/v1/notifications/delete-all'),
       r('GET', '/api/notifications/preferences', '/v1/notifications/preferences'),
@@ -73,9 +86,9 @@ export const TABLES: readonly TableDef[] = [
   },
   {
     name: 'parentAlerts',
-    guard: { identity: 'token', roles: ['PARENT'] },
+    guard: { identity: 'token', roles: ['PARENT'], scope: 'self' },
     routes: [
-      r('GET', '/api/parent/alerts', '/v1/parent/alerts'),
+      r('GET', '/api/parent/alerts', '/v1/parent/alerts', { dropQuery: ['userId', 'organizationId'] }),
       r('POST', '/api/parent/alerts/read-all', '/v1/parent/alerts/read-all'),
       r('POST', '/api/parent/alerts/:id/read', '/v1/parent/alerts/:id/read'),
     ],
@@ -94,7 +107,7 @@ export const TABLES: readonly TableDef[] = [
         `${DI}/docx-fast-jobs/:id/temp-draft/assets/:assetId/content`,
       ),
       r('POST', '/api/exam-import/docx-fast-jobs/:id/reprocess', `${DI}/docx-fast-jobs/:id/reprocess`),
-      r('GET', '/api/exam-import/algorithm-jobs/events', `${DI}/jobs/events`),
+      r('GET', '/api/exam-import/algorithm-jobs/events', `${DI}/jobs/events`, { stream: true }),
       r('GET', '/api/exam-import/jobs/:id', `${DI}/jobs/:id`),
       r('GET', '/api/exam-import/jobs/:id/status', `${DI}/jobs/:id/status`),
       r('PATCH', '/api/exam-import/jobs/:id/review', `${DI}/jobs/:id/review`),
@@ -203,6 +216,12 @@ function upstream(route: RouteDef, params: ReadonlyMap<string, string>, query: s
   const path = route.target.replace(/:([A-Za-z]+)/g, (_m, name: string) => params.get(name) ?? '');
   const kept = route.dropQuery ? dropParams(query, route.dropQuery) : query;
   return kept ? `${path}?${kept}` : path;
+}
+
+/** The upstream path with `name=<value>` added (the owner of the own-inbox list; the client's was dropped). */
+export function withQuery(upstreamPath: string, name: string, value: string): string {
+  const pair = `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
+  return upstreamPath.includes('?') ? `${upstreamPath}&${pair}` : `${upstreamPath}?${pair}`;
 }
 
 /** Removes named parameters (also percent-encoded spellings of the name) and keeps the rest byte for byte. */

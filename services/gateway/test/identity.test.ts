@@ -1,15 +1,8 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
-import { admit } from '../src/gateway.js';
-import {
-  cachedVerifier,
-  extractToken,
-  forwardHeaders,
-  resolveOrganization,
-  responseHeaders,
-  verifyAccessToken,
-  type Caller,
-} from '../src/identity.js';
+import { admit } from '../src/access.js';
+import { forwardHeaders, isTrustedHeader, normalizeHeaderName, responseHeaders } from '../src/headers.js';
+import { cachedVerifier, extractToken, resolveOrganization, verifyAccessToken, type Caller } from '../src/identity.js';
 import { AppError } from '../../kit/src/index.js';
 
 const SECRET = 'g'.repeat(40);
@@ -25,7 +18,7 @@ const claims = {
 };
 const sign = (c: Record<string, unknown>, opts: jwt.SignOptions = {}, secret = SECRET) =>
   jwt.sign({ iat: NOW, ...c }, secret, { algorithm: 'HS256', expiresIn: 900, ...opts });
-const teacher: Caller = { userId: 'u1', role: 'TEACHER', defaultOrganizationId: 'local', organizations: [] };
+const teacher: Caller = { userId: 'u1', role: 'TEACHER', defaultOrganizationId: 'local', iat: NOW };
 
 function refusal(fn: () => unknown): AppError {
   try {
@@ -65,7 +58,7 @@ describe('gateway: identity at the edge (pure)', () => {
   });
 
   it('a remembered token still expires, waits for nbf, and a refused one is never remembered', () => {
-    const verify = cachedVerifier(SECRET, 2);
+    const verify = cachedVerifier(SECRET, { max: 2 });
     const token = sign(claims);
     expect(verify(token, NOW + 10)).to.deep.equal({ ok: true, caller: teacher });
     expect(verify(token, NOW + 899)).to.deep.equal({ ok: true, caller: teacher });
@@ -85,23 +78,65 @@ describe('gateway: identity at the edge (pure)', () => {
     expect(verify(other, NOW).ok && verify(other, NOW).ok && verify(token, NOW).ok).to.equal(true);
   });
 
-  it('reads memberships when a token carries them', () => {
+  it('refuses a token without exp, without iat, or living longer than the maximum', () => {
+    const noExp = jwt.sign({ ...claims, iat: NOW }, SECRET, { algorithm: 'HS256' });
+    expect(verifyAccessToken(noExp, SECRET, NOW)).to.deep.equal({ ok: false, reason: 'invalid' });
+    const noIat = jwt.sign({ ...claims, exp: NOW + 900 }, SECRET, { algorithm: 'HS256', noTimestamp: true });
+    expect(verifyAccessToken(noIat, SECRET, NOW)).to.deep.equal({ ok: false, reason: 'invalid' });
+    const year = sign(claims, { expiresIn: 365 * 86400 });
+    expect(verifyAccessToken(year, SECRET, NOW)).to.deep.equal({ ok: false, reason: 'invalid' });
+    expect(verifyAccessToken(sign(claims, { expiresIn: 3600 }), SECRET, NOW, 3600).ok).to.equal(true);
+    expect(verifyAccessToken(sign(claims, { expiresIn: 3601 }), SECRET, NOW, 3600).ok).to.equal(false);
+    // An iat in the past does not stretch a token that still lives too long from now.
+    const backdated = sign({ ...claims, iat: NOW - 100 }, { expiresIn: 3650 });
+    expect(verifyAccessToken(backdated, SECRET, NOW - 100, 3600).ok).to.equal(false);
+    expect(cachedVerifier(SECRET)(noExp, NOW).ok).to.equal(false);
+  });
+
+  it('reads the session id and memberships with their roles; entries without a role name nothing', () => {
     const v = verifyAccessToken(
-      sign({ ...claims, memberships: [{ organizationId: 'o2' }, 'o3', 7, { x: 1 }] }),
+      sign({
+        ...claims,
+        sid: 's-1',
+        memberships: [{ organizationId: 'o2', role: 'STUDENT' }, 'o3', 7, { organizationId: 'o4' }, { x: 1 }],
+      }),
       SECRET,
       NOW,
     );
-    expect(v.ok && v.caller.organizations).to.deep.equal(['o2', 'o3']);
+    expect(v.ok && v.caller.memberships).to.deep.equal([{ organizationId: 'o2', role: 'STUDENT' }]);
+    expect(v.ok && v.caller.sid).to.equal('s-1');
+    expect(verifyAccessToken(sign({ ...claims, sid: 'a b' }), SECRET, NOW).ok).to.equal(false);
+    const legacy = verifyAccessToken(sign(claims), SECRET, NOW);
+    expect(legacy.ok && legacy.caller.memberships).to.equal(undefined);
   });
 
-  it('organization rule: header only when allowed, else the default; a foreign one is refused', () => {
-    const member = { ...teacher, organizations: ['o2'] };
-    expect(resolveOrganization(member, undefined)).to.deep.equal({ ok: true, organizationId: 'local' });
-    expect(resolveOrganization(member, 'local')).to.deep.equal({ ok: true, organizationId: 'local' });
-    expect(resolveOrganization(member, 'o2')).to.deep.equal({ ok: true, organizationId: 'o2' });
+  it('organization rule with memberships: only member organizations, with the membership role', () => {
+    const member: Caller = {
+      ...teacher,
+      memberships: [
+        { organizationId: 'local', role: 'ADMIN' },
+        { organizationId: 'o2', role: 'STUDENT' },
+      ],
+    };
+    expect(resolveOrganization(member, undefined)).to.deep.equal({ ok: true, organizationId: 'local', role: 'ADMIN' });
+    expect(resolveOrganization(member, 'o2')).to.deep.equal({ ok: true, organizationId: 'o2', role: 'STUDENT' });
     expect(resolveOrganization(member, 'o9')).to.deep.equal({ ok: false });
-    const none: Caller = { userId: 'u', role: 'PARENT', organizations: [] };
-    expect(resolveOrganization(none, undefined)).to.deep.equal({ ok: true, organizationId: undefined });
+    // The default organization without a membership there: no organization, unless it is asked for.
+    const away: Caller = { ...teacher, memberships: [{ organizationId: 'o2', role: 'TEACHER' }] };
+    expect(resolveOrganization(away, undefined)).to.deep.equal({ ok: true, role: 'TEACHER' });
+    expect(resolveOrganization(away, 'local')).to.deep.equal({ ok: false });
+  });
+
+  it('organization rule without a memberships claim: the default organization only, global role', () => {
+    expect(resolveOrganization(teacher, undefined)).to.deep.equal({
+      ok: true,
+      organizationId: 'local',
+      role: 'TEACHER',
+    });
+    expect(resolveOrganization(teacher, 'local')).to.deep.equal({ ok: true, organizationId: 'local', role: 'TEACHER' });
+    expect(resolveOrganization(teacher, 'o2')).to.deep.equal({ ok: false });
+    const none: Caller = { userId: 'u', role: 'PARENT', iat: NOW };
+    expect(resolveOrganization(none, undefined)).to.deep.equal({ ok: true, organizationId: undefined, role: 'PARENT' });
   });
 
   it('guards: no token 401, bad token 401, wrong role 403, foreign organization 403, no organization 403', () => {
@@ -115,14 +150,25 @@ describe('gateway: identity at the edge (pure)', () => {
     ]);
     const student = { ok: true as const, caller: { ...teacher, role: 'STUDENT' as const } };
     expect(refusal(() => admit(guard, student, undefined)).code).to.equal('FORBIDDEN');
+    const revoked = refusal(() => admit(guard, { ok: false, reason: 'revoked' }, undefined));
+    expect([revoked.code, revoked.message]).to.deep.equal(['UNAUTHENTICATED', 'Access token revoked']);
+    // Global TEACHER, STUDENT in the organization asked for: the membership decides.
+    const studentThere = {
+      ok: true as const,
+      caller: { ...teacher, memberships: [{ organizationId: 'o2', role: 'STUDENT' as const }] },
+    };
+    expect(refusal(() => admit(guard, studentThere, 'o2')).code).to.equal('FORBIDDEN');
     expect(refusal(() => admit(guard, { ok: true, caller: teacher }, 'other')).code).to.equal('FORBIDDEN');
     const orgless = { ok: true as const, caller: { ...teacher, defaultOrganizationId: undefined } };
     expect(refusal(() => admit(guard, orgless, undefined)).code).to.equal('FORBIDDEN');
-    expect(admit({ identity: 'token' }, orgless, undefined)).to.deep.equal({
-      caller: orgless.caller,
-      organizationId: undefined,
-    });
+    expect(admit({ identity: 'token' }, orgless, undefined)).to.deep.equal({ userId: 'u1', role: 'TEACHER' });
     expect(admit(guard, { ok: true, caller: teacher }, undefined).organizationId).to.equal('local');
+    expect(admit({ identity: 'token', scope: 'self' }, { ok: true, caller: teacher }, undefined)).to.deep.equal({
+      userId: 'u1',
+      role: 'TEACHER',
+      organizationId: 'local',
+      scope: 'self',
+    });
   });
 
   it('forwarded headers: client actor and internal headers gone, ours set, hop-by-hop dropped', () => {
@@ -147,8 +193,7 @@ describe('gateway: identity at the edge (pure)', () => {
         accept: 'text/event-stream',
       },
       {
-        caller: teacher,
-        organizationId: 'local',
+        actor: { userId: 'u1', role: 'TEACHER', organizationId: 'local' },
         keepCredentials: false,
         internalToken: 'i'.repeat(20),
         requestId: 'r1',
@@ -159,7 +204,7 @@ describe('gateway: identity at the edge (pure)', () => {
       'content-type': 'application/json',
       accept: 'text/event-stream',
       'x-request-id': 'r1',
-      'x-forwarded-for': '10.0.0.9, 1.2.3.4',
+      'x-forwarded-for': '1.2.3.4',
       'x-internal-token': 'i'.repeat(20),
       'x-user-id': 'u1',
       'x-user-role': 'TEACHER',
@@ -167,6 +212,32 @@ describe('gateway: identity at the edge (pure)', () => {
       'x-actor-role': 'TEACHER',
       'x-organization-id': 'local',
     });
+  });
+
+  it('trusted headers are recognised in every spelling a hop may fold to the same name', () => {
+    for (const name of [
+      'x_user_id',
+      'x.user.id',
+      'x--user--id',
+      'xuserid',
+      'x_actor_role',
+      'x-actor-scope',
+      'x_organization_id',
+      'x_internal_token',
+      'x_forwarded_for',
+      'x-forwarded-host',
+      'forwarded',
+      'x-real-ip',
+      'x_real_ip',
+      'true-client-ip',
+      'x_request_id',
+    ]) {
+      expect(isTrustedHeader(name), name).to.equal(true);
+    }
+    for (const name of ['content-type', 'accept', 'authorization', 'x-custom', 'user-agent', 'cookie']) {
+      expect(isTrustedHeader(name), name).to.equal(false);
+    }
+    expect(normalizeHeaderName('X__User.ID_')).to.equal('x-user-id');
   });
 
   it('the auth table keeps credentials and adds no actor', () => {
