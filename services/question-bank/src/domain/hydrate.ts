@@ -10,6 +10,7 @@ import type {
 import * as refs from '../store/catalog-store.js';
 import type { QuestionRow } from '../store/question-models.js';
 import type { QuestionBankDeps } from './deps.js';
+import { sameTenant } from './tenancy.js';
 
 export type HydrateView = 'list' | 'detail' | 'editor' | 'legacy';
 
@@ -117,24 +118,38 @@ const userRef = (u: UserRefRow | undefined) => (u ? { id: u._id, fullName: u.ful
 
 const orgRef = (o: OrganizationRefRow | undefined) => (o ? { id: o._id, name: o.name, slug: o.slug } : null);
 
-const at = <T>(map: Map<string, T>, key: string | null | undefined): T | undefined => (key ? map.get(key) : undefined);
+/**
+ * The row `key` names, only when it belongs to the question's organization (or is global where
+ * that kind has global rows): a stored id of another organization hydrates as absent, never as
+ * that organization's data.
+ */
+function at<T extends { organizationId: string | null }>(
+  map: Map<string, T>,
+  key: string | null | undefined,
+  org: string | null | undefined,
+  allowGlobal = false,
+): T | undefined {
+  const row = key ? map.get(key) : undefined;
+  return sameTenant(row, org, allowGlobal) ? row : undefined;
+}
 
 function hydrateOne(row: Source, l: Loaded): QuestionHydration {
+  const org = row.organizationId;
   const named = Object.fromEntries(
     (Object.entries(NAMED_REFS) as Array<[RefField, RefMember]>).map(([field, member]) => [
       member,
-      namedRef(at(l.taxonomy, row[field])),
+      namedRef(at(l.taxonomy, row[field], org, true)),
     ]),
   ) as Record<RefMember, NamedRef | null>;
   return {
     ...named,
     // Missing projection rows are the legacy placeholders: zero counts.
-    _count: counts(l.usage.get(row.id)),
-    createdBy: userRef(at(l.users, row.createdById)),
-    organization: orgRef(at(l.orgs, row.organizationId)),
-    customType: typeRef(at(l.types, row.customTypeId)),
-    group: groupRef(at(l.groups, row.groupId)),
-    folder: folderRef(at(l.folders, row.folderId)),
+    _count: counts(at(l.usage, row.id, org)),
+    createdBy: userRef(at(l.users, row.createdById, org)),
+    organization: orgRef(at(l.orgs, row.organizationId, org)),
+    customType: typeRef(at(l.types, row.customTypeId, org, true)),
+    group: groupRef(at(l.groups, row.groupId, org)),
+    folder: folderRef(at(l.folders, row.folderId, org)),
   };
 }
 
@@ -156,7 +171,9 @@ export async function hydrateQuestions<T extends Source>(
 /**
  * The ids among `questionIds` that DELETE must archive rather than remove: a usage projection
  * above zero, or a live question of the same organization cloned from it
- * (`sourceMetadataJson.clonedFromQuestionId`).
+ * (`sourceMetadataJson.clonedFromQuestionId`). Usage rows count here whatever organization they
+ * name (only the question's organization can write them since issue 20; an older stray row can only
+ * turn a removal into an archive, which is recoverable, never the other way round).
  */
 export async function hasProjectedUsageOrCloneRefs(
   deps: QuestionBankDeps,

@@ -113,17 +113,49 @@ export const deleteType = (m: StoreModels, id: string) => m.QuestionTypeDefiniti
 export const findTaxonomy = (m: StoreModels, filter: FilterQuery<TaxonomyRefRow>, page: Page) =>
   pageOf<TaxonomyRefRow>(m.TaxonomyRef, filter, page, { kind: 1, code: 1, _id: 1 });
 
-/** Upserts by `_id`, replacing every given field; returns how many rows were written. */
-export async function upsertById<T extends { _id: string }>(
+/**
+ * Upserts by `_id` within the row's organization: the filter names the row's `organizationId`, so a
+ * row another organization holds is never matched (its insert fails on the duplicate `_id` instead,
+ * and the caller reports the conflict). Ids in `repair` are matched by `_id` alone: the caller
+ * established that the row belongs to the writer's organization (its question is the writer's).
+ */
+export async function upsertOwned<T extends { _id: string; organizationId: string | null }>(
   model: Model<T>,
-  rows: Array<Partial<T> & { _id: string }>,
+  rows: Array<Partial<T> & { _id: string; organizationId: string | null }>,
+  repair: ReadonlySet<string> = new Set(),
 ): Promise<number> {
   if (rows.length === 0) return 0;
-  const res = await model.bulkWrite(
-    rows.map(({ _id, ...set }) => ({ updateOne: { filter: { _id }, update: { $set: set }, upsert: true } })) as never,
-    { ordered: false },
-  );
+  const ops = rows.map(({ _id, ...set }) => ({
+    updateOne: {
+      filter: repair.has(_id) ? { _id } : { _id, organizationId: set.organizationId },
+      update: { $set: set },
+      upsert: true,
+    },
+  }));
+  const res = await model.bulkWrite(ops as never, { ordered: false });
   return res.upsertedCount + res.matchedCount;
+}
+
+/** `_id` -> `organizationId` of the rows that exist; no ids, no query. */
+export async function ownersOf<T extends { _id: string; organizationId: string | null }>(
+  model: Model<T>,
+  ids: string[],
+): Promise<Map<string, string | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await model
+    .find({ _id: { $in: ids } } as never, { organizationId: 1 })
+    .lean<Array<{ _id: string; organizationId: string | null }>>()
+    .exec();
+  return new Map(rows.map((r) => [r._id, r.organizationId ?? null]));
+}
+
+/** Question id -> organization, for every stored row (live, archived, removed or still hidden). */
+export async function questionOrganizations(m: StoreModels, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await m.Question.collection
+    .find({ _id: { $in: ids } } as never, { projection: { organizationId: 1 } })
+    .toArray();
+  return new Map(rows.map((r) => [String(r._id), String(r.organizationId)]));
 }
 
 /** Rows by `_id` as a map; no ids, no query. */

@@ -93,9 +93,10 @@ export const examRefsOf = (m: QuestionBankModels, questionIds: string[], organiz
         .lean<ExamRefRow[]>()
         .exec();
 
-export const usageOf = (m: QuestionBankModels, questionIds: string[]) =>
+/** Usage rows of the organization's questions (a stray row naming another organization is not its count). */
+export const usageOf = (m: QuestionBankModels, questionIds: string[], organizationId: string) =>
   questionIds.length === 0
     ? Promise.resolve([] as UsageCountRow[])
-    : m.UsageCount.find({ _id: { $in: questionIds } })
+    : m.UsageCount.find({ _id: { $in: questionIds }, organizationId })
         .lean<UsageCountRow[]>()
         .exec();

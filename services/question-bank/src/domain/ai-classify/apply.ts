@@ -46,13 +46,14 @@ async function loadCatalog(deps: QuestionBankDeps, w: Writer, input: ApplyInput)
     const v = i.fields.curriculumNodeId;
     return v === undefined ? [] : [typeof v === 'string' ? v : v.value];
   });
-  const [small, nodes, defs] = await Promise.all([
+  const [small, nodes, defs, extra] = await Promise.all([
     store.refsOfKinds(deps.models, w.organizationId, SMALL_KINDS),
     store.nodesNamed(deps.models, w.organizationId, named),
     store.activeTypes(deps.models, w.organizationId, w.userId),
+    store.withoutForeignRefs(deps.models, w.organizationId, input.taxonomy ?? []),
   ]);
   return {
-    pool: buildPool([...small, ...nodes], input.taxonomy ?? [], w.organizationId),
+    pool: buildPool([...small, ...nodes], extra, w.organizationId),
     types: typePool(defs, w.organizationId),
   };
 }

@@ -65,7 +65,7 @@ export async function classificationContext(deps: QuestionBankDeps, w: Writer, i
   const rows = input.onlyUnclassified ? ordered.filter((r) => isUnclassified(r, fields)) : ordered;
   await seedSystemTypes(deps, w.organizationId);
   const [pool, defs] = await Promise.all([
-    loadPool(deps, w, rows, input.taxonomy ?? []),
+    loadPool(deps, w, rows, await store.withoutForeignRefs(deps.models, w.organizationId, input.taxonomy ?? [])),
     store.activeTypes(deps.models, w.organizationId, w.userId),
   ]);
   const grades = candidateGrades(pool);

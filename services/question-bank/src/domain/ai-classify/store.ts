@@ -48,3 +48,23 @@ export function activeTypes(m: QuestionBankModels, organizationId: string, userI
     .lean<TypeDef[]>()
     .exec();
 }
+
+/**
+ * A request's taxonomy additions without those naming another organization's stored ref: an
+ * addition only adds a candidate of the writer's organization, never adopts a foreign id.
+ */
+export async function withoutForeignRefs<T extends { id: string }>(
+  m: QuestionBankModels,
+  organizationId: string,
+  extra: T[],
+): Promise<T[]> {
+  if (extra.length === 0) return extra;
+  const foreign = await m.TaxonomyRef.find(
+    { _id: { $in: extra.map((r) => r.id) }, organizationId: { $nin: [organizationId, null] } },
+    { _id: 1 },
+  )
+    .lean<Array<{ _id: string }>>()
+    .exec();
+  const ids = new Set(foreign.map((r) => r._id));
+  return extra.filter((r) => !ids.has(r.id));
+}

@@ -5,11 +5,12 @@ import * as store from '../../store/question-store.js';
 import type { QuestionBankDeps } from '../deps.js';
 import { canonical, type QuestionInput } from '../questions/body.js';
 import { upsertChange } from '../questions/projection.js';
+import { assertOwnRefs } from '../questions/refs.js';
 import { newQuestionRow, versionOf } from '../questions/rows.js';
 import type { Writer } from '../questions/scope.js';
 import { stampFor } from '../questions/write.js';
 import { digestOf, seededIds } from './digest.js';
-import { assertFolderVisible, assertSameDigest, freshRecord, MAX_ROUNDS, retryLater } from './records.js';
+import { assertSameDigest, freshRecord, MAX_ROUNDS, retryLater } from './records.js';
 
 export const AI_PREVIEW_SOURCE = 'AI preview';
 
@@ -93,7 +94,7 @@ export interface DraftResult {
  */
 export async function createAiPreviewDraft(deps: QuestionBankDeps, w: Writer, input: DraftInput): Promise<DraftResult> {
   const draft = draftOf(input);
-  await assertFolderVisible(deps, w, draft.question.folderId);
+  await assertOwnRefs(deps, w, draft.question);
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
     const fresh = freshRecord(deps, w, { kind: 'DRAFT', previewId: input.previewId, digest: draft.digest });
     const { record, inserted } = await claimRecord(deps.models, fresh);

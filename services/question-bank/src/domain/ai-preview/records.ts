@@ -1,12 +1,10 @@
 // The idempotency records shared by AI preview drafts and solutions, and the hard-delete hook.
 import { AppError } from '../../../../kit/src/index.js';
-import { MSG } from '../../messages.js';
 import {
   deleteRecordsOfQuestions,
   type AiPreviewKind,
   type AiPreviewRecordRow,
 } from '../../store/ai-preview-models.js';
-import * as store from '../../store/question-store.js';
 import type { QuestionBankDeps } from '../deps.js';
 import type { Writer } from '../questions/scope.js';
 
@@ -45,12 +43,6 @@ export function assertSameDigest(record: AiPreviewRecordRow, digest: string): vo
 }
 
 export const retryLater = () => new AppError('QUESTION_CONFLICT', AI_MSG.busy);
-
-export async function assertFolderVisible(deps: QuestionBankDeps, w: Writer, folderId: unknown): Promise<void> {
-  if (typeof folderId !== 'string' || folderId === '') return;
-  if (await store.folderVisible(deps.models, folderId, w)) return;
-  throw new AppError('FOLDER_NOT_FOUND', MSG.folderNotFound, { details: { folderId } });
-}
 
 /**
  * Hard delete frees the previews of the removed questions: a new draft may reuse the previewId.

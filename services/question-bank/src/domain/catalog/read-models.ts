@@ -1,9 +1,10 @@
 import type { FilterQuery } from 'mongoose';
-import { AppError, type Actor, type PageParams } from '../../../../kit/src/index.js';
+import type { Actor, PageParams } from '../../../../kit/src/index.js';
 import type { TaxonomyKind, TaxonomyRefRow } from '../../store/catalog-models.js';
 import * as store from '../../store/catalog-store.js';
 import type { QuestionBankDeps } from '../deps.js';
-import { foldText, literalPattern, readScope, writeScope, type WriteScope } from './scope.js';
+import { backfillOrganization, byQuestion, itemOrganization, writeOwned } from './read-model-owner.js';
+import { foldText, literalPattern, readScope } from './scope.js';
 
 export interface TaxonomyRefInput {
   id: string;
@@ -85,21 +86,10 @@ export async function listTaxonomy(
   return { items: rows.map(toTaxonomyView), total };
 }
 
-/**
- * Where an item lands: its own `organizationId` (null is global), else the default. Only ADMIN
- * writes another organization's or global rows; a teacher's items stay in their organization.
- */
-function targetOrg(scope: WriteScope, given: string | null | undefined, fallback: string): string | null {
-  const org = given === undefined ? fallback : given;
-  if (org !== scope.organizationId && !scope.isAdmin) {
-    throw new AppError('FORBIDDEN', 'Only ADMIN writes read-model rows of another organization or global rows');
-  }
-  return org;
-}
-
+/** Taxonomy: the writer's organization, or global rows for the platform ADMIN (no X-Organization-Id). */
 export async function putTaxonomy(deps: QuestionBankDeps, actor: Actor, items: TaxonomyRefInput[]) {
-  const scope = writeScope(actor);
-  const rows = items.map(({ id, organizationId, ...rest }) => ({
+  const org = backfillOrganization(actor, { globalAllowed: true });
+  const rows = items.map(({ id, organizationId, ...rest }, i) => ({
     _id: id,
     ...rest,
     status: rest.status ?? 'ACTIVE',
@@ -109,50 +99,70 @@ export async function putTaxonomy(deps: QuestionBankDeps, actor: Actor, items: T
     gradeId: rest.gradeId ?? null,
     curriculumId: rest.curriculumId ?? null,
     searchText: foldText(`${rest.code}\n${rest.name}`),
-    organizationId: targetOrg(scope, organizationId, scope.organizationId),
+    organizationId: itemOrganization(org, organizationId, `items.${i}.organizationId`),
   }));
-  return { count: await store.upsertById(deps.models.TaxonomyRef, rows) };
+  const paths = items.map((_, i) => `items.${i}.id`);
+  return { count: await writeOwned(deps.models.TaxonomyRef, { rows, paths }) };
 }
 
+/** Counts of the writer's own questions only: another organization's question is a 409. */
 export async function putUsageCounts(deps: QuestionBankDeps, actor: Actor, items: UsageCountInput[]) {
-  const scope = writeScope(actor);
-  const rows = items.map(({ questionId, organizationId, ...counts }) => ({
+  const org = backfillOrganization(actor, { globalAllowed: false });
+  const rows = items.map(({ questionId, organizationId, ...counts }, i) => ({
     _id: questionId,
     ...counts,
-    organizationId: targetOrg(scope, organizationId, scope.organizationId),
+    organizationId: itemOrganization(org, organizationId, `items.${i}.organizationId`),
   }));
-  return { count: await store.upsertById(deps.models.UsageCount, rows) };
+  const { own, foreign } = await byQuestion(
+    deps,
+    org,
+    items.map((i) => i.questionId),
+  );
+  const paths = items.map((_, i) => `items.${i}.questionId`);
+  return { count: await writeOwned(deps.models.UsageCount, { rows, paths, repair: own, foreign }) };
 }
 
+/** Users of the writer's organization; an organization ref only for X-Organization-Id itself. */
 export async function putRelationRefs(
   deps: QuestionBankDeps,
   actor: Actor,
   input: { users?: UserRefInput[]; organizations?: OrganizationRefInput[] },
 ) {
-  const scope = writeScope(actor);
-  const users = (input.users ?? []).map(({ id, organizationId, ...rest }) => ({
+  const org = backfillOrganization(actor, { globalAllowed: false });
+  const users = (input.users ?? []).map(({ id, organizationId, ...rest }, i) => ({
     _id: id,
     ...rest,
-    organizationId: targetOrg(scope, organizationId, scope.organizationId),
+    organizationId: itemOrganization(org, organizationId, `users.${i}.organizationId`),
   }));
-  // An organization's own scope defaults to itself, then to the header.
-  const organizations = (input.organizations ?? []).map(({ id, organizationId, ...rest }) => ({
-    _id: id,
-    ...rest,
-    organizationId: targetOrg(scope, organizationId, id),
-  }));
+  const organizations = (input.organizations ?? []).map(({ id, organizationId, ...rest }, i) => {
+    itemOrganization(org, id, `organizations.${i}.id`);
+    return { _id: id, ...rest, organizationId: itemOrganization(org, organizationId, `organizations.${i}.organizationId`) };
+  });
+  const userPaths = users.map((_, i) => `users.${i}.id`);
+  const userCount = await writeOwned(deps.models.UserRef, { rows: users, paths: userPaths });
+  // The organization's own row is the writer's by definition: matched by id (repairing a stale owner).
+  const repair = new Set(organizations.map((o) => o._id));
+  const orgPaths = organizations.map((_, i) => `organizations.${i}.id`);
   return {
-    users: await store.upsertById(deps.models.UserRef, users),
-    organizations: await store.upsertById(deps.models.OrganizationRef, organizations),
+    users: userCount,
+    organizations: await writeOwned(deps.models.OrganizationRef, { rows: organizations, paths: orgPaths, repair }),
   };
 }
 
+/** Exam refs of the writer's own questions only: another organization's question is a 409. */
 export async function putExamRefs(deps: QuestionBankDeps, actor: Actor, exams: ExamRefInput[]) {
-  const scope = writeScope(actor);
-  const rows = exams.map(({ organizationId, ...rest }) => ({
+  const org = backfillOrganization(actor, { globalAllowed: false });
+  const rows = exams.map(({ organizationId, ...rest }, i) => ({
     _id: `${rest.examId}|${rest.questionId}`,
     ...rest,
-    organizationId: targetOrg(scope, organizationId, scope.organizationId),
+    organizationId: itemOrganization(org, organizationId, `exams.${i}.organizationId`),
   }));
-  return { count: await store.upsertById(deps.models.ExamRef, rows) };
+  const { own, foreign } = await byQuestion(
+    deps,
+    org,
+    exams.map((e) => e.questionId),
+  );
+  const repair = new Set(rows.filter((r) => own.has(r.questionId)).map((r) => r._id));
+  const paths = exams.map((_, i) => `exams.${i}.questionId`);
+  return { count: await writeOwned(deps.models.ExamRef, { rows, paths, repair, foreign }) };
 }

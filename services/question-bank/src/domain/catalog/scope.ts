@@ -1,4 +1,5 @@
 import { AppError, type Actor } from '../../../../kit/src/index.js';
+import { readTenant } from '../tenancy.js';
 
 export interface ReadScope {
   /** null: no organization named (the global scope); ignored when allOrgs. */
@@ -14,15 +15,14 @@ export interface WriteScope {
   isAdmin: boolean;
 }
 
-/** Header first, then the `organizationId` query; `allOrgs` only for ADMIN (403 otherwise). */
+/** The organization of X-Organization-Id (the query may only restate it); `allOrgs` as in tenancy.ts. */
 export function readScope(actor: Actor, query: { organizationId?: string; allOrgs?: boolean }): ReadScope {
-  const isAdmin = actor.role === 'ADMIN';
-  if (query.allOrgs && !isAdmin) throw new AppError('FORBIDDEN', 'allOrgs=1 requires role ADMIN');
+  const tenant = readTenant(actor, query);
   return {
-    organizationId: actor.organizationId ?? query.organizationId ?? null,
-    allOrgs: query.allOrgs === true,
+    organizationId: tenant.organizationId,
+    allOrgs: tenant.allOrgs,
     userId: actor.userId ?? null,
-    isAdmin,
+    isAdmin: actor.role === 'ADMIN',
   };
 }
 

@@ -78,7 +78,7 @@ export async function permanentDeleteImpact(deps: QuestionBankDeps, w: Writer, s
   const ids = rows.map((r) => r._id);
   const [refs, usage] = await Promise.all([
     jobs.examRefsOf(deps.models, ids, w.organizationId),
-    jobs.usageOf(deps.models, ids),
+    jobs.usageOf(deps.models, ids, w.organizationId),
   ]);
   const usageById = new Map(usage.map((u) => [u._id, u]));
   const exams = affectedExams(refs);

@@ -8,6 +8,7 @@ import type { IngestLedgerRow } from '../../store/ingest-models.js';
 import * as store from '../../store/ingest-store.js';
 import type { QuestionBankDeps } from '../deps.js';
 import { upsertChange } from '../questions/projection.js';
+import { assertOwnRefs } from '../questions/refs.js';
 import type { Writer } from '../questions/scope.js';
 import { stampFor } from '../questions/write.js';
 import { withUniqueGroups } from './groups.js';
@@ -104,6 +105,7 @@ export async function ingestDocxOutput(
   hooks: IngestHooks = {},
 ): Promise<IngestOutcome> {
   req = { ...req, input: withUniqueGroups(req.input) };
+  await assertOwnRefs(deps, w, { subjectId: req.input.subjectId });
   const { ledger, existed } = await claimLedger(deps, w, req);
   const rows = buildRows(req.input, ledger);
   if (ledger.state !== 'COMPLETE') {

@@ -1,5 +1,6 @@
 import { AppError, type Actor } from '../../../../kit/src/index.js';
 import { CODES, MSG } from '../../messages.js';
+import { readTenant } from '../tenancy.js';
 import type { QuestionRow } from '../../store/question-models.js';
 
 /** Who may see what: `organizationId` undefined means every organization (ADMIN with allOrgs=1). */
@@ -13,20 +14,19 @@ export interface ScopeQuery {
   allOrgs?: string;
 }
 
-const truthy = (v: string | undefined) => v === '1' || v === 'true';
-
-// Non-admin reads are owner-scoped when X-User-Id is present (the contract).
+// Non-admins are owner-scoped when X-User-Id is present (the contract).
 const ownerScope = (actor: Actor): ReadScope =>
   actor.role !== 'ADMIN' && actor.userId ? { ownerId: actor.userId } : {};
 
-/** Pure: the read scope of an actor and the list/detail query. */
+/**
+ * Pure: the read scope of an actor and the list/detail query (see tenancy.ts: `allOrgs=1` only
+ * for the platform ADMIN, the `organizationId` query only as the header's organization).
+ */
 export function readScope(actor: Actor, query: ScopeQuery): ReadScope {
-  if (truthy(query.allOrgs) && actor.role !== 'ADMIN') throw new AppError(CODES.forbidden, MSG.allOrgsAdminOnly);
-  if (query.organizationId && actor.organizationId && query.organizationId !== actor.organizationId)
-    throw new AppError(CODES.forbidden, MSG.organizationMismatch);
+  const tenant = readTenant(actor, query);
   const owner = ownerScope(actor);
-  if (truthy(query.allOrgs)) return owner;
-  return { organizationId: actor.organizationId ?? query.organizationId ?? null, ...owner };
+  if (tenant.allOrgs) return owner;
+  return { organizationId: tenant.organizationId, ...owner };
 }
 
 /** Pure: the scope filter of a question query. */

@@ -1,11 +1,11 @@
 import { AppError, isDuplicateKey, type OutboxUnit } from '../../../../kit/src/index.js';
 import { searchProjectionChanged, SEARCH_TOPIC } from '../../events.js';
-import { MSG } from '../../messages.js';
 import { VERSION_BODY_FIELDS, type QuestionRow } from '../../store/question-models.js';
 import * as store from '../../store/question-store.js';
 import type { QuestionBankDeps } from '../deps.js';
 import { canonical, normalizeTags, patchedBody, type QuestionInput } from './body.js';
 import { upsertChange, type ProjectionChange } from './projection.js';
+import { assertOwnRefs } from './refs.js';
 import { assertPublishable, newQuestionRow, tokensOf, versionOf } from './rows.js';
 import { notFound, writeFilter, type Writer } from './scope.js';
 
@@ -25,15 +25,9 @@ export function stampFor(deps: QuestionBankDeps, unit: OutboxUnit, change: Proje
   });
 }
 
-async function assertFolder(deps: QuestionBankDeps, w: Writer, folderId: unknown): Promise<void> {
-  if (typeof folderId !== 'string' || folderId === '') return;
-  if (await store.folderVisible(deps.models, folderId, w)) return;
-  throw new AppError('FOLDER_NOT_FOUND', MSG.folderNotFound, { details: { folderId } });
-}
-
 export async function createQuestion(deps: QuestionBankDeps, w: Writer, input: QuestionInput): Promise<QuestionRow> {
   const row = newQuestionRow(input, w, { newId: deps.newId, now: deps.clock() });
-  await assertFolder(deps, w, row.folderId);
+  await assertOwnRefs(deps, w, input);
   await store.insertVersion(deps.models, versionOf(row, w, row.createdAt));
   try {
     await deps.outbox.transaction(async (unit, session) => {
@@ -117,7 +111,7 @@ export async function updateQuestion(
   for (let round = 0; round < MAX_CAS_ROUNDS; round += 1) {
     const current = await store.findQuestion(deps.models, { ...writeFilter(w), _id: id });
     if (!current) throw notFound(id);
-    if (round === 0) await assertFolder(deps, w, input.folderId);
+    if (round === 0) await assertOwnRefs(deps, w, input);
     const next = await tryUpdate(deps, w, current, input);
     if (next) return next;
   }

@@ -1,0 +1,80 @@
+// Who may write which read-model row. Every row belongs to one organization (taxonomy may be
+// global), ids are unique across organizations, and a write never matches, overwrites or reveals a
+// row of another organization: an item naming such an id refuses the whole batch with 409
+// READ_MODEL_ID_CONFLICT before anything is written.
+import type { Model } from 'mongoose';
+import { AppError, isDuplicateKey, type Actor } from '../../../../kit/src/index.js';
+import * as store from '../../store/catalog-store.js';
+import type { QuestionBankDeps } from '../deps.js';
+import { isPlatformAdmin, TENANCY_MSG } from '../tenancy.js';
+import { writeScope } from './scope.js';
+
+export const READ_MODEL_ID_CONFLICT = 'READ_MODEL_ID_CONFLICT';
+
+/** The organization rows are written for: X-Organization-Id, or null (global) for the platform ADMIN. */
+export function backfillOrganization(actor: Actor, opts: { globalAllowed: boolean }): string | null {
+  if (opts.globalAllowed && isPlatformAdmin(actor)) return null;
+  return writeScope(actor).organizationId;
+}
+
+/** An item's own `organizationId` may only restate the writer's organization (omitted: the writer's). */
+export function itemOrganization(writerOrg: string | null, given: string | null | undefined, path: string) {
+  if (given === undefined || given === writerOrg) return writerOrg;
+  throw new AppError('FORBIDDEN', 'Read-model rows are written only for the organization of X-Organization-Id', {
+    details: [{ path, message: 'must be omitted or equal X-Organization-Id (global rows: ADMIN without it)' }],
+  });
+}
+
+function conflict(paths: string[]): AppError {
+  return new AppError(READ_MODEL_ID_CONFLICT, TENANCY_MSG.foreignId, {
+    details: paths.map((path) => ({ path, message: 'is held by another organization; nothing was written' })),
+  });
+}
+
+export interface OwnedRow {
+  _id: string;
+  organizationId: string | null;
+}
+
+export interface OwnedWrite<T extends OwnedRow> {
+  rows: Array<Partial<T> & OwnedRow>;
+  /** The request path of each row's id, for the 409's details. */
+  paths: string[];
+  /** Rows known to be the writer's (their question is); matched by id alone, which repairs them. */
+  repair?: ReadonlySet<string>;
+  /** Indexes refused up front (their question is another organization's). */
+  foreign?: number[];
+}
+
+/** Writes the rows in their organization, or refuses the batch if any id is another organization's. */
+export async function writeOwned<T extends OwnedRow>(model: Model<T>, w: OwnedWrite<T>): Promise<number> {
+  const repair = w.repair ?? new Set<string>();
+  const owners = await store.ownersOf(
+    model,
+    w.rows.filter((r) => !repair.has(r._id)).map((r) => r._id),
+  );
+  const foreign = new Set(w.foreign ?? []);
+  w.rows.forEach((r, i) => {
+    if (!repair.has(r._id) && owners.has(r._id) && owners.get(r._id) !== r.organizationId) foreign.add(i);
+  });
+  if (foreign.size > 0) throw conflict([...foreign].sort((a, b) => a - b).map((i) => w.paths[i]!));
+  try {
+    return await store.upsertOwned(model, w.rows, repair);
+  } catch (err) {
+    // Another organization took an id between the check and the write.
+    if (isDuplicateKey(err)) throw conflict([]);
+    throw err;
+  }
+}
+
+/**
+ * Usage counts and exam refs are about a question: rows of the writer's own question are the
+ * writer's (repaired if a stale row says otherwise); another organization's question is refused;
+ * an id no question has is claimed for the writer's organization.
+ */
+export async function byQuestion(deps: QuestionBankDeps, organizationId: string | null, questionIds: string[]) {
+  const orgs = await store.questionOrganizations(deps.models, [...new Set(questionIds)]);
+  const own = new Set([...orgs].filter(([, org]) => org === organizationId).map(([id]) => id));
+  const foreign = questionIds.flatMap((id, i) => (orgs.has(id) && !own.has(id) ? [i] : []));
+  return { own, foreign };
+}
