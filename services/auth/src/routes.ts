@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
 import { AppError, input, ok, validate } from '../../kit/src/index.js';
+import { adminRoutes } from './admin-routes.js';
 import type { AuthDeps } from './domain/deps.js';
 import { currentIdentity } from './domain/identity.js';
 import { login, type LoginInput } from './domain/login.js';
@@ -13,10 +14,10 @@ export const ACCESS_COOKIE = 'platform.accessToken';
 export function authRoutes(deps: AuthDeps): Router {
   const router = Router();
   router.post('/v1/auth/register', validate({ body: registerBody }), async (req, res) => {
-    ok(res, await register(deps, input<RegisterInput>(req, 'body')), 'OK', 201);
+    ok(res, await register(deps, input<RegisterInput>(req, 'body'), clientAddress(req)), 'OK', 201);
   });
   router.post('/v1/auth/login', validate({ body: loginBody }), async (req, res) => {
-    ok(res, await login(deps, input<LoginInput>(req, 'body'), req.ip ?? 'unknown'), MSG.loggedIn);
+    ok(res, await login(deps, input<LoginInput>(req, 'body'), clientAddress(req)), MSG.loggedIn);
   });
   router.post('/v1/auth/refresh', validate({ body: refreshBody }), async (req, res) => {
     const token = refreshTokenOf(req);
@@ -31,7 +32,16 @@ export function authRoutes(deps: AuthDeps): Router {
   router.get('/v1/auth/me', async (req, res) => {
     ok(res, await currentIdentity(deps, bearer(req) ?? cookie(req, ACCESS_COOKIE)));
   });
+  router.use(adminRoutes(deps));
   return router;
+}
+
+/**
+ * The client as Express sees it through `trust proxy` (TRUST_PROXY hops of X-Forwarded-For): the
+ * gateway names the one address it vouches for, and only it can reach /v1 (the internal token).
+ */
+function clientAddress(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
 /** The body's token wins; an empty one counts as none, so the Bearer header is read instead. */

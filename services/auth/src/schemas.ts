@@ -78,3 +78,26 @@ export const refreshBody = Joi.object({
 export const logoutBody = Joi.object({
   refreshToken: Joi.any(),
 });
+
+/** The kit's id pattern (actor headers use the same): organization and user ids in paths. */
+const pathId = Joi.string().pattern(/^[A-Za-z0-9_.:@-]{1,128}$/);
+
+export const membershipParams = Joi.object({
+  organizationId: pathId.required(),
+  userId: pathId.required(),
+});
+
+export const grantBody = Joi.object({
+  role: Joi.string().valid('STUDENT', 'TEACHER', 'PARENT', 'ADMIN').required(),
+  organizationName: Joi.string().trim().min(1).max(160),
+});
+
+export const userParams = Joi.object({ userId: pathId.required() });
+
+export const statusBody = Joi.object({
+  status: Joi.string().valid('ACTIVE', 'DISABLED').required(),
+});
+
+export const revocationsQuery = Joi.object({
+  since: Joi.date().iso().required(),
+});

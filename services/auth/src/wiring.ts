@@ -18,9 +18,24 @@ export function settingsFrom(c: AuthConfig): AuthSettings {
     bcryptCost: c.AUTH_BCRYPT_COST,
     tokenBcryptCost: c.AUTH_TOKEN_BCRYPT_COST,
     refreshReuseGraceSeconds: c.AUTH_REFRESH_REUSE_GRACE_SECONDS,
-    perAccount: { maxFailures: c.AUTH_LOGIN_MAX_FAILURES_PER_ACCOUNT, windowSeconds: c.AUTH_LOGIN_WINDOW_SECONDS },
-    perAddress: { maxFailures: c.AUTH_LOGIN_MAX_FAILURES_PER_ADDRESS, windowSeconds: c.AUTH_LOGIN_WINDOW_SECONDS },
-    defaultOrganization: { id: c.AUTH_DEFAULT_ORGANIZATION_ID, name: c.AUTH_DEFAULT_ORGANIZATION_NAME },
+    login: loginSettings(c),
+    registration: { maxPerAddress: c.AUTH_REGISTER_MAX_PER_ADDRESS, windowSeconds: c.AUTH_REGISTER_WINDOW_SECONDS },
+    platformOrganizationId: c.AUTH_PLATFORM_ORGANIZATION_ID,
+    revocationFeedLagMs: c.AUTH_REVOCATION_FEED_LAG_MS,
+  };
+}
+
+function loginSettings(c: AuthConfig): AuthSettings['login'] {
+  const windowSeconds = c.AUTH_LOGIN_WINDOW_SECONDS;
+  return {
+    pair: { freeFailures: c.AUTH_LOGIN_FAILURES_PER_PAIR, maxDelaySeconds: windowSeconds, windowSeconds },
+    address: { freeFailures: c.AUTH_LOGIN_FAILURES_PER_ADDRESS, maxDelaySeconds: windowSeconds, windowSeconds },
+    account: {
+      freeFailures: c.AUTH_LOGIN_FAILURES_PER_ACCOUNT,
+      maxDelaySeconds: Math.min(c.AUTH_LOGIN_ACCOUNT_MAX_DELAY_SECONDS, windowSeconds),
+      windowSeconds,
+    },
+    knownAddressSeconds: c.AUTH_LOGIN_KNOWN_ADDRESS_SECONDS,
   };
 }
 
@@ -39,7 +54,7 @@ export async function createAuthDeps(
     models,
     outbox: createOutbox({ db, owners: [models.User], logger, registry }),
     settings,
-    limiter: new WorkLimiter(c.AUTH_HASH_CONCURRENCY, c.AUTH_HASH_QUEUE),
+    limiter: new WorkLimiter(c.AUTH_HASH_CONCURRENCY, c.AUTH_HASH_QUEUE, c.AUTH_HASH_MAX_WAIT_MS),
     dummyHash: await bcrypt.hash(randomBytes(24).toString('base64'), settings.bcryptCost),
     clock: () => new Date(),
     newId: randomUUID,

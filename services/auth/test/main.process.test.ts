@@ -55,7 +55,8 @@ describe('auth main (process)', function () {
   });
 
   it('refuses production mode with the development JWT secret', async () => {
-    const run = await startAuthProcess({ ...base(), NODE_ENV: 'production' }).exited;
+    const run = await startAuthProcess({ ...base(), NODE_ENV: 'production', INTERNAL_API_TOKEN: 'i'.repeat(32) })
+      .exited;
     expect(run.code).to.equal(1);
     expect(run.stderr).to.include('"AUTH_JWT_SECRET" must be set to a non-default secret');
     expect(run.stderr.split('\n').filter(Boolean)).to.have.length(1);
@@ -63,7 +64,12 @@ describe('auth main (process)', function () {
 
   it('refuses production mode on a MongoDB server that cannot run transactions', async function () {
     if (testMongoTransactions() !== false) this.skip();
-    const run = await startAuthProcess({ ...base(), NODE_ENV: 'production', AUTH_JWT_SECRET: 'p'.repeat(40) }).exited;
+    const run = await startAuthProcess({
+      ...base(),
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'p'.repeat(40),
+      INTERNAL_API_TOKEN: 'i'.repeat(32),
+    }).exited;
     expect(run.code).to.equal(1);
     expect(run.stderr).to.include('cannot run transactions');
   });

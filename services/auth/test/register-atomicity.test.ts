@@ -22,7 +22,7 @@ describe('register atomicity (real MongoDB)', () => {
     const ids = ['new-user-id', 'taken-id'];
     const deps = { ...t.deps, newId: () => ids.shift() ?? 'spare-id' };
     const body = newUser() as { email: string; password: string; fullName: string };
-    const err = await register(deps, { ...body, role: 'STUDENT' }).catch((e: unknown) => e);
+    const err = await register(deps, { ...body, role: 'STUDENT' }, '192.0.2.1').catch((e: unknown) => e);
     expect((err as { code?: number }).code).to.equal(11000);
     expect(await t.deps.models.User.countDocuments()).to.equal(0);
     expect(await t.deps.models.Membership.countDocuments()).to.equal(1);

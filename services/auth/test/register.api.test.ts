@@ -27,8 +27,8 @@ describe('POST /v1/auth/register', () => {
       fullName: 'Nguyễn Văn An',
       role: 'STUDENT',
       status: 'ACTIVE',
-      defaultOrganizationId: 'local',
     });
+    expect(data.user.defaultOrganizationId).to.match(/^org_[0-9a-f]{32}$/);
     expect(data.user.accountCode).to.match(/^AC[0-9A-HJKMNP-TV-Z]{10}$/);
     expect(data.user).to.have.keys([
       'id',
@@ -50,8 +50,11 @@ describe('POST /v1/auth/register', () => {
       accountCode: data.user.accountCode,
       fullName: 'Nguyễn Văn An',
       email: 'an.nguyen@thpt.edu.vn',
-      defaultOrganizationId: 'local',
+      defaultOrganizationId: data.user.defaultOrganizationId,
     });
+    expect(claims.memberships).to.deep.equal([{ organizationId: data.user.defaultOrganizationId, role: 'STUDENT' }]);
+    const family = await t.deps.models.TokenFamily.findOne({ userId: data.user.id }).lean();
+    expect(claims.sid).to.equal(family?._id);
     expect(jwt.verify(data.refreshToken, t.config.AUTH_JWT_SECRET)).to.include({ sub: data.user.id, type: 'refresh' });
   });
 
@@ -65,12 +68,20 @@ describe('POST /v1/auth/register', () => {
     expect(JSON.stringify(row)).to.not.include(String(body.password));
   });
 
-  it('creates the default local membership and returns it in the user', async () => {
+  it('creates an organization of its own as the default membership, a new one for every registration', async () => {
     const res = await register(newUser({ role: 'TEACHER' })).expect(201);
-    expect(res.body.data.user.memberships).to.deep.equal([
-      { organizationId: 'local', organizationName: 'Local organization', role: 'TEACHER', status: 'ACTIVE' },
+    const { user } = res.body.data;
+    expect(user.memberships).to.deep.equal([
+      {
+        organizationId: user.defaultOrganizationId,
+        organizationName: "Nguyễn Văn An's workspace",
+        role: 'TEACHER',
+        status: 'ACTIVE',
+      },
     ]);
-    expect(await t.deps.models.Membership.countDocuments({ userId: res.body.data.user.id })).to.equal(1);
+    expect(await t.deps.models.Membership.countDocuments({ userId: user.id })).to.equal(1);
+    const other = (await register(newUser({ role: 'TEACHER' })).expect(201)).body.data.user;
+    expect(other.defaultOrganizationId).to.not.equal(user.defaultOrganizationId);
   });
 
   it('stores the refresh token as bcrypt(SHA-256(token)), never the raw token', async () => {

@@ -18,11 +18,13 @@ const access: AccessClaims = {
   accountCode: 'AC0123456789',
   fullName: 'Trần Thị Bình',
   email: 'binh@example.vn',
-  defaultOrganizationId: 'local',
+  defaultOrganizationId: 'org_1',
+  sid: 'family-1',
+  memberships: [{ organizationId: 'org_1', role: 'STUDENT' }],
 };
 
 describe('tokens (pure)', () => {
-  it('access token: carries exactly the contract claims plus iat and exp', () => {
+  it('access token: carries exactly the contract claims plus sid, memberships, iat and exp', () => {
     const decoded = jwt.decode(signAccessToken(access, settings, now)) as Record<string, unknown>;
     expect(Object.keys(decoded).sort()).to.deep.equal([
       'accountCode',
@@ -31,10 +33,13 @@ describe('tokens (pure)', () => {
       'exp',
       'fullName',
       'iat',
+      'memberships',
       'role',
+      'sid',
       'sub',
       'type',
     ]);
+    expect(decoded.memberships).to.deep.equal([{ organizationId: 'org_1', role: 'STUDENT' }]);
     expect(decoded.exp).to.equal(Math.floor(now.getTime() / 1000) + 900);
   });
 
@@ -77,6 +82,15 @@ describe('tokens (pure)', () => {
       expiresIn: 60,
     });
     expect(verifyAccessToken(noName, settings.secret, now)).to.equal(null);
+  });
+
+  it('verifyAccessToken: rejects a token without exp (it would never expire) or without sid (never revocable)', () => {
+    const iat = Math.floor(now.getTime() / 1000);
+    const noExp = jwt.sign({ ...access, iat }, settings.secret, { algorithm: 'HS256' });
+    expect(verifyAccessToken(noExp, settings.secret, now)).to.equal(null);
+    const { sid: _sid, ...noSid } = access;
+    const withoutSid = jwt.sign({ ...noSid, iat }, settings.secret, { algorithm: 'HS256', expiresIn: 60 });
+    expect(verifyAccessToken(withoutSid, settings.secret, now)).to.equal(null);
   });
 
   it('verifyRefreshToken: rejects an access token and a malformed jti', () => {

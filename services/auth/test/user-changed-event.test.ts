@@ -76,7 +76,7 @@ describe('auth: identity.user-changed.v1 on registration', () => {
     const ids = ['half-user-id', 'taken-id'];
     const deps = { ...t.deps, newId: () => ids.shift() ?? 'spare-id' };
     const other = newUser() as { email: string; password: string; fullName: string };
-    await register(deps, { ...other, role: 'STUDENT' }).catch(() => undefined);
+    await register(deps, { ...other, role: 'STUDENT' }, '192.0.2.1').catch(() => undefined);
     const all = await entries();
     expect(all).to.have.length(1);
     expect(all[0]!.event.data.user.email).to.equal(body.email);

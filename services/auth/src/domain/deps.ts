@@ -1,7 +1,7 @@
 import type { Logger, MongoHandle, Outbox } from '../../../kit/src/index.js';
 import type { AuthModels } from '../store/models.js';
 import type { TokenSettings } from './tokens.js';
-import type { ThrottlePolicy } from './throttle.js';
+import type { BackoffPolicy } from './throttle.js';
 import type { WorkLimiter } from './work-limiter.js';
 
 export interface AuthSettings {
@@ -10,9 +10,19 @@ export interface AuthSettings {
   tokenBcryptCost: number;
   /** A consumed refresh token presented again within this many seconds is a race, not a replay. */
   refreshReuseGraceSeconds: number;
-  perAccount: ThrottlePolicy;
-  perAddress: ThrottlePolicy;
-  defaultOrganization: { id: string; name: string };
+  login: {
+    pair: BackoffPolicy;
+    address: BackoffPolicy;
+    account: BackoffPolicy;
+    /** How long a successful login's address stays exempt from the account-wide backoff (0: never). */
+    knownAddressSeconds: number;
+  };
+  /** Registrations per client address in a fixed window, counted before any hashing. */
+  registration: { maxPerAddress: number; windowSeconds: number };
+  /** An ADMIN membership in this organization makes a platform admin. */
+  platformOrganizationId: string;
+  /** The revocation feed's `until` stays this far behind now (writes in flight are never skipped). */
+  revocationFeedLagMs: number;
 }
 
 export type LoginOutcome = 'success' | 'invalid_credentials' | 'throttled' | 'disabled';
@@ -30,7 +40,7 @@ export interface AuthDeps {
   /** Carries identity.user-changed.v1 inside the user write. */
   outbox: Outbox;
   settings: AuthSettings;
-  /** Bounds concurrent bcrypt work; a full queue is a 429, not a pile-up. */
+  /** Bounds concurrent bcrypt work; a full queue or a long wait is a 429, not a pile-up. */
   limiter: WorkLimiter;
   /** A bcrypt hash of a random secret at the password cost: unknown e-mails compare against it. */
   dummyHash: string;

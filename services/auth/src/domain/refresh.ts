@@ -67,7 +67,8 @@ export async function refresh(deps: AuthDeps, token: string): Promise<SessionVie
     const current = await findRefreshToken(deps.models, row.jti);
     return alreadyConsumed(deps, current ?? row);
   }
-  return sessionView(deps, { user, memberships: await findMemberships(deps.models, user._id) }, next.token, now);
+  const memberships = await findMemberships(deps.models, user._id);
+  return sessionView(deps, { user, memberships }, { refreshToken: next.token, sid: row.familyId }, now);
 }
 
 async function alreadyConsumed(deps: AuthDeps, row: RefreshTokenRow): Promise<never> {

@@ -3,6 +3,7 @@ import { AppError, isDuplicateKey } from '../../../kit/src/index.js';
 import { USER_CHANGED_TOPIC, userChanged } from '../events.js';
 import { MSG } from '../messages.js';
 import type { UserRow } from '../store/models.js';
+import { countAttempt } from '../store/throttle-store.js';
 import {
   deleteRegistration,
   findMemberships,
@@ -14,6 +15,7 @@ import type { AuthDeps } from './deps.js';
 import { hashSecret } from './hashing.js';
 import { bcryptInput } from './passwords.js';
 import { prepareRefresh, sessionView, startFamily } from './sessions.js';
+import { currentWindow, registrationKey, windowVerdict } from './throttle.js';
 import type { SessionView } from './views.js';
 
 export interface RegisterInput {
@@ -33,21 +35,44 @@ export function accountCode(bytes: Buffer = randomBytes(10)): string {
   return out;
 }
 
+/** A new organization of its own for every self-registration: `org_` and 32 hex digits. */
+export function personalOrganization(deps: AuthDeps, fullName: string): { id: string; name: string } {
+  return { id: `org_${deps.newId().replace(/-/g, '')}`, name: `${fullName}'s workspace` };
+}
+
 /**
- * Creates the identity, its default local membership, a session family and the first refresh
- * token's hash in one transaction. The user document is written last and carries the
+ * Counts the attempt against its client address before any bcrypt work: one client cannot spend
+ * the hashing capacity everyone shares. Refused attempts count too (they keep the window full).
+ */
+async function assertRegistrationAllowed(deps: AuthDeps, clientAddress: string, now: Date): Promise<void> {
+  const policy = deps.settings.registration;
+  const window = currentWindow(registrationKey(clientAddress), policy.windowSeconds, now);
+  const verdict = windowVerdict(await countAttempt(deps.models, window, now), policy.maxPerAddress, window, now);
+  if (!verdict.allowed) {
+    throw new AppError('RATE_LIMITED', MSG.tooManyRegistrations, {
+      headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
+      details: { retryAfterSeconds: verdict.retryAfterSeconds },
+    });
+  }
+}
+
+/**
+ * Creates the identity, its own new organization as its default membership (the chosen role,
+ * there only), a session family and the first refresh token's hash in one transaction. The user document is written last and carries the
  * identity.user-changed.v1 stamp, so the event exists exactly when the whole registration does.
  * Without transactions the same writes run in order, and a failure part-way removes what was
  * written, so no half-registered user remains.
  */
-export async function register(deps: AuthDeps, input: RegisterInput): Promise<SessionView> {
+export async function register(deps: AuthDeps, input: RegisterInput, clientAddress: string): Promise<SessionView> {
   const now = deps.clock();
+  await assertRegistrationAllowed(deps, clientAddress, now);
   const userId = deps.newId();
+  const membershipId = deps.newId();
+  const org = personalOrganization(deps, input.fullName);
   const passwordHash = await hashSecret(deps.limiter, bcryptInput(input.password), deps.settings.bcryptCost);
   const refresh = await prepareRefresh(deps, userId, now);
-  const org = deps.settings.defaultOrganization;
   const membership = {
-    _id: deps.newId(),
+    _id: membershipId,
     userId,
     organizationId: org.id,
     organizationName: org.name,
@@ -68,10 +93,11 @@ export async function register(deps: AuthDeps, input: RegisterInput): Promise<Se
     createdAt: now,
     updatedAt: now,
   };
+  let sid = '';
   try {
     await deps.outbox.transaction(async (unit, session) => {
       await insertMembership(deps.models, membership, session);
-      await startFamily(deps, userId, refresh, session);
+      sid = await startFamily(deps, userId, refresh, session);
       const event = userChanged('CREATED', { user, memberships: [{ ...membership, createdAt: now }] }, now);
       const stamp = unit.enqueue({ topic: USER_CHANGED_TOPIC, event, owner: deps.models.User, ownerId: userId });
       await insertUser(deps.models, { ...user, ...stamp.fields }, session);
@@ -82,12 +108,8 @@ export async function register(deps: AuthDeps, input: RegisterInput): Promise<Se
   }
   const stored = await findUserById(deps.models, userId);
   if (!stored) throw new Error('registered user vanished');
-  return sessionView(
-    deps,
-    { user: stored, memberships: await findMemberships(deps.models, userId) },
-    refresh.token,
-    now,
-  );
+  const memberships = await findMemberships(deps.models, userId);
+  return sessionView(deps, { user: stored, memberships }, { refreshToken: refresh.token, sid }, now);
 }
 
 function conflictOr(err: unknown): unknown {

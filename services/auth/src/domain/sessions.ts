@@ -4,7 +4,13 @@ import { insertFamily, insertRefreshToken } from '../store/token-store.js';
 import type { MembershipRow, UserRow } from '../store/models.js';
 import type { AuthDeps } from './deps.js';
 import { hashSecret } from './hashing.js';
-import { refreshDigest, signAccessToken, signRefreshToken } from './tokens.js';
+import {
+  MAX_MEMBERSHIP_CLAIMS,
+  refreshDigest,
+  signAccessToken,
+  signRefreshToken,
+  type MembershipClaim,
+} from './tokens.js';
 import { toUserView, type SessionView } from './views.js';
 
 /** A refresh token minted and hashed, not yet stored: hashing happens outside any transaction. */
@@ -59,12 +65,21 @@ export interface Identity {
   memberships: MembershipRow[];
 }
 
-export function sessionView(
-  deps: AuthDeps,
-  { user, memberships }: Identity,
-  refreshToken: string,
-  now: Date,
-): SessionView {
+/** The ACTIVE memberships as token claims, oldest first, at most MAX_MEMBERSHIP_CLAIMS. */
+export function membershipClaims(memberships: MembershipRow[]): MembershipClaim[] {
+  return memberships
+    .filter((m) => m.status === 'ACTIVE')
+    .slice(0, MAX_MEMBERSHIP_CLAIMS)
+    .map((m) => ({ organizationId: m.organizationId, role: m.role }));
+}
+
+/** The session's tokens: the refresh token just minted and the session (family) it belongs to. */
+export interface SessionTokens {
+  refreshToken: string;
+  sid: string;
+}
+
+export function sessionView(deps: AuthDeps, { user, memberships }: Identity, t: SessionTokens, now: Date): SessionView {
   const accessToken = signAccessToken(
     {
       sub: user._id,
@@ -74,6 +89,8 @@ export function sessionView(
       fullName: user.fullName,
       email: user.email,
       defaultOrganizationId: user.defaultOrganizationId,
+      sid: t.sid,
+      memberships: membershipClaims(memberships),
     },
     deps.settings.tokens,
     now,
@@ -81,7 +98,7 @@ export function sessionView(
   return {
     user: toUserView(user, memberships),
     accessToken,
-    refreshToken,
+    refreshToken: t.refreshToken,
     tokenType: 'Bearer',
     expiresIn: deps.settings.tokens.accessTtlSeconds,
   };

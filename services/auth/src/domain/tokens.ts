@@ -1,7 +1,17 @@
 import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
-/** Exactly the contract's access claims (jsonwebtoken adds iat and exp). */
+/** An organization the user belongs to, and the role held there (what every scoped check uses). */
+export interface MembershipClaim {
+  organizationId: string;
+  role: string;
+}
+
+/**
+ * The contract's access claims plus `sid` (the session, i.e. the token family, which the
+ * revocation feed names) and `memberships` (ACTIVE only, at most MAX_MEMBERSHIP_CLAIMS);
+ * jsonwebtoken adds iat and exp.
+ */
 export interface AccessClaims {
   sub: string;
   type: 'access';
@@ -10,7 +20,11 @@ export interface AccessClaims {
   fullName: string;
   email: string;
   defaultOrganizationId: string;
+  sid: string;
+  memberships: MembershipClaim[];
 }
+
+export const MAX_MEMBERSHIP_CLAIMS = 100;
 
 /** Exactly the contract's refresh claims (plus iat and exp). */
 export interface RefreshClaims {
@@ -56,11 +70,15 @@ export function signRefreshToken(claims: RefreshClaims, s: TokenSettings, now: D
   });
 }
 
-/** Signature, expiry, algorithm and shape; anything else is null (never an exception to a caller). */
+/**
+ * Signature, expiry, algorithm and shape; anything else is null (never an exception to a caller).
+ * `exp` is required (a token without it would never expire) and so is `sid` (a token without a
+ * session could never be revoked).
+ */
 export function verifyAccessToken(token: string, secret: string, now: Date): AccessClaims | null {
   const payload = verify(token, secret, now);
-  if (!payload || payload.type !== 'access') return null;
-  const required = ['sub', 'role', 'fullName'] as const;
+  if (!payload || payload.type !== 'access' || typeof payload.exp !== 'number') return null;
+  const required = ['sub', 'role', 'fullName', 'sid'] as const;
   if (!required.every((k) => typeof payload[k] === 'string' && payload[k] !== '')) return null;
   return payload as unknown as AccessClaims;
 }

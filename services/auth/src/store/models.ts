@@ -48,10 +48,11 @@ export interface TokenFamilyRow {
   createdAt: Date;
 }
 
-export interface LoginFailureRow {
+/** Failures (or attempts) counted under one throttle key; see domain/throttle.ts. */
+export interface ThrottleDocRow {
   _id: string;
   count: number;
-  windowStart: Date;
+  lastAt: Date;
   expiresAt: Date;
 }
 
@@ -114,24 +115,27 @@ const tokenFamilySchema = new Schema<TokenFamilyRow>(
   },
   { collection: 'token_families', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
+// The revocation feed: families revoked in a time range, in order (live ones hold null and sort first).
+tokenFamilySchema.index({ revokedAt: 1, _id: 1 });
 
-const loginFailureSchema = new Schema<LoginFailureRow>(
+const throttleSchema = new Schema<ThrottleDocRow>(
   {
     _id: { type: String, required: true },
     count: { type: Number, required: true },
-    windowStart: { type: Date, required: true },
+    lastAt: { type: Date, required: true },
     expiresAt: { type: Date, required: true },
   },
-  { collection: 'login_failures', versionKey: false },
+  { collection: 'throttles', versionKey: false },
 );
-loginFailureSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+// Reads treat an expired row as absent; the TTL monitor only tidies up.
+throttleSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
 export interface AuthModels {
   User: Model<UserRow>;
   Membership: Model<MembershipRow>;
   RefreshToken: Model<RefreshTokenRow>;
   TokenFamily: Model<TokenFamilyRow>;
-  LoginFailure: Model<LoginFailureRow>;
+  Throttle: Model<ThrottleDocRow>;
 }
 
 export function authModels(conn: Connection): AuthModels {
@@ -140,6 +144,6 @@ export function authModels(conn: Connection): AuthModels {
     Membership: conn.model<MembershipRow>('Membership', membershipSchema),
     RefreshToken: conn.model<RefreshTokenRow>('RefreshToken', refreshTokenSchema),
     TokenFamily: conn.model<TokenFamilyRow>('TokenFamily', tokenFamilySchema),
-    LoginFailure: conn.model<LoginFailureRow>('LoginFailure', loginFailureSchema),
+    Throttle: conn.model<ThrottleDocRow>('Throttle', throttleSchema),
   };
 }

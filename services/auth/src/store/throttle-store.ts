@@ -1,33 +1,79 @@
 import { isDuplicateKey } from '../../../kit/src/index.js';
-import type { FailureWindow, WindowRef } from '../domain/throttle.js';
-import type { AuthModels, LoginFailureRow } from './models.js';
+import type { ThrottleRow, WindowRef } from '../domain/throttle.js';
+import type { AuthModels, ThrottleDocRow } from './models.js';
 
-export async function readWindows(m: AuthModels, refs: WindowRef[]): Promise<Map<string, FailureWindow>> {
-  const rows = await m.LoginFailure.find({ _id: { $in: refs.map((r) => r.id) } })
-    .lean<LoginFailureRow[]>()
+export async function readThrottles(m: AuthModels, keys: string[]): Promise<Map<string, ThrottleRow>> {
+  const rows = await m.Throttle.find({ _id: { $in: keys } })
+    .lean<ThrottleDocRow[]>()
     .exec();
-  return new Map(rows.map((r) => [r._id, { count: r.count, windowStart: r.windowStart }]));
+  return new Map(rows.map((r) => [r._id, { count: r.count, lastAt: r.lastAt, expiresAt: r.expiresAt }]));
 }
 
 /**
- * Counts one failure with a single atomic upsert-and-increment, so concurrent failures are all
- * counted. Two first failures may race to insert the window document; the loser increments it.
+ * Counts one failure with atomic writes, so concurrent failures are all counted; each failure
+ * keeps the key alive for another quiet window. A live row is incremented; an expired or missing
+ * one starts again at 1 (conditional on its expiry, so of racing restarts one wins and the others
+ * find a live row, through the duplicate key, and increment it).
  */
-export async function recordFailure(m: AuthModels, w: WindowRef): Promise<void> {
-  const increment = (upsert: boolean) =>
-    m.LoginFailure.updateOne(
-      { _id: w.id },
-      { $inc: { count: 1 }, $setOnInsert: { windowStart: w.start, expiresAt: w.end } },
-      { upsert },
+export async function recordFailure(m: AuthModels, key: string, now: Date, windowSeconds: number): Promise<void> {
+  const expiresAt = new Date(now.getTime() + windowSeconds * 1000);
+  const increment = () =>
+    m.Throttle.updateOne(
+      { _id: key, expiresAt: { $gt: now } },
+      { $inc: { count: 1 }, $max: { lastAt: now }, $set: { expiresAt } },
     ).exec();
+  if ((await increment()).matchedCount === 1) return;
   try {
-    await increment(true);
+    await m.Throttle.updateOne(
+      { _id: key, expiresAt: { $lte: now } },
+      { $set: { count: 1, lastAt: now, expiresAt } },
+      { upsert: true },
+    ).exec();
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    await increment(false);
+    await increment();
   }
 }
 
-export async function clearFailures(m: AuthModels, w: WindowRef): Promise<void> {
-  await m.LoginFailure.deleteOne({ _id: w.id }).exec();
+/**
+ * Takes the one attempt a key in backoff admits: moves `lastAt` to now on the row exactly as read,
+ * so of concurrent requests that all saw the wait over, one wins and the rest are refused.
+ */
+export async function claimTurn(m: AuthModels, key: string, seen: ThrottleRow, now: Date): Promise<boolean> {
+  const res = await m.Throttle.updateOne(
+    { _id: key, count: seen.count, lastAt: seen.lastAt },
+    { $set: { lastAt: now } },
+  ).exec();
+  return res.modifiedCount === 1;
+}
+
+export async function clearThrottle(m: AuthModels, key: string): Promise<void> {
+  await m.Throttle.deleteOne({ _id: key }).exec();
+}
+
+/** A marker row (count 0) that lives `seconds` from now, e.g. an address a user logged in from. */
+export async function putMarker(m: AuthModels, key: string, now: Date, seconds: number): Promise<void> {
+  await m.Throttle.updateOne(
+    { _id: key },
+    { $set: { count: 0, lastAt: now, expiresAt: new Date(now.getTime() + seconds * 1000) } },
+    { upsert: true },
+  ).exec();
+}
+
+/** Counts one attempt in a fixed window and returns the window's count, this attempt included. */
+export async function countAttempt(m: AuthModels, w: WindowRef, now: Date): Promise<number> {
+  const bump = (upsert: boolean) =>
+    m.Throttle.findOneAndUpdate(
+      { _id: w.id },
+      { $inc: { count: 1 }, $set: { lastAt: now }, $setOnInsert: { expiresAt: w.end } },
+      { upsert, new: true },
+    )
+      .lean<ThrottleDocRow>()
+      .exec();
+  try {
+    return (await bump(true))?.count ?? 1;
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    return (await bump(false))?.count ?? 1;
+  }
 }

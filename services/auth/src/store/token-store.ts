@@ -48,3 +48,33 @@ export async function revokeFamily(m: AuthModels, familyId: string, reason: stri
     { $set: { revokedAt: now, revokedReason: reason } },
   ).exec();
 }
+
+/** Ends every live session of a user (account disabled, memberships changed): families first. */
+export async function revokeUserFamilies(m: AuthModels, userId: string, reason: string, now: Date): Promise<number> {
+  const res = await m.TokenFamily.updateMany(
+    { userId, revokedAt: null },
+    { $set: { revokedAt: now, revokedReason: reason } },
+  ).exec();
+  await m.RefreshToken.updateMany(
+    { userId, revokedAt: null },
+    { $set: { revokedAt: now, revokedReason: reason } },
+  ).exec();
+  return res.modifiedCount;
+}
+
+export type RevokedFamily = Pick<TokenFamilyRow, '_id' | 'userId'> & { revokedAt: Date };
+
+/** Families revoked in `(since, until]`, oldest revocation first, at most `limit`. */
+export const listRevokedFamilies = (m: AuthModels, since: Date, until: Date, limit: number) =>
+  m.TokenFamily.find({ revokedAt: { $gt: since, $lte: until } }, { _id: 1, userId: 1, revokedAt: 1 })
+    .sort({ revokedAt: 1, _id: 1 })
+    .limit(limit)
+    .lean<RevokedFamily[]>()
+    .exec();
+
+/** Every family revoked at exactly `at` (one millisecond is never split across feed pages). */
+export const listRevokedAt = (m: AuthModels, at: Date) =>
+  m.TokenFamily.find({ revokedAt: at }, { _id: 1, userId: 1, revokedAt: 1 })
+    .sort({ _id: 1 })
+    .lean<RevokedFamily[]>()
+    .exec();
