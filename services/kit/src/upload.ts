@@ -20,6 +20,17 @@ export interface UploadOptions {
   maxFields?: number;
   /** Largest text field in bytes (default 64 KiB); larger is 413. */
   maxFieldBytes?: number;
+  /**
+   * The directory files are spooled to while their request lasts (default `os.tmpdir()`); it must
+   * exist. Size it for `maxBytes` times `maxConcurrent`.
+   */
+  spoolDir?: string;
+  /**
+   * Files this middleware spools at once (default 4): the next upload is refused before a byte is
+   * read, 503 UPLOADS_BUSY with Retry-After, until one of them ends. Share one middleware between
+   * the routes of a process, so the cap (and the spool's size) holds for the process.
+   */
+  maxConcurrent?: number;
 }
 
 export interface UploadedFile {
@@ -41,8 +52,11 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Temp files are `os.tmpdir()/edu-upload-<uuid>`. */
+/** Temp files are `<spoolDir>/edu-upload-<uuid>` (`os.tmpdir()` unless the route names one). */
 export const UPLOAD_TEMP_PREFIX = 'edu-upload-';
+
+/** Seconds a client refused with UPLOADS_BUSY is told to wait. */
+export const UPLOAD_BUSY_RETRY_AFTER_S = 2;
 
 interface Settings extends Required<UploadOptions> {
   /** A declared Content-Length past this cannot fit the limits: refused before reading. */
@@ -54,11 +68,13 @@ interface Settings extends Required<UploadOptions> {
  * enforces `maxBytes` as the bytes arrive (413 PAYLOAD_TOO_LARGE at byte `maxBytes + 1`, the rest
  * discarded, never buffered), and gives the route `req.file` and the text fields in `req.body`.
  * 415 when the request is not multipart or the extension is not allowed; 400 VALIDATION_ERROR when
- * the field is missing, another file field or a second file arrives, or the form is malformed. The
- * temp file is removed on every path: after the response ends, on any error, on client abort.
+ * the field is missing, another file field or a second file arrives, or the form is malformed; 503
+ * UPLOADS_BUSY (Retry-After) while `maxConcurrent` uploads hold the spool. The temp file is removed
+ * on every path: after the response ends, on any error, on client abort; its slot is freed after.
  */
 export function upload(opts: UploadOptions) {
   const cfg = settings(opts);
+  let active = 0;
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!req.is('multipart/form-data')) {
       refuse(res, next, new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be multipart/form-data'));
@@ -68,7 +84,13 @@ export function upload(opts: UploadOptions) {
       refuse(res, next, tooLarge(cfg.maxBytes));
       return;
     }
-    new Receiver(req, res, cfg).run().then(({ file, fields }) => {
+    if (active >= cfg.maxConcurrent) {
+      refuse(res, next, busy(cfg.maxConcurrent));
+      return;
+    }
+    active += 1;
+    const release = () => (active -= 1);
+    new Receiver(req, res, cfg, release).run().then(({ file, fields }) => {
       req.file = file;
       req.body = fields;
       next();
@@ -80,12 +102,16 @@ function settings(opts: UploadOptions): Settings {
   if (!Number.isSafeInteger(opts.maxBytes) || opts.maxBytes < 0) throw new Error('upload: maxBytes must be an integer');
   const maxFields = opts.maxFields ?? 20;
   const maxFieldBytes = opts.maxFieldBytes ?? 64 * 1024;
+  const maxConcurrent = opts.maxConcurrent ?? 4;
+  if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) throw new Error('upload: maxConcurrent must be >= 1');
   return {
     field: opts.field,
     maxBytes: opts.maxBytes,
     allowedExtensions: (opts.allowedExtensions ?? []).map((e) => e.toLowerCase()),
     maxFields,
     maxFieldBytes,
+    spoolDir: opts.spoolDir ?? tmpdir(),
+    maxConcurrent,
     // Part headers and boundaries cost a few hundred bytes per part; 64 KiB is ample slack.
     maxRequestBytes: opts.maxBytes + maxFields * maxFieldBytes + 64 * 1024,
   };
@@ -100,6 +126,14 @@ function refuse(res: Response, next: NextFunction, err: AppError): void {
 function tooLarge(maxBytes: number): AppError {
   return new AppError('PAYLOAD_TOO_LARGE', `File is larger than ${maxBytes} bytes`, {
     details: { maxBytes },
+  });
+}
+
+function busy(maxConcurrent: number): AppError {
+  return new AppError('UPLOADS_BUSY', 'Too many uploads in progress; retry shortly', {
+    status: 503,
+    details: { maxConcurrent },
+    headers: { 'Retry-After': String(UPLOAD_BUSY_RETRY_AFTER_S) },
   });
 }
 
@@ -126,6 +160,8 @@ class Receiver {
     private readonly req: Request,
     private readonly res: Response,
     private readonly cfg: Settings,
+    /** Frees the upload's slot: called once, after the temp file is gone. */
+    private readonly release: () => void,
   ) {}
 
   run(): Promise<Received> {
@@ -133,7 +169,7 @@ class Receiver {
       this.resolve = resolve;
       this.reject = reject;
       // 'close' comes once the response is done or the connection is gone: the one cleanup point.
-      this.res.once('close', () => void this.discard());
+      this.res.once('close', () => void this.discard().finally(this.release));
       this.req.once('close', () => {
         if (!this.req.complete) this.fail(invalid('Request aborted'));
       });
@@ -193,7 +229,7 @@ class Receiver {
   }
 
   private async store(stream: Readable, filename: string, mimeType: string): Promise<UploadedFile> {
-    const path = join(tmpdir(), `${UPLOAD_TEMP_PREFIX}${randomUUID()}`);
+    const path = join(this.cfg.spoolDir, `${UPLOAD_TEMP_PREFIX}${randomUUID()}`);
     this.tempPath = path;
     this.sink = createWriteStream(path, { flags: 'wx', mode: 0o600 });
     stream.once('limit', () => this.fail(tooLarge(this.cfg.maxBytes)));

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { readFile, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { Router } from 'express';
+import { join } from 'node:path';
+import { Router, type Request, type Response } from 'express';
 import Joi from 'joi';
 import request from 'supertest';
 import {
@@ -33,8 +34,17 @@ async function until(what: string, cond: () => Promise<boolean> | boolean, timeo
   }
 }
 
-function buildApp() {
+const SPOOL_SLOTS = 2;
+
+function buildApp(spoolDir?: string) {
   const routes = Router();
+  if (spoolDir) {
+    // One middleware shared by two routes: the cap is theirs together.
+    const spooled = upload({ field: 'file', maxBytes: MAX, spoolDir, maxConcurrent: SPOOL_SLOTS });
+    const answer = (req: Request, res: Response) => ok(res, { file: req.file }, 'OK', 201);
+    routes.post('/v1/spooled', spooled, answer);
+    routes.post('/v1/spooled-too', spooled, answer);
+  }
   const seen: { contentOnDisk?: string }[] = [];
   routes.post(
     '/v1/uploads',
@@ -68,12 +78,12 @@ function multipartHead(boundary: string, filename = 'de-thi.docx'): string {
 }
 
 /** A raw request whose body the test writes piece by piece (chunked), to stop or abort mid-way. */
-function rawUpload(port: number, boundary: string, headers: Record<string, string> = {}) {
+function rawUpload(port: number, boundary: string, headers: Record<string, string> = {}, path = '/v1/uploads') {
   const req = http.request({
     port,
     host: '127.0.0.1',
     method: 'POST',
-    path: '/v1/uploads',
+    path,
     headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, ...headers },
   });
   const response = new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>(
@@ -206,5 +216,89 @@ describe('kit upload() (multipart, real HTTP)', () => {
     await until('the temp file exists', async () => (await tempFiles()).some((n) => !baseline.has(n)));
     req.destroy();
     await until('the temp file is removed', async () => (await tempFiles()).every((n) => baseline.has(n)));
+  });
+});
+
+describe('kit upload() spool directory and concurrency cap (real HTTP)', () => {
+  let spoolDir: string;
+  let server: http.Server;
+  let port: number;
+  const spooled = async () => (await readdir(spoolDir)).filter((n) => n.startsWith(UPLOAD_TEMP_PREFIX));
+  const open: http.ClientRequest[] = [];
+
+  /** An upload that has spooled its first bytes and stays open. */
+  async function holdSlot(path = '/v1/spooled') {
+    const before = await spooled();
+    const { req, response } = rawUpload(port, 'bHold', {}, path);
+    response.catch(() => undefined);
+    open.push(req);
+    req.write(multipartHead('bHold'));
+    req.write(Buffer.alloc(10, 1));
+    await until('the held upload is spooled', async () => (await spooled()).length > before.length);
+    return req;
+  }
+
+  before(async () => {
+    spoolDir = await mkdtemp(join(tmpdir(), 'kit-spool-'));
+    server = buildApp(spoolDir).app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterEach(async () => {
+    open.splice(0).forEach((req) => req.destroy());
+    await until('the spool is empty', async () => (await spooled()).length === 0);
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await rm(spoolDir, { recursive: true, force: true });
+  });
+
+  it('spools into the configured directory and removes the file after the response', async () => {
+    const res = await request(server).post('/v1/spooled').attach('file', Buffer.alloc(10, 1), { filename: 'a.docx' });
+    expect(res.status).to.equal(201);
+    expect(res.body.data.file.path.startsWith(join(spoolDir, UPLOAD_TEMP_PREFIX))).to.equal(true);
+  });
+
+  it('503 UPLOADS_BUSY with Retry-After past maxConcurrent (routes sharing the middleware share the cap), then serves again', async () => {
+    await holdSlot('/v1/spooled');
+    const second = await holdSlot('/v1/spooled-too');
+    for (const path of ['/v1/spooled', '/v1/spooled-too']) {
+      const res = await request(server).post(path).attach('file', Buffer.alloc(10, 1), { filename: 'a.docx' });
+      expect([res.status, res.body.error.code], JSON.stringify(res.body)).to.deep.equal([503, 'UPLOADS_BUSY']);
+      expect(res.headers['retry-after']).to.equal('2');
+      expect(res.body.error.details).to.deep.equal({ maxConcurrent: SPOOL_SLOTS });
+    }
+    expect(await spooled()).to.have.length(SPOOL_SLOTS);
+    second.destroy();
+    await until('the aborted upload is removed', async () => (await spooled()).length === 1);
+    await until('a slot is free again', async () => {
+      const res = await request(server).post('/v1/spooled').attach('file', Buffer.alloc(5), { filename: 'b.docx' });
+      return res.status === 201;
+    });
+  });
+
+  it('leaves no file in the spool on any error path: abort, 413 mid-stream, malformed body, second file', async () => {
+    const aborted = await holdSlot();
+    aborted.destroy();
+    await until('the aborted upload is removed', async () => (await spooled()).length === 0);
+    const { req, response } = rawUpload(port, 'bBig', {}, '/v1/spooled');
+    req.write(multipartHead('bBig'));
+    req.write(Buffer.alloc(MAX + 10, 2));
+    expect((await response).status).to.equal(413);
+    req.destroy();
+    const malformed = await request(server)
+      .post('/v1/spooled')
+      .set('Content-Type', 'multipart/form-data; boundary=zzz')
+      .send('--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.docx"\r\n\r\nabc');
+    expect(malformed.status).to.equal(400);
+    const two = await request(server)
+      .post('/v1/spooled')
+      .attach('file', Buffer.from('one'), { filename: 'a.docx' })
+      .attach('file', Buffer.from('two'), { filename: 'b.docx' });
+    expect(two.status).to.equal(400);
+    await until('the spool is empty', async () => (await spooled()).length === 0);
+    // Every slot came back: the cap still admits SPOOL_SLOTS uploads at once.
+    for (let i = 0; i < SPOOL_SLOTS; i++) await holdSlot();
   });
 });
