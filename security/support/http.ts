@@ -38,11 +38,11 @@ export function accessToken(secret: string, claims: Claims, opts: { noExp?: bool
   return jwt.sign(body, secret, { algorithm: 'HS256', ...(opts.noExp ? {} : { expiresIn: 900 }) });
 }
 
-/** Polls until `check` holds (bounded by mocha's timeout); never a fixed wait. */
-export async function until(what: string, check: () => Promise<boolean>, everyMs = 100): Promise<void> {
-  for (;;) {
+/** Polls until `check` holds, at most `tries` times; never a fixed wait standing in for a condition. */
+export async function until(what: string, check: () => Promise<boolean>, tries = 600, everyMs = 100): Promise<void> {
+  for (let i = 0; i < tries; i += 1) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, everyMs));
-    if (what === '') break;
   }
+  throw new Error(`condition never held: ${what}`);
 }
