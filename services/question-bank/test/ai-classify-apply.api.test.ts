@@ -29,24 +29,24 @@ describe('PATCH /v1/questions/ai-classify/apply', () => {
   after(() => svc.close());
   beforeEach(async () => {
     await svc.clearCollections();
-    await svc.request
-      .put('/v1/taxonomy/refs')
-      .set(headers(admin()))
-      .send({
-        items: [
-          { id: 'sub-phys-global', kind: 'SUBJECT', code: 'physics', name: 'Vật lý', organizationId: null },
-          { id: 'g10-global', kind: 'GRADE', code: 'G10', name: 'Grade 10', numericLevel: 10, organizationId: null },
-          { id: 'g11-global', kind: 'GRADE', code: 'G11', name: 'Lớp 11', numericLevel: 11, organizationId: null },
-          { id: 'g10-org', kind: 'GRADE', code: 'G10', name: 'Lớp 10', numericLevel: 10 },
-          { id: 'd-vd', kind: 'DIFFICULTY_LEVEL', code: 'VD', name: 'Vận dụng', engineDifficulty: 'HARD' },
-          { id: 'cur-1', kind: 'CURRICULUM', code: 'GDPT2018', name: 'Chương trình 2018' },
-          { id: 'lvl-thpt', kind: 'EDUCATION_LEVEL', code: 'THPT', name: 'Trung học phổ thông' },
-          { id: 'track-1', kind: 'EXAM_TRACK', code: 'TNTHPT', name: 'Tốt nghiệp THPT' },
-          { id: 'src-1', kind: 'QUESTION_SOURCE', code: 'SGK', name: 'Sách giáo khoa' },
-          { id: 'b-only', kind: 'GRADE', code: 'G9', name: 'Lớp 9', numericLevel: 9, organizationId: 'org-b' },
-        ],
-      })
-      .expect(200);
+    const refs: Array<Record<string, unknown>> = [
+      { id: 'sub-phys-global', kind: 'SUBJECT', code: 'physics', name: 'Vật lý', organizationId: null },
+      { id: 'g10-global', kind: 'GRADE', code: 'G10', name: 'Grade 10', numericLevel: 10, organizationId: null },
+      { id: 'g11-global', kind: 'GRADE', code: 'G11', name: 'Lớp 11', numericLevel: 11, organizationId: null },
+      { id: 'g10-org', kind: 'GRADE', code: 'G10', name: 'Lớp 10', numericLevel: 10 },
+      { id: 'd-vd', kind: 'DIFFICULTY_LEVEL', code: 'VD', name: 'Vận dụng', engineDifficulty: 'HARD' },
+      { id: 'cur-1', kind: 'CURRICULUM', code: 'GDPT2018', name: 'Chương trình 2018' },
+      { id: 'lvl-thpt', kind: 'EDUCATION_LEVEL', code: 'THPT', name: 'Trung học phổ thông' },
+      { id: 'track-1', kind: 'EXAM_TRACK', code: 'TNTHPT', name: 'Tốt nghiệp THPT' },
+      { id: 'src-1', kind: 'QUESTION_SOURCE', code: 'SGK', name: 'Sách giáo khoa' },
+      { id: 'b-only', kind: 'GRADE', code: 'G9', name: 'Lớp 9', numericLevel: 9, organizationId: 'org-b' },
+    ];
+    // Issue 20: global rows from the platform ADMIN (no X-Organization-Id), org-b's from org-b.
+    for (const org of [undefined, null, 'org-b']) {
+      const who = org === undefined ? admin() : org === null ? { userId: 'p1', role: 'ADMIN' } : admin('b1', org);
+      const items = refs.filter((r) => r.organizationId === org);
+      await svc.request.put('/v1/taxonomy/refs').set(headers(who)).send({ items }).expect(200);
+    }
     await svc.db.conn.collection('taxonomy_refs').insertOne({
       _id: 'node-1',
       kind: 'CURRICULUM_NODE',

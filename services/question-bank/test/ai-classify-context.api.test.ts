@@ -31,8 +31,20 @@ describe('POST /v1/questions/ai-classify/context', () => {
       unknown
     >;
   };
-  const putRefs = async (who: Who, items: object[]) =>
-    svc.request.put('/v1/taxonomy/refs').set(headers(who)).send({ items }).expect(200);
+  // Issue 20: each row from its own writer: global rows from the platform ADMIN (no
+  // X-Organization-Id), another organization's from that organization.
+  const writerOf = (who: Who, org: unknown): Who =>
+    org === undefined ? who : org === null ? { userId: 'p1', role: 'ADMIN' } : { ...who, organizationId: String(org) };
+  const putRefs = async (who: Who, items: Array<{ organizationId?: string | null }>) => {
+    for (const org of new Set(items.map((i) => i.organizationId))) {
+      const mine = items.filter((i) => i.organizationId === org);
+      await svc.request
+        .put('/v1/taxonomy/refs')
+        .set(headers(writerOf(who, org)))
+        .send({ items: mine })
+        .expect(200);
+    }
+  };
   // Curriculum nodes carry their subject, grade and curriculum links as stored read-model fields.
   const seedNodes = (nodes: Array<Record<string, unknown>>) =>
     svc.db.conn.collection('taxonomy_refs').insertMany(

@@ -70,9 +70,11 @@ describe('question folders and groups', () => {
       expect(await svc.built.deps.models.QuestionFolder.countDocuments({ organizationId: 'org-a' })).to.equal(0);
     });
 
-    it('refuses allOrgs=1 without ADMIN', async () => {
+    it('refuses allOrgs=1 except for the platform ADMIN (no X-Organization-Id)', async () => {
       expect((await svc.request.get('/v1/question-folders').set(teacher).query({ allOrgs: '1' })).status).to.equal(403);
-      await svc.request.get('/v1/question-folders').set(admin).query({ allOrgs: '1' }).expect(200);
+      // Issue 20: an organization's ADMIN is ADMIN of that organization only.
+      expect((await svc.request.get('/v1/question-folders').set(admin).query({ allOrgs: '1' })).status).to.equal(403);
+      await svc.request.get('/v1/question-folders').set(as('p1', 'ADMIN')).query({ allOrgs: '1' }).expect(200);
     });
   });
 

@@ -10,6 +10,9 @@ const as = (user: string, role: string, org?: string) => ({
 });
 const teacher = as('t1', 'TEACHER', 'org-a');
 const admin = as('a1', 'ADMIN', 'org-a');
+// Issue 20: global rows come from the platform ADMIN (no X-Organization-Id), org-b's from org-b.
+const platform = as('p1', 'ADMIN');
+const adminB = as('b1', 'ADMIN', 'org-b');
 
 describe('read-model backfill routes', () => {
   let svc: TestService<QuestionBankConfig, BuiltQuestionBank>;
@@ -17,7 +20,8 @@ describe('read-model backfill routes', () => {
   after(() => svc.close());
   beforeEach(() => svc.clearCollections());
 
-  const put = (path: string, body: object, headers = admin) => svc.request.put(path).set(headers).send(body);
+  const put = (path: string, body: object, headers: Record<string, string> = admin) =>
+    svc.request.put(path).set(headers).send(body);
   const refs = (query: object, headers: Record<string, string> = teacher) =>
     svc.request.get('/v1/taxonomy/refs').set(headers).query(query).expect(200);
 
@@ -27,10 +31,12 @@ describe('read-model backfill routes', () => {
         items: [
           { id: 's1', kind: 'SUBJECT', code: 'MATH', name: 'Toán học' },
           { id: 'c1', kind: 'CHAPTER', code: 'CH1', name: 'Hàm số', status: 'ARCHIVED' },
-          { id: 'g0', kind: 'SUBJECT', code: 'PHYS', name: 'Vật lý', organizationId: null },
-          { id: 'b1', kind: 'SUBJECT', code: 'CHEM', name: 'Hóa học', organizationId: 'org-b' },
         ],
       }).expect(200);
+      const g0 = { id: 'g0', kind: 'SUBJECT', code: 'PHYS', name: 'Vật lý', organizationId: null };
+      await put('/v1/taxonomy/refs', { items: [g0] }, platform).expect(200);
+      const b1 = { id: 'b1', kind: 'SUBJECT', code: 'CHEM', name: 'Hóa học', organizationId: 'org-b' };
+      await put('/v1/taxonomy/refs', { items: [b1] }, adminB).expect(200);
     });
 
     it('lists the organization own refs, adds global ones with includeGlobal=1, and filters', async () => {

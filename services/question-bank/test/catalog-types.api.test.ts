@@ -46,7 +46,10 @@ describe('question types', () => {
     it('seeds deterministic per-organization ids, the same on every request and distinct per organization', async () => {
       const a1 = await svc.request.get('/v1/question-types').set(teacher).expect(200);
       const a2 = await svc.request.get('/v1/question-types').set(teacher).expect(200);
-      const b = await svc.request.get('/v1/question-types').query({ organizationId: 'org-b' }).expect(200);
+      const b = await svc.request
+        .get('/v1/question-types')
+        .set(as('tb', 'TEACHER', 'org-b'))
+        .expect(200);
       const ids = (r: { body: { data: Array<{ id: string }> } }) => r.body.data.map((t) => t.id).sort();
       expect(ids(a1)).to.deep.equal(CORE.map((c) => `org-a:${c}`));
       expect(ids(a2)).to.deep.equal(ids(a1));
@@ -99,9 +102,11 @@ describe('question types', () => {
       expect(nul.body.data.map((t: { id: string }) => t.id)).to.deep.equal(['org-a:ESSAY']);
     });
 
-    it('refuses allOrgs=1 without ADMIN (403) and an unknown status (400)', async () => {
+    it('refuses allOrgs=1 except for the platform ADMIN (403) and an unknown status (400)', async () => {
       expect((await svc.request.get('/v1/question-types').set(teacher).query({ allOrgs: '1' })).status).to.equal(403);
-      await svc.request.get('/v1/question-types').set(admin).query({ allOrgs: '1' }).expect(200);
+      // Issue 20: an organization's ADMIN is ADMIN of that organization only.
+      expect((await svc.request.get('/v1/question-types').set(admin).query({ allOrgs: '1' })).status).to.equal(403);
+      await svc.request.get('/v1/question-types').set(as('p1', 'ADMIN')).query({ allOrgs: '1' }).expect(200);
       const bad = await svc.request.get('/v1/question-types').query({ status: 'DELETED' });
       expect(bad.status).to.equal(400);
       expect(bad.body.error.code).to.equal('VALIDATION_ERROR');

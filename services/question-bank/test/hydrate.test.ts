@@ -28,9 +28,15 @@ describe('hydrateQuestions', () => {
       items: [
         { id: 'math', kind: 'SUBJECT', code: 'MATH', name: 'Toán' },
         { id: 'g12', kind: 'GRADE', code: 'G12', name: 'Lớp 12', numericLevel: 12 },
-        { id: 'ch1', kind: 'CHAPTER', code: 'CH1', name: 'Hàm số', organizationId: null },
       ],
     });
+    // Issue 20: a global ref comes from the platform ADMIN (no X-Organization-Id).
+    const global = { id: 'ch1', kind: 'CHAPTER', code: 'CH1', name: 'Hàm số', organizationId: null };
+    await svc.request
+      .put('/v1/taxonomy/refs')
+      .set({ 'X-User-Id': 'p1', 'X-User-Role': 'ADMIN' })
+      .send({ items: [global] })
+      .expect(200);
     await put('/v1/questions/usage-counts', {
       items: [{ questionId: 'q0', examItems: 2, attemptItems: 5, answers: 9 }],
     });

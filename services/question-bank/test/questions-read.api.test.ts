@@ -30,21 +30,26 @@ describe('question bank: reads, scope and roles', () => {
       expect((await list(headers(teacher('t1')), { createdById: 't2' })).body.data.meta.total).to.equal(0);
     });
 
-    it('never shows another organization; allOrgs=1 only for ADMIN (403 otherwise)', async () => {
+    it('never shows another organization; allOrgs=1 only for the platform ADMIN (403 otherwise)', async () => {
       await createAs(svc, teacher('t1', 'org-a'));
       await createAs(svc, admin('a2', 'org-b'));
       expect((await list(headers(admin('a1', 'org-a')))).body.data.meta.total).to.equal(1);
-      expect((await list(headers(admin('a1', 'org-a')), { allOrgs: '1' })).body.data.meta.total).to.equal(2);
+      // Issue 20: an organization's ADMIN is ADMIN of that organization only.
+      expect((await list(headers(admin('a1', 'org-a')), { allOrgs: '1' })).status).to.equal(403);
+      expect((await list(headers({ userId: 'p1', role: 'ADMIN' }), { allOrgs: '1' })).body.data.meta.total).to.equal(2);
       const denied = await list(headers(teacher('t1', 'org-a')), { allOrgs: '1' });
       expect(denied.status).to.equal(403);
       const mismatch = await list(headers(teacher('t1', 'org-a')), { organizationId: 'org-b' });
       expect(mismatch.status).to.equal(403);
     });
 
-    it('reads the organizationId query when no header names one', async () => {
+    it('reads the organizationId query without the header only for the platform ADMIN (issue 20)', async () => {
       await createAs(svc, admin('a2', 'org-b'));
-      const res = await svc.request.get('/v1/questions').query({ organizationId: 'org-b' });
-      expect(res.body.data.meta.total).to.equal(1);
+      const anonymous = await svc.request.get('/v1/questions').query({ organizationId: 'org-b' });
+      expect(anonymous.status).to.equal(403);
+      const platform = await list(headers({ userId: 'p1', role: 'ADMIN' }), { organizationId: 'org-b' });
+      expect(platform.body.data.meta.total).to.equal(1);
+      expect((await list(headers(admin('a2', 'org-b')), { organizationId: 'org-b' })).body.data.meta.total).to.equal(1);
     });
 
     it('applies every filter and hides ARCHIVED unless asked', async () => {

@@ -12,8 +12,7 @@ export const TENANCY_MSG = {
 } as const;
 
 /** ADMIN on a request that names no organization: the platform's role, not an organization's. */
-export const isPlatformAdmin = (actor: Actor): boolean =>
-  actor.role === 'ADMIN' && actor.organizationId === undefined;
+export const isPlatformAdmin = (actor: Actor): boolean => actor.role === 'ADMIN' && actor.organizationId === undefined;
 
 export interface TenantQuery {
   organizationId?: string;

@@ -136,7 +136,11 @@ export async function putRelationRefs(
   }));
   const organizations = (input.organizations ?? []).map(({ id, organizationId, ...rest }, i) => {
     itemOrganization(org, id, `organizations.${i}.id`);
-    return { _id: id, ...rest, organizationId: itemOrganization(org, organizationId, `organizations.${i}.organizationId`) };
+    return {
+      _id: id,
+      ...rest,
+      organizationId: itemOrganization(org, organizationId, `organizations.${i}.organizationId`),
+    };
   });
   const userPaths = users.map((_, i) => `users.${i}.id`);
   const userCount = await writeOwned(deps.models.UserRef, { rows: users, paths: userPaths });
