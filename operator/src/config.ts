@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import type { WorkerPolicy } from './controller/worker-policy.js';
 
 /** The operator's environment; main() validates it once with the kit's loadConfig. */
 export interface OperatorConfig {
@@ -15,9 +16,36 @@ export interface OperatorConfig {
   LEASE_DURATION_SECONDS: number;
   POD_NAME?: string;
   LOG_LEVEL: string;
+  NODE_ENV: 'development' | 'test' | 'production';
+  /** Bearer token /metrics requires (required in production). */
+  METRICS_TOKEN?: string;
+  WORKER_SERVICE_ACCOUNT: string;
+  WORKER_IMAGE?: string;
+  WORKER_ALLOWED_IMAGES: string;
+  WORKER_IMAGE_PULL_SECRETS: string;
+  WORKER_CONFIGMAP?: string;
+  WORKER_SECRET_ENV: string;
+  WORKER_POD_LABELS: string;
+  WORKER_RUN_AS_USER?: number;
+  WORKER_RUN_AS_GROUP?: number;
+  WORKER_FS_GROUP?: number;
+  WORKER_TMP_SIZE_LIMIT: string;
+  WORKER_MAX_CPU: string;
+  WORKER_MAX_MEMORY: string;
+  WORKER_MAX_EPHEMERAL_STORAGE: string;
 }
 
 const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dnsName = /[a-z0-9]([-a-z0-9.]*[a-z0-9])?/;
+const list = (item: RegExp) => new RegExp(`^(${item.source}(,${item.source})*)?$`);
+// Image references and repositories: no spaces, no commas (the list separator).
+const imageRef = /[a-zA-Z0-9][-a-zA-Z0-9._/:@]*/;
+// ENV_NAME=secret-name:key
+const secretRef = /[A-Za-z_][A-Za-z0-9_]*=[a-z0-9][-a-z0-9.]*:[-._a-zA-Z0-9]+/;
+// label-key=value (a prefix/name key, an optional value)
+const labelPair = /([a-z0-9][-a-z0-9.]*\/)?[A-Za-z0-9][-A-Za-z0-9_.]*=[-A-Za-z0-9_.]*/;
+const quantity = Joi.string().pattern(/^\d+(\.\d+)?(Ki|Mi|Gi|Ti|m|k|M|G|T)?$/);
+const id = Joi.number().integer().min(1).max(2147483647);
 
 export const operatorConfigSchema = Joi.object<OperatorConfig>({
   KUBECONFIG: Joi.string().optional(),
@@ -37,7 +65,69 @@ export const operatorConfigSchema = Joi.object<OperatorConfig>({
   LEASE_DURATION_SECONDS: Joi.number().integer().min(2).max(300).default(15),
   POD_NAME: Joi.string().optional(),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+  NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
+  METRICS_TOKEN: Joi.string()
+    .min(16)
+    .when('NODE_ENV', { is: 'production', then: Joi.required(), otherwise: Joi.optional() })
+    .messages({ 'any.required': '{{#label}} is required in production' }),
+  // The worker pods (controller/worker-policy.ts): what the operator decides, not the job.
+  WORKER_SERVICE_ACCOUNT: Joi.string()
+    .max(253)
+    .pattern(new RegExp(`^${dnsName.source}$`))
+    .default('default'),
+  WORKER_IMAGE: Joi.string()
+    .max(512)
+    .pattern(new RegExp(`^${imageRef.source}$`))
+    .optional(),
+  WORKER_ALLOWED_IMAGES: Joi.string().allow('').max(4096).pattern(list(imageRef)).default(''),
+  WORKER_IMAGE_PULL_SECRETS: Joi.string().allow('').pattern(list(dnsName)).default(''),
+  WORKER_CONFIGMAP: Joi.string()
+    .max(253)
+    .pattern(new RegExp(`^${dnsName.source}$`))
+    .optional(),
+  WORKER_SECRET_ENV: Joi.string().allow('').max(4096).pattern(list(secretRef)).default(''),
+  WORKER_POD_LABELS: Joi.string().allow('').max(4096).pattern(list(labelPair)).default(''),
+  WORKER_RUN_AS_USER: id.optional(),
+  WORKER_RUN_AS_GROUP: id.optional(),
+  WORKER_FS_GROUP: id.optional(),
+  WORKER_TMP_SIZE_LIMIT: quantity.default('64Mi'),
+  WORKER_MAX_CPU: quantity.default('2'),
+  WORKER_MAX_MEMORY: quantity.default('2Gi'),
+  WORKER_MAX_EPHEMERAL_STORAGE: quantity.default('1Gi'),
 });
+
+const items = (text: string): string[] => (text ? text.split(',') : []);
+
+/** The worker pod policy from the environment (validated by operatorConfigSchema). */
+export function workerPolicy(config: OperatorConfig): WorkerPolicy {
+  return {
+    serviceAccountName: config.WORKER_SERVICE_ACCOUNT,
+    defaultImage: config.WORKER_IMAGE,
+    allowedImages: items(config.WORKER_ALLOWED_IMAGES),
+    imagePullSecrets: items(config.WORKER_IMAGE_PULL_SECRETS),
+    configMapName: config.WORKER_CONFIGMAP,
+    secretEnv: items(config.WORKER_SECRET_ENV).map((entry) => {
+      const [name = '', ref = ''] = entry.split('=');
+      const colon = ref.indexOf(':');
+      return { name, secret: ref.slice(0, colon), key: ref.slice(colon + 1) };
+    }),
+    podLabels: Object.fromEntries(
+      items(config.WORKER_POD_LABELS).map((pair) => [
+        pair.slice(0, pair.indexOf('=')),
+        pair.slice(pair.indexOf('=') + 1),
+      ]),
+    ),
+    runAsUser: config.WORKER_RUN_AS_USER,
+    runAsGroup: config.WORKER_RUN_AS_GROUP,
+    fsGroup: config.WORKER_FS_GROUP,
+    tmpSizeLimit: config.WORKER_TMP_SIZE_LIMIT,
+    maxResources: {
+      cpu: config.WORKER_MAX_CPU,
+      memory: config.WORKER_MAX_MEMORY,
+      'ephemeral-storage': config.WORKER_MAX_EPHEMERAL_STORAGE,
+    },
+  };
+}
 
 export function brokerList(config: Pick<OperatorConfig, 'KAFKA_BROKERS'>): string[] {
   return config.KAFKA_BROKERS.split(',');

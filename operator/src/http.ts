@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
@@ -7,11 +8,20 @@ export interface ProbeState {
   synced: () => boolean;
 }
 
-/** /healthz (the process lives), /readyz (a leader has synced its caches; a standby is ready), /metrics. */
-export function startHttpServer(port: number, registry: Registry, state: ProbeState): Promise<http.Server> {
+/**
+ * /healthz (the process lives), /readyz (a leader has synced its caches; a standby is ready), and
+ * /metrics, which with a token answers only `Authorization: Bearer <token>`.
+ */
+export function startHttpServer(
+  port: number,
+  registry: Registry,
+  state: ProbeState,
+  metricsToken?: string,
+): Promise<http.Server> {
   const server = http.createServer((req, res) => {
-    void route(req.url ?? '/', registry, state).then(({ status, type, body }) => {
-      res.writeHead(status, { 'content-type': type });
+    const authorized = !metricsToken || bearerMatches(req.headers.authorization, metricsToken);
+    void route(req.url ?? '/', registry, state, authorized).then(({ status, type, body }) => {
+      res.writeHead(status, { 'content-type': type, ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}) });
       res.end(body);
     });
   });
@@ -21,10 +31,20 @@ export function startHttpServer(port: number, registry: Registry, state: ProbeSt
   });
 }
 
+/** Constant-time comparison of the presented bearer token with the expected one. */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer ([^\s]+)$/i.exec(header ?? '');
+  if (!m?.[1]) return false;
+  const a = createHash('sha256').update(m[1]).digest();
+  const b = createHash('sha256').update(token).digest();
+  return timingSafeEqual(a, b);
+}
+
 async function route(
   url: string,
   registry: Registry,
   state: ProbeState,
+  authorized: boolean,
 ): Promise<{ status: number; type: string; body: string }> {
   const path = url.split('?')[0];
   const json = (status: number, body: unknown) => ({ status, type: 'application/json', body: JSON.stringify(body) });
@@ -37,7 +57,10 @@ async function route(
       synced: state.synced(),
     });
   }
-  if (path === '/metrics') return { status: 200, type: registry.contentType, body: await registry.metrics() };
+  if (path === '/metrics') {
+    if (!authorized) return json(401, { status: 'unauthorized' });
+    return { status: 200, type: registry.contentType, body: await registry.metrics() };
+  }
   return json(404, { status: 'not found' });
 }
 

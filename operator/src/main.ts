@@ -6,7 +6,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { loadConfig } from '../../services/kit/src/config.js';
 import { createLogger } from '../../services/kit/src/logging.js';
 import { createMetricsRegistry } from '../../services/kit/src/metrics.js';
-import { brokerList, leaderTimings, operatorConfigSchema, type OperatorConfig } from './config.js';
+import { brokerList, leaderTimings, operatorConfigSchema, workerPolicy, type OperatorConfig } from './config.js';
 import { Controller } from './controller/controller.js';
 import { EventRecorder } from './events.js';
 import { boundPort, startHttpServer } from './http.js';
@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     queueStatusIntervalSec: config.QUEUE_STATUS_INTERVAL_SECONDS,
     // Called only once reconciling has started, after `elector` below exists.
     mayWrite: () => (elector ? elector.mayWrite() : leading),
+    policy: workerPolicy(config),
   });
 
   // Leadership flips are serialized so a stop still draining never overlaps the next start.
@@ -75,10 +76,12 @@ async function main(): Promise<void> {
       })
     : undefined;
 
-  const server = await startHttpServer(config.PORT, registry, {
-    leader: () => leading,
-    synced: () => controller.synced,
-  });
+  const server = await startHttpServer(
+    config.PORT,
+    registry,
+    { leader: () => leading, synced: () => controller.synced },
+    config.METRICS_TOKEN,
+  );
   logger.info(
     { port: boundPort(server), identity, leaderElection: config.LEADER_ELECTION },
     'docx-import-operator listening',

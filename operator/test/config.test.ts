@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../services/kit/src/config.js';
-import { brokerList, leaderTimings, operatorConfigSchema } from '../src/config.js';
+import { brokerList, leaderTimings, operatorConfigSchema, workerPolicy } from '../src/config.js';
 
 describe('operator config', () => {
   it('applies the defaults: port 4010, resync 5 s, leader election on, all namespaces', () => {
@@ -69,5 +69,56 @@ describe('QUEUE_STATUS_INTERVAL_SECONDS', () => {
     expect(() =>
       loadConfig(operatorConfigSchema, { KAFKA_BROKERS: 'k:1', QUEUE_STATUS_INTERVAL_SECONDS: '-1' }),
     ).to.throw(/QUEUE_STATUS_INTERVAL_SECONDS/);
+  });
+});
+
+describe('worker policy and metrics token', () => {
+  it('reads the worker settings the chart passes into one policy', () => {
+    const config = loadConfig(operatorConfigSchema, {
+      KAFKA_BROKERS: 'k:1',
+      WORKER_SERVICE_ACCOUNT: 'edu-platform',
+      WORKER_IMAGE: 'registry.example/edu/platform:1.0',
+      WORKER_ALLOWED_IMAGES: 'registry.example/edu/platform,edu-platform:dev',
+      WORKER_IMAGE_PULL_SECRETS: 'pull-a,pull-b',
+      WORKER_CONFIGMAP: 'edu-platform-docx-parser-worker',
+      WORKER_SECRET_ENV:
+        'MONGODB_URI=edu-platform-mongodb-uris:document-import,WORKER_API_TOKEN=edu-platform-secrets:WORKER_API_TOKEN',
+      WORKER_POD_LABELS: 'app.kubernetes.io/name=edu-platform,app.kubernetes.io/instance=edu,team=',
+      WORKER_RUN_AS_USER: '10001',
+      WORKER_MAX_MEMORY: '1Gi',
+    });
+    expect(workerPolicy(config)).to.deep.equal({
+      serviceAccountName: 'edu-platform',
+      defaultImage: 'registry.example/edu/platform:1.0',
+      allowedImages: ['registry.example/edu/platform', 'edu-platform:dev'],
+      imagePullSecrets: ['pull-a', 'pull-b'],
+      configMapName: 'edu-platform-docx-parser-worker',
+      secretEnv: [
+        { name: 'MONGODB_URI', secret: 'edu-platform-mongodb-uris', key: 'document-import' },
+        { name: 'WORKER_API_TOKEN', secret: 'edu-platform-secrets', key: 'WORKER_API_TOKEN' },
+      ],
+      podLabels: { 'app.kubernetes.io/name': 'edu-platform', 'app.kubernetes.io/instance': 'edu', team: '' },
+      runAsUser: 10001,
+      runAsGroup: undefined,
+      fsGroup: undefined,
+      tmpSizeLimit: '64Mi',
+      maxResources: { cpu: '2', memory: '1Gi', 'ephemeral-storage': '1Gi' },
+    });
+  });
+
+  it('allows no image and the default ServiceAccount when nothing is configured', () => {
+    const policy = workerPolicy(loadConfig(operatorConfigSchema, { KAFKA_BROKERS: 'k:1' }));
+    expect(policy).to.deep.include({ serviceAccountName: 'default', allowedImages: [], secretEnv: [] });
+  });
+
+  it('refuses a malformed secret reference and, in production, a missing METRICS_TOKEN', () => {
+    expect(() =>
+      loadConfig(operatorConfigSchema, { KAFKA_BROKERS: 'k:1', WORKER_SECRET_ENV: 'TOKEN=secret-without-key' }),
+    ).to.throw(/WORKER_SECRET_ENV/);
+    expect(() => loadConfig(operatorConfigSchema, { KAFKA_BROKERS: 'k:1', NODE_ENV: 'production' })).to.throw(
+      /"METRICS_TOKEN" is required in production/,
+    );
+    const prod = { KAFKA_BROKERS: 'k:1', NODE_ENV: 'production', METRICS_TOKEN: 'x'.repeat(32) };
+    expect(loadConfig(operatorConfigSchema, prod).METRICS_TOKEN).to.have.length(32);
   });
 });

@@ -1,10 +1,14 @@
 import { expect } from 'chai';
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { DocxImportJob } from '../src/api/docx-import-job.js';
-import { decide, withApplyFailure } from '../src/controller/decide.js';
+import { decide as decideWith, withApplyFailure } from '../src/controller/decide.js';
 import { findCondition } from '../src/controller/conditions.js';
 import { ANNOTATION_TEMPLATE_HASH } from '../src/controller/worker-deployment.js';
-import { aJob, anOwnedDeployment, at, depth, failedReading } from './support/factories.js';
+import { aJob, anOwnedDeployment, aPolicy, at, depth, failedReading } from './support/factories.js';
+
+/** The decision under the test policy (the worker template is the factory's, always allowed). */
+const decide = (job: DocxImportJob, observed: V1Deployment | undefined, reading: ReturnType<typeof depth>, now: Date) =>
+  decideWith(job, observed, reading, { now, policy: aPolicy() });
 
 const T0 = at('2025-03-01T10:00:00.000Z');
 const plus = (s: number): Date => new Date(T0.getTime() + s * 1000);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { DocxImportJob, DocxImportJobStatus } from '../src/api/docx-import-job.js';
 import { decide } from '../src/controller/decide.js';
 import { StatusLedger, statusVerdict, worthReconciling } from '../src/controller/status-rules.js';
-import { aJob, anOwnedDeployment, depth } from './support/factories.js';
+import { aJob, anOwnedDeployment, aPolicy, depth } from './support/factories.js';
 
 const withMeta = (job: DocxImportJob, meta: Record<string, unknown>, status?: DocxImportJobStatus): DocxImportJob => ({
   ...job,
@@ -117,7 +117,10 @@ describe('statusVerdict (when a changed status is written)', () => {
     const start = Date.parse('2026-01-01T00:00:00Z');
     for (let t = 0; t <= 60_000; t += 100) {
       const now = start + t;
-      const next = decide({ ...job, status: current }, deployment, depth(5000 - t / 100), new Date(now)).status;
+      const next = decide({ ...job, status: current }, deployment, depth(5000 - t / 100), {
+        now: new Date(now),
+        policy: aPolicy(),
+      }).status;
       const v = statusVerdict({ current, next, lastWriteAt: ledger.lastWriteAt('k'), now, queueIntervalMs: 5000 });
       if (v !== 'write') continue;
       writes += 1;

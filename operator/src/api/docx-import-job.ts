@@ -16,13 +16,25 @@ export interface QueueSpec {
   consumerGroup: string;
 }
 
-/** A core/v1 PodTemplateSpec, kept loose: the API server validates it when the Deployment is written. */
+/**
+ * The job's say in its worker pods: labels, annotations, one container's image, resources and
+ * tuning variables, and scheduling fields. Kept loose on purpose: the operator checks every field
+ * against its allow-list (controller/worker-policy.ts) and refuses the job over anything else.
+ */
 export interface WorkerPodTemplate {
-  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> } & Record<string, unknown>;
   spec: {
     containers: Array<
-      { name: string; image: string; env?: Array<{ name: string; value?: string }> } & Record<string, unknown>
+      {
+        name?: string;
+        image?: string;
+        imagePullPolicy?: string;
+        env?: Array<{ name: string; value?: string } & Record<string, unknown>>;
+        resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+      } & Record<string, unknown>
     >;
+    nodeSelector?: Record<string, string>;
+    priorityClassName?: string;
   } & Record<string, unknown>;
 }
 

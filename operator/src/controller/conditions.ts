@@ -11,6 +11,7 @@ export const REASON_QUEUE_READ = 'LagRead';
 export const REASON_QUEUE_UNAVAILABLE = 'QueueDepthUnavailable';
 export const REASON_DEPLOYMENT_CONFLICT = 'DeploymentConflict';
 export const REASON_APPLY_FAILED = 'DeploymentApplyFailed';
+export const REASON_TEMPLATE_REJECTED = 'WorkerTemplateRejected';
 export const REASON_WORKERS_READY = 'WorkersReady';
 export const REASON_WORKERS_PENDING = 'WorkersNotReady';
 export const REASON_AT_MAX = 'MaxWorkersReached';

@@ -13,7 +13,8 @@ import { deploymentName, MANAGED_SELECTOR, ownerJobName } from './worker-deploym
 import { worthReconciling } from './status-rules.js';
 import { StatusWriter } from './status-writer.js';
 import { WriteMemo } from './write-memo.js';
-import { applyDeployment, NotLeadingError } from './writes.js';
+import type { WorkerPolicy } from './worker-policy.js';
+import { applyDeployment, NotLeadingError, readDeployment } from './writes.js';
 
 export interface ControllerDeps {
   kc: KubeConfig;
@@ -31,6 +32,8 @@ export interface ControllerDeps {
   queueStatusIntervalSec?: number;
   /** Checked right before every write: false once leadership is lost or past its renew deadline. */
   mayWrite?: () => boolean;
+  /** What a worker pod may be: the operator's settings and the bounds of the job's allow-list. */
+  policy: WorkerPolicy;
 }
 
 /**
@@ -108,8 +111,12 @@ export class Controller {
 
   private async reconcileJob(key: string, job: DocxImportJob): Promise<void> {
     const dKey = `${job.metadata?.namespace ?? ''}/${deploymentName(job)}`;
-    const observed = this.deploymentMemo.freshest(dKey, this.deployments.get(dKey));
-    const decision = decide(job, observed, await this.deps.depth.read(key, job.spec.queue), new Date());
+    const cached = this.deploymentMemo.freshest(dKey, this.deployments.get(dKey));
+    // The cache holds only Deployments with our label: before the first apply, make sure the name is
+    // not taken by a foreign one, which decide() then leaves alone (an apply would take it over).
+    const observed = cached ?? (await this.readByName(job));
+    const depth = await this.deps.depth.read(key, job.spec.queue);
+    const decision = decide(job, observed, depth, { now: new Date(), policy: this.deps.policy });
     const applyError = decision.deployment ? await this.apply(dKey, observed, decision) : undefined;
     if (applyError) {
       await this.writeStatus(
@@ -134,6 +141,10 @@ export class Controller {
       this.deps.logger.warn({ deployment: dKey, err: describeError(err) }, 'worker Deployment apply failed');
       return err;
     }
+  }
+
+  private async readByName(job: DocxImportJob): Promise<V1Deployment | undefined> {
+    return readDeployment(this.deps.clients, job.metadata?.namespace ?? '', deploymentName(job));
   }
 
   private async recordEvents(job: DocxImportJob, decision: Decision): Promise<void> {

@@ -3,7 +3,8 @@ import type { Condition, DocxImportJob, DocxImportJobStatus, QueueStatus } from 
 import type { QueueReading } from '../queue-lag.js';
 import * as C from './conditions.js';
 import { nextReplicas, targetWorkers, type ScaleStep, type Target } from './scaling.js';
-import { deploymentName, desiredDeployment, isControlledBy, needsApply } from './worker-deployment.js';
+import { deploymentName, desiredDeployment, isControlledBy, needsApply, workerTemplate } from './worker-deployment.js';
+import type { WorkerPolicy } from './worker-policy.js';
 
 export interface JobEvent {
   type: 'Normal' | 'Warning';
@@ -12,7 +13,7 @@ export interface JobEvent {
 }
 
 export interface Decision {
-  /** The Deployment to apply, or null when the observed one is already what we want. */
+  /** The Deployment to apply, or null when the observed one is already what we want (or must not be touched). */
   deployment: V1Deployment | null;
   status: DocxImportJobStatus;
   events: JobEvent[];
@@ -31,11 +32,13 @@ export function decide(
   job: DocxImportJob,
   observed: V1Deployment | undefined,
   depth: QueueReading,
-  now: Date,
+  { now, policy }: { now: Date; policy: WorkerPolicy },
 ): Decision {
   if (observed && !isControlledBy(observed, job)) return conflict(job, now);
+  const template = workerTemplate(job, policy);
+  if (!template.ok) return rejected(job, template.problems, now);
   const step = planStep(job, observed, depth, now);
-  const desired = desiredDeployment(job, step.replicas);
+  const desired = desiredDeployment(job, step.replicas, template.template);
   const status = buildStatus({ job, observed, depth, now }, step);
   const events = [...scalingEvents(job, observed, step, depth), ...queueEvents(job, depth)];
   return { deployment: needsApply(observed, desired) ? desired : null, status, events };
@@ -200,26 +203,32 @@ function queueEvents(job: DocxImportJob, depth: QueueReading): JobEvent[] {
   ];
 }
 
+/** A Deployment of the worker's name that this job does not control: left alone, and said so. */
 function conflict(job: DocxImportJob, now: Date): Decision {
-  const name = deploymentName(job);
-  const message = `Deployment ${name} exists and is not controlled by this DocxImportJob; leaving it alone`;
+  const message = `Deployment ${deploymentName(job)} exists and is not controlled by this DocxImportJob; leaving it alone`;
+  return refusal(job, C.REASON_DEPLOYMENT_CONFLICT, message, now);
+}
+
+/** A worker template asking for more than the allow-list: no Deployment change, the reasons in status. */
+function rejected(job: DocxImportJob, problems: string[], now: Date): Decision {
+  const listed = problems.join('; ');
+  const message = `Worker template refused, the worker Deployment is left as it is: ${
+    listed.length > 900 ? `${listed.slice(0, 900)}...` : listed
+  }`;
+  return refusal(job, C.REASON_TEMPLATE_REJECTED, message, now);
+}
+
+// Ready=False with `reason`, a Warning on the transition only (not on every resync).
+function refusal(job: DocxImportJob, reason: string, message: string, now: Date): Decision {
   const before = C.findCondition(job.status?.conditions, C.CONDITION_READY);
   const conditions = C.setCondition(
     job.status?.conditions,
-    {
-      type: C.CONDITION_READY,
-      status: 'False',
-      reason: C.REASON_DEPLOYMENT_CONFLICT,
-      message,
-      observedGeneration: job.metadata?.generation,
-    },
+    { type: C.CONDITION_READY, status: 'False', reason, message, observedGeneration: job.metadata?.generation },
     now,
   );
   const status = compact({ ...job.status, observedGeneration: job.metadata?.generation, conditions });
   const events: JobEvent[] =
-    before?.reason === C.REASON_DEPLOYMENT_CONFLICT
-      ? []
-      : [{ type: 'Warning', reason: C.REASON_DEPLOYMENT_CONFLICT, message }];
+    before?.reason === reason && before.message === message ? [] : [{ type: 'Warning', reason, message }];
   return { deployment: null, status, events };
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { V1Deployment } from '@kubernetes/client-node';
-import { API_VERSION, GROUP, KIND, type DocxImportJob, type WorkerPodTemplate } from '../api/docx-import-job.js';
+import type { V1Deployment, V1PodTemplateSpec } from '@kubernetes/client-node';
+import { API_VERSION, GROUP, KIND, type DocxImportJob } from '../api/docx-import-job.js';
+import { workerPodTemplate, type TemplateResult, type WorkerPolicy } from './worker-policy.js';
 
 export const FIELD_MANAGER = 'docx-import-operator';
 export const LABEL_JOB = `${GROUP}/job`;
@@ -27,11 +28,32 @@ export function ownerJobName(deployment: V1Deployment): string | undefined {
   )?.name;
 }
 
+/** The labels that select one job's worker pods. */
+export function selectorLabels(job: DocxImportJob): Record<string, string> {
+  return { [LABEL_JOB]: job.metadata?.name ?? '', [LABEL_COMPONENT]: COMPONENT };
+}
+
+/**
+ * The worker pod template for `job` under `policy`, or the reasons it is refused. The queue
+ * coordinates are injected so that the workers consume exactly the topic and group whose lag the
+ * operator scales on; the job cannot set variables of those names.
+ */
+export function workerTemplate(job: DocxImportJob, policy: WorkerPolicy): TemplateResult {
+  const { template, concurrency } = job.spec.worker;
+  return workerPodTemplate(template, policy, {
+    labels: selectorLabels(job),
+    env: [
+      { name: 'DOCX_IMPORT_TOPIC', value: job.spec.queue.topic },
+      { name: 'DOCX_IMPORT_CONSUMER_GROUP', value: job.spec.queue.consumerGroup },
+      { name: 'WORKER_CONCURRENCY', value: String(concurrency) },
+    ],
+  });
+}
+
 /** The worker Deployment as the operator wants it, complete, for server-side apply. */
-export function desiredDeployment(job: DocxImportJob, replicas: number): V1Deployment {
+export function desiredDeployment(job: DocxImportJob, replicas: number, template: V1PodTemplateSpec): V1Deployment {
   const name = job.metadata?.name ?? '';
-  const selector = { [LABEL_JOB]: name, [LABEL_COMPONENT]: COMPONENT };
-  const template = workerTemplate(job, selector);
+  const selector = selectorLabels(job);
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -51,7 +73,7 @@ export function desiredDeployment(job: DocxImportJob, replicas: number): V1Deplo
         },
       ],
     },
-    spec: { replicas, selector: { matchLabels: selector }, template: template as never },
+    spec: { replicas, selector: { matchLabels: selector }, template },
   };
 }
 
@@ -61,26 +83,6 @@ export function needsApply(observed: V1Deployment | undefined, desired: V1Deploy
   if (observed.spec?.replicas !== desired.spec?.replicas) return true;
   const want = desired.metadata?.annotations?.[ANNOTATION_TEMPLATE_HASH];
   return observed.metadata?.annotations?.[ANNOTATION_TEMPLATE_HASH] !== want;
-}
-
-// The queue coordinates are injected so that the workers consume exactly the topic and group whose
-// lag the operator scales on; a user value of the same name would silently break that link.
-function workerTemplate(job: DocxImportJob, selector: Record<string, string>): WorkerPodTemplate {
-  const { template, concurrency } = job.spec.worker;
-  const injected = [
-    { name: 'DOCX_IMPORT_TOPIC', value: job.spec.queue.topic },
-    { name: 'DOCX_IMPORT_CONSUMER_GROUP', value: job.spec.queue.consumerGroup },
-    { name: 'WORKER_CONCURRENCY', value: String(concurrency) },
-  ];
-  const names = new Set(injected.map((e) => e.name));
-  const containers = template.spec.containers.map((c) => ({
-    ...c,
-    env: [...(c.env ?? []).filter((e) => !names.has(e.name)), ...injected],
-  }));
-  return {
-    metadata: { ...template.metadata, labels: { ...template.metadata?.labels, ...selector } },
-    spec: { ...template.spec, containers },
-  };
 }
 
 /**

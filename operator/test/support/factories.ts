@@ -1,6 +1,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { DocxImportJob, DocxImportJobStatus, ScalingSpec } from '../../src/api/docx-import-job.js';
-import { desiredDeployment } from '../../src/controller/worker-deployment.js';
+import { desiredDeployment, workerTemplate } from '../../src/controller/worker-deployment.js';
+import type { WorkerPolicy } from '../../src/controller/worker-policy.js';
 import type { QueueReading } from '../../src/queue-lag.js';
 
 export function aJob(
@@ -34,9 +35,32 @@ export function aJob(
   };
 }
 
+/** The operator's worker settings in the tests: the factory's image repository is the allowed one. */
+export function aPolicy(overrides: Partial<WorkerPolicy> = {}): WorkerPolicy {
+  return {
+    serviceAccountName: 'edu-workers',
+    allowedImages: ['edu/worker'],
+    imagePullSecrets: [],
+    configMapName: 'worker-config',
+    secretEnv: [{ name: 'WORKER_API_TOKEN', secret: 'edu-secrets', key: 'WORKER_API_TOKEN' }],
+    podLabels: { 'app.kubernetes.io/name': 'edu-platform', 'app.kubernetes.io/instance': 'edu' },
+    runAsUser: 10001,
+    tmpSizeLimit: '64Mi',
+    maxResources: { cpu: '2', memory: '2Gi', 'ephemeral-storage': '1Gi' },
+    ...overrides,
+  };
+}
+
+/** The Deployment the operator wants for `job` under the test policy (the job must be allowed). */
+export function desiredFor(job: DocxImportJob, replicas: number, policy = aPolicy()): V1Deployment {
+  const template = workerTemplate(job, policy);
+  if (!template.ok) throw new Error(`test job refused: ${template.problems.join('; ')}`);
+  return desiredDeployment(job, replicas, template.template);
+}
+
 /** A Deployment as the API server would return it after the operator applied it. */
 export function anOwnedDeployment(job: DocxImportJob, replicas: number, readyReplicas?: number): V1Deployment {
-  const d = desiredDeployment(job, replicas);
+  const d = desiredFor(job, replicas);
   return { ...d, status: readyReplicas === undefined ? {} : { readyReplicas } };
 }
 
