@@ -6,8 +6,10 @@ describe('POST /v1/auth/login', () => {
   let t: TestAuth;
   before(async () => {
     t = await startAuth(import.meta.url, {
-      AUTH_LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
-      AUTH_LOGIN_MAX_FAILURES_PER_ADDRESS: '5',
+      AUTH_LOGIN_FAILURES_PER_PAIR: '3',
+      AUTH_LOGIN_FAILURES_PER_ADDRESS: '5',
+      AUTH_LOGIN_FAILURES_PER_ACCOUNT: '6',
+      AUTH_LOGIN_ACCOUNT_MAX_DELAY_SECONDS: '30',
       AUTH_LOGIN_WINDOW_SECONDS: '600',
       TRUST_PROXY: '1',
     });
@@ -72,24 +74,87 @@ describe('POST /v1/auth/login', () => {
     await login({ email: u.email, password: 'k'.repeat(72) + 'extra' }).expect(401);
   });
 
-  it('throttles an account after 3 failures: 429 with Retry-After, even for the right password', async () => {
+  const wrong = (email: string, from: string) => login({ email, password: 'wrong-password' }, from);
+  const advance = (seconds: number) => {
+    const at = new Date(t.deps.clock().getTime() + seconds * 1000);
+    t.deps.clock = () => at;
+  };
+
+  it('backs off an (account, address) pair after 3 failures: 429 with Retry-After, even for the right password', async () => {
     const u = await registered();
-    for (let i = 0; i < 3; i += 1)
-      await login({ email: u.email, password: 'wrong-password' }, `198.51.100.${i}`).expect(401);
-    const res = await login(u, '198.51.100.99');
+    for (let i = 0; i < 3; i += 1) await wrong(u.email, '198.51.100.7').expect(401);
+    const res = await login(u, '198.51.100.7');
     expect(res.status).to.equal(429);
     expect(res.body.error.code).to.equal('RATE_LIMITED');
-    const retryAfter = Number(res.headers['retry-after']);
-    expect(retryAfter).to.be.within(1, 600);
-    expect(res.body.error.details).to.deep.equal({ retryAfterSeconds: retryAfter });
+    expect(res.headers['retry-after']).to.equal('1');
+    expect(res.body.error.details).to.deep.equal({ retryAfterSeconds: 1 });
+    advance(1);
+    await login(u, '198.51.100.7').expect(200);
   });
 
-  it('does not throttle other accounts when one account is throttled', async () => {
+  it('doubles the wait with each further failure of the pair, up to the window', async () => {
+    const u = await registered();
+    for (let i = 0; i < 3; i += 1) await wrong(u.email, '198.51.100.8').expect(401);
+    const waits: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const refused = await wrong(u.email, '198.51.100.8').expect(429);
+      waits.push(Number(refused.headers['retry-after']));
+      advance(waits[i]!);
+      await wrong(u.email, '198.51.100.8').expect(401);
+    }
+    expect(waits).to.deep.equal([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 600, 600]);
+  });
+
+  it('60 wrong passwords for the victim from address X never stop the victim logging in from address Y', async () => {
+    const victim = await registered();
+    let failures = 0;
+    while (failures < 60) {
+      const res = await wrong(victim.email, '203.0.113.66');
+      if (res.status === 401) failures += 1;
+      else advance(Number(res.headers['retry-after']));
+    }
+    const owner = await login(victim, '198.51.100.200');
+    expect(owner.status, JSON.stringify(owner.body)).to.equal(200);
+    await login(victim, '203.0.113.66').expect(429);
+  });
+
+  it('does not throttle other accounts from the same address range when one account is attacked', async () => {
     const victim = await registered();
     const other = await registered();
-    for (let i = 0; i < 3; i += 1)
-      await login({ email: victim.email, password: 'wrong' }, `198.51.100.${i}`).expect(401);
+    for (let i = 0; i < 3; i += 1) await wrong(victim.email, `198.51.100.${i}`).expect(401);
     await login(other, '198.51.100.50').expect(200);
+  });
+
+  it('slows (never locks) an account guessed at from many addresses; an address it logged in from is exempt', async () => {
+    const victim = await registered();
+    await login(victim, '192.0.2.200').expect(200);
+    // 6 free failures for the account across addresses (AUTH_LOGIN_FAILURES_PER_ACCOUNT), each address under its own 3.
+    for (let i = 0; i < 6; i += 1) await wrong(victim.email, `203.0.113.${100 + i}`).expect(401);
+    const fresh = await login(victim, '198.51.100.201');
+    expect(fresh.status).to.equal(429);
+    expect(Number(fresh.headers['retry-after'])).to.equal(1);
+    await login(victim, '192.0.2.200').expect(200);
+    // However long the guessing goes on, the account-wide wait stays within its cap (30 s).
+    for (let i = 0; i < 20; i += 1) {
+      const res = await wrong(victim.email, `203.0.113.${120 + i}`);
+      if (res.status === 429) {
+        expect(Number(res.headers['retry-after'])).to.be.within(1, 30);
+        advance(Number(res.headers['retry-after']));
+      }
+    }
+    const slowed = await login(victim, '198.51.100.202');
+    const wait = slowed.status === 429 ? Number(slowed.headers['retry-after']) : 0;
+    expect(wait).to.be.within(0, 30);
+    advance(wait);
+    await login(victim, '198.51.100.202').expect(200);
+  });
+
+  it("admits exactly one of 10 parallel guesses when a pair's wait ends (the turn is claimed atomically)", async () => {
+    const u = await registered();
+    for (let i = 0; i < 3; i += 1) await wrong(u.email, '198.51.100.9').expect(401);
+    advance(1);
+    const results = await Promise.all(Array.from({ length: 10 }, () => wrong(u.email, '198.51.100.9')));
+    expect(results.map((r) => r.status).sort()).to.deep.equal([401, 429, 429, 429, 429, 429, 429, 429, 429, 429]);
   });
 
   it('throttles a client address after 5 failures across many accounts (password spraying)', async () => {
@@ -101,13 +166,14 @@ describe('POST /v1/auth/login', () => {
     await login(u, '192.0.2.8').expect(200);
   });
 
-  it("clears the account's failures after a successful login", async () => {
+  it('starts the pair over after a successful login', async () => {
     const u = await registered();
-    await login({ email: u.email, password: 'wrong' }, '198.51.100.1').expect(401);
-    await login({ email: u.email, password: 'wrong' }, '198.51.100.2').expect(401);
-    await login(u, '198.51.100.3').expect(200);
-    await login({ email: u.email, password: 'wrong' }, '198.51.100.4').expect(401);
-    await login(u, '198.51.100.5').expect(200);
+    await wrong(u.email, '198.51.100.1').expect(401);
+    await wrong(u.email, '198.51.100.1').expect(401);
+    await login(u, '198.51.100.1').expect(200);
+    await wrong(u.email, '198.51.100.1').expect(401);
+    await wrong(u.email, '198.51.100.1').expect(401);
+    await login(u, '198.51.100.1').expect(200);
   });
 
   it('answers 429 at once when the hashing queue is full, instead of queueing without bound', async () => {

@@ -35,4 +35,21 @@ describe('WorkLimiter', () => {
       .catch(() => undefined);
     expect(await limiter.run(async () => 'next')).to.deep.equal({ value: 'next' });
   });
+
+  it('turns a queued job away (null, never run) once it waited maxWaitMs, and keeps the slot for the next', async () => {
+    const limiter = new WorkLimiter(1, 5, 50);
+    const g = gate();
+    const holding = limiter.run(() => g.opened);
+    let ran = false;
+    const waited = await limiter.run(async () => {
+      ran = true;
+    });
+    expect(waited).to.equal(null);
+    expect(ran).to.equal(false);
+    expect(limiter.queued).to.equal(0);
+    g.open();
+    await holding;
+    expect(await limiter.run(async () => 'next')).to.deep.equal({ value: 'next' });
+    expect(limiter.inFlight).to.equal(0);
+  });
 });

@@ -68,13 +68,10 @@ export async function admitLogin(deps: AuthDeps, keys: LoginKeys, now: Date): Pr
 export async function recordLoginFailure(deps: AuthDeps, keys: LoginKeys, seen: SeenRows, now: Date): Promise<void> {
   const p = deps.settings.login;
   const pairCount = liveRow(seen.get(keys.pair), now)?.count ?? 0;
-  const writes = [
-    recordFailure(deps.models, keys.pair, now, p.pair.windowSeconds),
-    recordFailure(deps.models, keys.address, now, p.address.windowSeconds),
-  ];
-  if (pairCount < p.pair.freeFailures) {
-    writes.push(recordFailure(deps.models, keys.account, now, p.account.windowSeconds));
-  }
+  const count = (key: string, policy: BackoffPolicy) =>
+    recordFailure(deps.models, key, now, policy.maxDelaySeconds + policy.windowSeconds);
+  const writes = [count(keys.pair, p.pair), count(keys.address, p.address)];
+  if (pairCount < p.pair.freeFailures) writes.push(count(keys.account, p.account));
   await Promise.all(writes);
 }
 

@@ -8,7 +8,8 @@ export interface ThrottleRow {
 
 /**
  * `freeFailures` failures cost nothing; after them the next attempt waits 1 s, doubling with each
- * further failure, never more than `maxDelaySeconds`. A key quiet for `windowSeconds` starts over.
+ * further failure, never more than `maxDelaySeconds`. A key quiet for `windowSeconds` after its
+ * longest wait starts over.
  */
 export interface BackoffPolicy {
   freeFailures: number;

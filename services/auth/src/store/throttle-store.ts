@@ -11,12 +11,13 @@ export async function readThrottles(m: AuthModels, keys: string[]): Promise<Map<
 
 /**
  * Counts one failure with atomic writes, so concurrent failures are all counted; each failure
- * keeps the key alive for another quiet window. A live row is incremented; an expired or missing
+ * keeps the key alive for `keepSeconds` more (the caller's longest wait plus the quiet window, so
+ * sitting out a wait never resets the count). A live row is incremented; an expired or missing
  * one starts again at 1 (conditional on its expiry, so of racing restarts one wins and the others
  * find a live row, through the duplicate key, and increment it).
  */
-export async function recordFailure(m: AuthModels, key: string, now: Date, windowSeconds: number): Promise<void> {
-  const expiresAt = new Date(now.getTime() + windowSeconds * 1000);
+export async function recordFailure(m: AuthModels, key: string, now: Date, keepSeconds: number): Promise<void> {
+  const expiresAt = new Date(now.getTime() + keepSeconds * 1000);
   const increment = () =>
     m.Throttle.updateOne(
       { _id: key, expiresAt: { $gt: now } },
