@@ -20,6 +20,8 @@ export interface DocumentImportConfig extends CommonConfig {
   DOCX_IMPORT_LIVE_POLL_MS: number;
   DOCX_WORKER_LEASE_MS: number;
   DOCX_WORKER_SESSION_TIMEOUT_MS: number;
+  /** Workers a run may take (each claim counts, stored before parsing); past it: FAILED DOCX_WORKER_CRASHED. */
+  DOCX_WORKER_MAX_ATTEMPTS: number;
   /** Test hook: while this file exists a worker holds each job after marking it PROCESSING. */
   DOCX_WORKER_PAUSE_FILE?: string;
   DOCX_PARSER_URL?: string;
@@ -52,6 +54,7 @@ export const documentImportConfigSchema = Joi.object<DocumentImportConfig>({
   DOCX_IMPORT_LIVE_POLL_MS: Joi.number().integer().min(50).max(60000).default(500),
   DOCX_WORKER_LEASE_MS: Joi.number().integer().min(1000).max(600000).default(15000),
   DOCX_WORKER_SESSION_TIMEOUT_MS: Joi.number().integer().min(6000).max(300000).default(30000),
+  DOCX_WORKER_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(3),
   DOCX_WORKER_PAUSE_FILE: Joi.string().optional(),
   DOCX_PARSER_URL: url.optional(),
   DOCUMENT_SERVICE_URL: url.optional(),

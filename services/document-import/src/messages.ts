@@ -7,6 +7,7 @@ export const MSG = {
   approved: 'DOCX import approved',
   userRequired: 'X-User-Id header is required',
   organizationRequired: 'X-Organization-Id header is required',
+  roleRequired: 'Document import requires role TEACHER or ADMIN',
   notDocx: 'File is not a DOCX document (ZIP magic header missing)',
   extensionDocx: 'File name must end in .docx',
   jobNotFound: 'Import job not found',
@@ -22,6 +23,7 @@ export const MSG = {
 export const CODES = {
   validation: 'VALIDATION_ERROR',
   unauthenticated: 'UNAUTHENTICATED',
+  forbidden: 'FORBIDDEN',
   invalidFile: 'DOCX_INVALID_FILE',
   jobNotFound: 'IMPORT_JOB_NOT_FOUND',
   jobActive: 'IMPORT_JOB_ACTIVE',

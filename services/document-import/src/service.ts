@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import type { Express } from 'express';
 import Joi from 'joi';
 import {
@@ -17,6 +19,10 @@ import { createJobEngine, type JobEngine } from './jobs/engine.js';
 export interface ImportServiceConfig extends DocumentImportConfig {
   DOCX_IMPORT_SSE_HEARTBEAT_MS: number;
   DOCX_IMPORT_EMBEDDED_PEERS: boolean;
+  /** Where uploads are spooled while their request lasts; size it UPLOAD_MAX_CONCURRENT x 50 MB. */
+  UPLOAD_SPOOL_DIR: string;
+  /** Uploads this process spools at once; one more is 503 UPLOADS_BUSY with Retry-After. */
+  UPLOAD_MAX_CONCURRENT: number;
 }
 
 // The API's own keys (the workers share the rest of the schema).
@@ -24,6 +30,8 @@ const serviceConfigSchema = (documentImportConfigSchema as Joi.ObjectSchema).key
   DOCX_IMPORT_SSE_HEARTBEAT_MS: Joi.number().integer().min(100).max(120_000).default(15_000),
   // Local runs of this one process (the fuzzer): the local document and exam services in-process.
   DOCX_IMPORT_EMBEDDED_PEERS: Joi.boolean().default(false),
+  UPLOAD_SPOOL_DIR: Joi.string().default(tmpdir()),
+  UPLOAD_MAX_CONCURRENT: Joi.number().integer().min(1).max(64).default(4),
 }) as Joi.ObjectSchema<ImportServiceConfig>;
 
 interface EmbeddedPeers {
@@ -56,6 +64,7 @@ export interface BuiltImport {
 
 async function assemble(ctx: ServiceContext<ImportServiceConfig>, config: ImportServiceConfig): Promise<BuiltImport> {
   const { logger, db, metrics, readiness, checks, bus } = ctx;
+  await mkdir(config.UPLOAD_SPOOL_DIR, { recursive: true });
   const engine = await createJobEngine({ config, db, bus, logger, metrics });
   await syncIndexes(db.conn);
   // Jobs in flight when the last process stopped: re-enqueued, or FAILED when their payload is gone.
@@ -66,6 +75,7 @@ async function assemble(ctx: ServiceContext<ImportServiceConfig>, config: Import
     logger,
     streams,
     heartbeatMs: config.DOCX_IMPORT_SSE_HEARTBEAT_MS,
+    uploadSpool: { dir: config.UPLOAD_SPOOL_DIR, maxConcurrent: config.UPLOAD_MAX_CONCURRENT },
     parseQas: qasParser(config),
     engine,
     documents: documentPort(config),

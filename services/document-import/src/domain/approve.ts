@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError, canonicalJson, toAppError } from '../../../kit/src/index.js';
 import type { CompletedHook, JobDetail, JobEngine } from '../jobs/engine.js';
 import { CODES, MSG } from '../messages.js';
-import type { ApprovePort, ApproveRequest, ImportDeps } from './deps.js';
+import type { ApprovalScope, ApprovePort, ApproveRequest, ImportDeps } from './deps.js';
 import { jobScope, visibleJob, type Scope } from './scope.js';
 
 /**
@@ -52,12 +52,18 @@ export async function approveJob(
 
 /**
  * The engine's completion seam for `autoApproveToQuestionBank` jobs: a QUESTION_BANK approval in the
- * creator's scope, recorded with `auto_approval.completed`, or `auto_approval.failed` with its code.
+ * creator's scope (the role it had when it submitted the job, none for rows older than that field:
+ * the question bank then refuses it), recorded with `auto_approval.completed`, or
+ * `auto_approval.failed` with its code.
  */
 export function autoApprovalHook(engine: JobEngine, approve: ApprovePort): CompletedHook {
-  return async (job) => {
+  return async (job, creatorRole) => {
     if (!job.autoApproveToQuestionBank || job.status !== 'COMPLETED') return;
-    const s: Scope = { organizationId: job.organizationId, userId: job.createdBy };
+    const s: ApprovalScope = {
+      organizationId: job.organizationId,
+      userId: job.createdBy,
+      ...(creatorRole ? { role: creatorRole } : {}),
+    };
     const request: ApproveRequest = {
       target: 'QUESTION_BANK',
       questionMetadata: {
@@ -66,10 +72,11 @@ export function autoApprovalHook(engine: JobEngine, approve: ApprovePort): Compl
       },
     };
     const key = approvalKey(job, request, true);
-    if (await engine.findApproval(jobScope(s), job.id, key)) return;
+    const scope = { organizationId: job.organizationId, actorId: job.createdBy };
+    if (await engine.findApproval(scope, job.id, key)) return;
     try {
       const outcome = await approve(s, job, request);
-      await engine.recordApproval(jobScope(s), job.id, {
+      await engine.recordApproval(scope, job.id, {
         approvalKey: key,
         target: 'QUESTION_BANK',
         auto: true,

@@ -34,8 +34,11 @@ export interface ApprovalOutcome {
   result: unknown;
 }
 
+/** Who an approval is made for; auto-approval has no request, so the creator's stored role (if any). */
+export type ApprovalScope = Omit<Scope, 'role'> & { role?: string };
+
 /** Approval into the question bank or an exam draft, forwarding the scope headers. */
-export type ApprovePort = (s: Scope, job: JobDetail, request: ApproveRequest) => Promise<ApprovalOutcome>;
+export type ApprovePort = (s: ApprovalScope, job: JobDetail, request: ApproveRequest) => Promise<ApprovalOutcome>;
 
 /** The simple reparse of a teacher's plain text, its warning (full parser parity pending) included. */
 export type BaselineReparse = (sourceText: string) => Record<string, unknown>;
@@ -46,6 +49,8 @@ export interface ImportDeps {
   /** Every open event stream, closed at the start of drain. */
   streams: StreamRegistry;
   heartbeatMs: number;
+  /** Where uploads spool and how many at once (one upload middleware per process shares the cap). */
+  uploadSpool: { dir: string; maxConcurrent: number };
   parseQas: QasParser;
   engine: JobEngine;
   documents: DocumentPort;

@@ -52,7 +52,8 @@ export function approvalPort(config: DocumentImportConfig): ApprovePort {
     const result = await approveJob(
       approvalJob,
       request,
-      { organizationId: s.organizationId, userId: s.userId, role: s.role ?? 'TEACHER' },
+      // The actor's own role in the organization, never one the service makes up.
+      { organizationId: s.organizationId, userId: s.userId, role: s.role },
       clients,
     );
     return { questionIds: result.questionIds, examId: result.examId ?? null, documentId: result.documentId, result };

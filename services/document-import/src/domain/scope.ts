@@ -2,14 +2,26 @@ import { AppError, type Role } from '../../../kit/src/index.js';
 import type { JobEngine, JobDetail, JobScope, JobSummary } from '../jobs/engine.js';
 import { CODES, MSG } from '../messages.js';
 
-/** Tenant and actor of a request (X-Organization-Id, X-User-Id; the role only widens an ADMIN's view). */
+/** The roles the import routes admit; every other role (and none) is 403. */
+export const IMPORT_ROLES = ['TEACHER', 'ADMIN'] as const satisfies readonly Role[];
+export type ImportRole = (typeof IMPORT_ROLES)[number];
+
+/**
+ * Tenant and actor of a request: X-Organization-Id, X-User-Id and X-User-Role (the caller's role in
+ * that organization, as the gateway computes it). A TEACHER sees its own jobs; an ADMIN the
+ * organization's.
+ */
 export interface Scope {
   organizationId: string;
   userId: string;
-  role?: Role;
+  role: ImportRole;
 }
 
-export const jobScope = (s: Scope): JobScope => ({ organizationId: s.organizationId, actorId: s.userId });
+export const jobScope = (s: Scope): JobScope => ({
+  organizationId: s.organizationId,
+  actorId: s.userId,
+  actorRole: s.role,
+});
 
 /** Pure: a job is its creator's; an ADMIN sees every job of its organization; nobody crosses organizations. */
 export function canSee(s: Scope, job: Pick<JobSummary, 'organizationId' | 'createdBy'>): boolean {

@@ -23,7 +23,10 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
 export function joinUrl(baseUrl: string, path: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}${path}`;
+  // A loop, not /\/+$/: that expression is quadratic on a run of slashes not at the end.
+  let end = baseUrl.length;
+  while (end > 0 && baseUrl[end - 1] === '/') end -= 1;
+  return `${baseUrl.slice(0, end)}${path}`;
 }
 
 export function scopeHeaders(scope: Scope | undefined, endpoint: PeerEndpoint): Record<string, string> {

@@ -59,6 +59,7 @@ export function createJobContext(opts: ContextOptions): JobContext {
 
 export interface JobChange {
   set?: UpdateQuery<ImportJobRow>['$set'];
+  inc?: Record<string, number>;
   push?: Record<string, unknown>;
 }
 
@@ -84,6 +85,7 @@ export async function writeJob(
   const row = await ctx.outbox.transaction(async (unit, session) => {
     const now = ctx.clock();
     const update: Record<string, unknown> = { $set: { ...change.set, updatedAt: now } };
+    if (change.inc) update.$inc = change.inc;
     const push: Record<string, unknown> = { ...change.push };
     if (spec) {
       const { stamp, stored } = stampEvent(ctx, unit, { ...spec, jobId: filter._id, now });

@@ -63,8 +63,11 @@ export interface JobEngineOptions {
   newId?: () => string;
 }
 
-/** Called after a job COMPLETED, with its detail; errors are the hook's to record (they are logged). */
-export type CompletedHook = (job: JobDetail) => Promise<void>;
+/**
+ * Called after a job COMPLETED, with its detail and its creator's stored role (null on older rows);
+ * errors are the hook's to record (they are logged).
+ */
+export type CompletedHook = (job: JobDetail, creatorRole: string | null) => Promise<void>;
 
 export interface JobEngine {
   submitUpload(scope: JobScope, input: SubmitInput): Promise<SubmitResult>;

@@ -6,10 +6,12 @@ export type JobKind = 'QAS' | 'DOCX_FAST';
 export type JobSource = 'UPLOAD' | 'STORAGE';
 export type ApprovalTarget = 'QUESTION_BANK' | 'EXAM_DRAFT';
 
-/** Who acts: `X-Organization-Id` and `X-User-Id`. Jobs are visible within their organization. */
+/** Who acts: `X-Organization-Id`, `X-User-Id`, `X-User-Role`. Jobs are visible within their organization. */
 export interface JobScope {
   organizationId: string;
   actorId: string;
+  /** The actor's role in the organization; stored on a new job as its creator's (auto-approval forwards it). */
+  actorRole?: string;
 }
 
 export interface JobFailure {

@@ -1,17 +1,16 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { input, list, ok, onlyMethods, validate } from '../../../kit/src/index.js';
 import { approveJob } from '../domain/approve.js';
 import type { ApproveRequest, ImportDeps } from '../domain/deps.js';
 import { jobDetail, jobStatus, listJobs, submitUploadJob, type ListQuery } from '../domain/jobs.js';
 import { saveReview, type ReviewBody } from '../domain/review.js';
 import { MSG } from '../messages.js';
-import { docxUpload } from './qas.js';
 import { approveBody, jobIdParams, libraryQuery, listQuery, reviewBody, uploadJobFields } from './schemas.js';
 import { requireScope, scope } from './scope.js';
 
 const idOf = (req: Parameters<typeof input>[0]) => input<{ id: string }>(req, 'params').id;
 
-export function jobRoutes(deps: ImportDeps): Router {
+export function jobRoutes(deps: ImportDeps, docxUpload: RequestHandler): Router {
   const router = Router();
   const byId = validate({ params: jobIdParams });
   router.post(

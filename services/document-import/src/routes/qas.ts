@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { readFile } from 'node:fs/promises';
 import { ok, sse, statusFor, toAppError, upload, type SseStream } from '../../../kit/src/index.js';
 import type { ImportDeps } from '../domain/deps.js';
@@ -7,8 +7,20 @@ import { parseUpload } from '../domain/qas.js';
 import { MAX_DOCX_BYTES } from '../messages.js';
 import { requireScope, scope } from './scope.js';
 
-/** The one multipart `file`, `.docx` only, 413 at byte 50 MB + 1 while it streams. */
-export const docxUpload = upload({ field: 'file', maxBytes: MAX_DOCX_BYTES, allowedExtensions: ['.docx'] });
+/**
+ * The one multipart `file`, `.docx` only, 413 at byte 50 MB + 1 while it streams, spooled to
+ * `spool.dir`; 503 UPLOADS_BUSY past `spool.maxConcurrent` uploads at once. Build it once per app:
+ * the routes that share it share the cap.
+ */
+export function docxUpload(spool: ImportDeps['uploadSpool']): RequestHandler {
+  return upload({
+    field: 'file',
+    maxBytes: MAX_DOCX_BYTES,
+    allowedExtensions: ['.docx'],
+    spoolDir: spool.dir,
+    maxConcurrent: spool.maxConcurrent,
+  });
+}
 
 // The stream route: what the central directory shows is refused as a JSON 4xx before the stream
 // opens; then progress, one event per question, the whole output, or one error event (with the
@@ -33,15 +45,15 @@ async function streamParse(deps: ImportDeps, stream: SseStream, req: Request, re
   stream.close();
 }
 
-export function qasRoutes(deps: ImportDeps): Router {
+export function qasRoutes(deps: ImportDeps, docx: RequestHandler): Router {
   const router = Router();
-  router.post('/v1/import/docx/qas', requireScope, docxUpload, async (req, res) => {
+  router.post('/v1/import/docx/qas', requireScope, docx, async (req, res) => {
     ok(res, await parseUpload(deps.parseQas, scope(res), req.file!));
   });
   router.post(
     '/v1/import/docx/qas/stream',
     requireScope,
-    docxUpload,
+    docx,
     sse((stream, req) => streamParse(deps, stream, req, req.res!), { registry: deps.streams }),
   );
   return router;

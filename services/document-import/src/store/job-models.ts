@@ -33,6 +33,8 @@ export interface ImportJobRow {
   _id: string;
   organizationId: string;
   createdBy: string;
+  /** The creator's role in the organization when it submitted; null on rows older than the field. */
+  createdByRole?: string | null;
   jobKind: JobKind;
   source: JobSource;
   title: string | null;
@@ -59,6 +61,8 @@ export interface ImportJobRow {
   reviewedResultJson: string | null;
   payloadRef: PayloadRef | null;
   lease: { token: string; until: Date } | null;
+  /** Workers that took this run (claims); a run whose workers die this often is FAILED, not retried. */
+  attempts?: number;
   approvals: ApprovalRow[];
   events: StoredEventRow[];
   queuedAt: Date;
@@ -94,6 +98,7 @@ const jobSchema = new Schema<ImportJobRow>(
     _id: { type: String, required: true },
     organizationId: { type: String, required: true },
     createdBy: { type: String, required: true },
+    createdByRole: { type: String, default: null },
     jobKind: { type: String, required: true, enum: ['QAS', 'DOCX_FAST'] },
     source: { type: String, required: true, enum: ['UPLOAD', 'STORAGE'] },
     title: { type: String, default: null },
@@ -119,6 +124,7 @@ const jobSchema = new Schema<ImportJobRow>(
     reviewedResultJson: { type: String, default: null, select: false },
     payloadRef: { type: Schema.Types.Mixed, default: null, select: false },
     lease: { type: Schema.Types.Mixed, default: null },
+    attempts: { type: Number, default: 0 },
     approvals: { type: [Schema.Types.Mixed], default: [], select: false } as never,
     events: { type: [Schema.Types.Mixed], default: [], select: false } as never,
     queuedAt: { type: Date, required: true },

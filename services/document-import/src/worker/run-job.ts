@@ -8,7 +8,7 @@ import { failJob, PAYLOAD_MISSING } from '../jobs/recover.js';
 import type { JobFailure } from '../jobs/types.js';
 import { countersOf, REVIEW, stateFields, warningCodesOf } from '../jobs/view.js';
 import type { ImportJobRow, PayloadRef } from '../store/job-models.js';
-import { claimJob, renewLease } from './claim.js';
+import { claimJob, failExhausted, renewLease } from './claim.js';
 import { ParseFailure, type ParseOutcome, type ParseStep } from './parse-step.js';
 
 export interface WorkerRuntime {
@@ -104,12 +104,25 @@ async function runClaimed(rt: WorkerRuntime, row: ImportJobRow, token: string): 
   if (ended.status === 'COMPLETED') await rt.completed(row._id).catch(() => undefined);
 }
 
+// The run's workers all died on it: FAILED, payload released. False when it moved on (look again).
+async function endExhausted(rt: WorkerRuntime, row: ImportJobRow): Promise<boolean> {
+  const ended = await failExhausted(rt.ctx, row);
+  if (!ended) return false;
+  if (row.payloadRef) await rt.ctx.spool.remove(row.payloadRef);
+  rt.ctx.logger.warn({ jobId: row._id, run: row.run, attempts: row.attempts }, 'docx worker: poison job FAILED');
+  return true;
+}
+
 export async function handleWorkItem(rt: WorkerRuntime, item: WorkItem): Promise<void> {
   for (;;) {
     const claim = await claimJob(rt.ctx, item);
     if (claim.kind === 'drop') {
       rt.ctx.logger.info({ jobId: item.jobId, run: item.run, reason: claim.reason }, 'docx worker: work item dropped');
       return;
+    }
+    if (claim.kind === 'exhausted') {
+      if (await endExhausted(rt, claim.row)) return;
+      continue;
     }
     if (claim.kind === 'claimed') {
       const stopRenewing = renewLease(rt.ctx, claim.row._id, claim.token);

@@ -49,7 +49,9 @@ async function runCompletedHooks(engine: JobEngine, jobId: string, logger: Logge
   if (!row?.autoApproveToQuestionBank) return;
   const detail = await getJob(ctx, { organizationId: row.organizationId, actorId: row.createdBy }, jobId);
   for (const hook of completedHooks) {
-    await hook(detail).catch((err: unknown) => logger.error({ err, jobId }, 'docx worker: completion hook failed'));
+    await hook(detail, row.createdByRole ?? null).catch((err: unknown) =>
+      logger.error({ err, jobId }, 'docx worker: completion hook failed'),
+    );
   }
 }
 

@@ -13,6 +13,8 @@ import {
   splitInlineOptions,
 } from '../../src/integrations/review-text.js';
 
+/* eslint-disable regexp/no-super-linear-backtracking, regexp/no-super-linear-move -- the replaced
+   expressions, kept only as the parity oracle and only ever run on short lines */
 const OLD = {
   question: /^\s*(?:(?:câu|cau|question)\s*(\d{1,4})\s*[.:)]?|(\d{1,4})\s*[.)])\s*(.*)$/i,
   option: /^\s*(\*?)\s*([A-Da-d])\s*[.)]\s*(\*?)\s*(.*)$/,
@@ -21,6 +23,7 @@ const OLD = {
   choose: /^\s*(?:chọn|chon)\s+([A-D])\s*\.?$/i,
   solution: /^\s*(?:lời giải|loi giai|hướng dẫn giải|huong dan giai|solution)\s*[:.]?\s*(.*)$/i,
 };
+/* eslint-enable regexp/no-super-linear-backtracking, regexp/no-super-linear-move */
 
 // Pieces ordinary review lines are made of (no line terminators: lines are split on them first).
 const PIECES = [
