@@ -42,9 +42,12 @@ const SOURCE_EVIDENCE: Record<AnswerSource, Evidence> = {
 };
 
 const TF_PAIR_RE = /([a-f])\s*(?:[).:-]\s*)?(Đúng|Sai|Đ|S|True|False|T|F)(?=[\s,;.]|$)/giu;
-const TF_RUN_RE = /^(?:Đúng|Sai|Đ|S)(?:\s*[-–,;/\s]\s*(?:Đúng|Sai|Đ|S))+$/iu;
+// Separators are a mark with blanks around it or blanks alone: one way to read a run of blanks.
+const TF_SEP = /(?:\s*[-–,;/]\s*|\s+)/u.source;
+const TF_RUN_RE = new RegExp(`^(?:Đúng|Sai|Đ|S)(?:${TF_SEP}(?:Đúng|Sai|Đ|S))+$`, 'iu');
+const TF_SPLIT_RE = new RegExp(TF_SEP, 'u');
 const TRUE_WORDS = /^(đúng|đ|true|t)$/iu;
-const LETTERS_RE = /^[A-G](?:\s*(?:,|;|&|và|and|\s)\s*[A-G])*$/u;
+const LETTERS_RE = /^[A-G](?:(?:\s*(?:[,;&]|và|and)\s*|\s+)[A-G])*$/u;
 const NUMBER_RE = /^-?\d+(?:[.,]\d+)?$/;
 
 function truth(word: string): boolean {
@@ -61,7 +64,7 @@ export function parseRaw(raw: string): Parsed {
   if (pairs.length >= 2) return { tf: Object.fromEntries(pairs.map((m) => [m[1]!.toLowerCase(), truth(m[2]!)])) };
   if (/^[ĐS]{2,6}$/iu.test(t)) return { tf: Object.fromEntries([...t].map((c, i) => ['abcdef'[i]!, truth(c)])) };
   if (TF_RUN_RE.test(t)) {
-    const words = t.split(/\s*[-–,;/\s]\s*/u).filter(Boolean);
+    const words = t.split(TF_SPLIT_RE).filter(Boolean);
     return { tf: Object.fromEntries(words.map((w, i) => ['abcdef'[i]!, truth(w)])) };
   }
   if (LETTERS_RE.test(t)) return { letters: t.match(/[A-G]/g)! };
@@ -171,10 +174,17 @@ function sameAnswer(a: Parsed, b: Parsed): boolean {
   return true;
 }
 
+const TRAILING = /[\s.;,:!?]/u;
+
+// By hand: /[\s.;,:!?]+$/ restarts at every blank of a long run that does not end the text (quadratic).
+function trimTrailing(text: string): string {
+  let end = text.length;
+  while (end > 0 && TRAILING.test(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
+
 function normalized(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[\s.;,:!?]+$/u, '')
+  return trimTrailing(text.toLowerCase())
     .replace(/\s+/gu, ' ')
     .trim();
 }

@@ -1,6 +1,6 @@
 import type { GroupDraft, GroupKind, State } from './drafts.js';
 import type { Line } from './lines.js';
-import { GROUP_RE, KEY_HEADING_RE, LEVEL_RE, PART_RE, QUESTION_RE, partHint } from './patterns.js';
+import { GROUP_RE, isLevelHeading, KEY_HEADING_RE, PART_RE, QUESTION_RE, partHint } from './patterns.js';
 
 // Nesting: a PHẦN holds roman sections, a section holds passages. Opening a heading closes every open group at its
 // level or deeper, so a group runs until the next heading of the same or an outer level.
@@ -86,7 +86,7 @@ export function heading(st: State, line: Line): boolean {
     return true;
   }
   if (st.keyMode) return false;
-  if (LEVEL_RE.test(line.text) && !line.bullet && !QUESTION_RE.test(line.text)) {
+  if (isLevelHeading(line.text) && !line.bullet && !QUESTION_RE.test(line.text)) {
     st.conventions.add('level-headings');
     endQuestion(st);
     return true;

@@ -9,15 +9,18 @@ import { readDocxPackage } from './package.js';
 import type { Structure } from './drafts.js';
 import { buildStructure } from './structure.js';
 import type { Warning } from './types.js';
-import type { ZipLimits } from './zip.js';
+import type { DocxLimits } from './package.js';
 
 export { DocxError } from './errors.js';
 export type { DocxErrorCode } from './errors.js';
 export { DEFAULT_LIMITS } from './zip.js';
+export { DEFAULT_COMPLEXITY, type ComplexityLimits } from './limits.js';
+export type { DocxLimits } from './package.js';
 
 export interface ParseOptions {
   documentId?: string;
-  limits?: ZipLimits;
+  /** over the defaults (DEFAULT_LIMITS, DEFAULT_COMPLEXITY) */
+  limits?: Partial<DocxLimits>;
 }
 
 export interface QasOutput {

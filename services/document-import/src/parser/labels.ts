@@ -1,7 +1,7 @@
 // Where a question starts: its label (worded, Word-numbered, bracketed or a bare number), a label a PDF-to-Word
 // conversion left in the middle of a paragraph, or no label at all (blocks between blank paragraphs).
 import type { LabelKind, QDraft, State } from './drafts.js';
-import { sliceSegs, type Line } from './lines.js';
+import { SegCutter, type Line } from './lines.js';
 import {
   AUTO_QUESTION_LABEL_RE,
   BARE_QUESTION_RE,
@@ -68,23 +68,36 @@ export function questionStart(st: State, line: Line): Start | null {
   return wordStart(st, line) ?? autoStart(line) ?? bareStart(st, line);
 }
 
-/** "… đáp án đúng. Câu 12: …" — a worded label later in the line, the next number in sequence, splits it. */
-export function midLabel(st: State, line: Line): [Line, Line] | null {
-  if (st.keyMode) return null;
-  const want = lastNumber(st) + 1;
-  const found = [...line.text.matchAll(MID_QUESTION_RE)].find((x) => Number(x[2]) === want);
-  if (!found) return null;
-  const m = { index: found.index + found[0].length - found[1]!.length };
-  const cut = (at: number, to: number): Line => ({
-    ...line,
-    text: line.text.slice(at, to),
-    segs: sliceSegs(line.segs, at, to),
-  });
-  st.conventions.add('label:mid-paragraph');
-  return [
-    { ...cut(0, m.index), bullet: line.bullet },
-    { ...cut(m.index, line.text.length), auto: undefined },
-  ];
+/** Where the next worded label numbered `want` sits in the line after `from` (the start of its word), or -1. */
+function nextMidLabel(text: string, from: number, want: number): number {
+  MID_QUESTION_RE.lastIndex = from;
+  for (let m = MID_QUESTION_RE.exec(text); m; m = MID_QUESTION_RE.exec(text)) {
+    if (Number(m[2]) === want) return m.index + m[0].length - m[1]!.length;
+  }
+  return -1;
+}
+
+/**
+ * "… đáp án đúng. Câu 12: …" — a worded label later in the line, the next number in sequence, splits it; each piece
+ * is handled before the next label is looked for (a piece may start the question that the next number follows).
+ * Linear in the line: each search starts where the last piece ended and cuts find their segments by binary search.
+ */
+export function midPieces(st: State, line: Line, handle: (piece: Line) => void): void {
+  let from = 0;
+  let cutter: SegCutter | null = null;
+  const piece = (to: number): Line => {
+    cutter ??= new SegCutter(line.segs);
+    const cut = { ...line, text: line.text.slice(from, to), segs: cutter.slice(from, to) };
+    return from === 0 ? cut : { ...cut, auto: undefined };
+  };
+  for (;;) {
+    const at = st.keyMode ? -1 : nextMidLabel(line.text, from, lastNumber(st) + 1);
+    if (at < 0) break;
+    st.conventions.add('label:mid-paragraph');
+    handle(piece(at));
+    from = at;
+  }
+  handle(from === 0 ? line : piece(line.text.length));
 }
 
 function firstLine(p: Para): string {

@@ -31,12 +31,23 @@ export const SOLUTION_ANSWER_RE =
 export const KEY_HEADING_RE =
   /^\s*(?:BẢNG\s+)?(?:ĐÁP\s+ÁN|ANSWER\s+KEYS?|ANSWERS|KEYS?)(?:\s+(?:THAM\s+KHẢO|TRẮC\s+NGHIỆM|CHI\s+TIẾT))?\s*(?:[:.]\s*)?$/iu;
 /** Level and topic headings that end the previous question: `// Nhận biết:`, `Chương 2 …`, `Section IV – …`,
- * `Mức độ 2`, `Thông hiểu` (a code comment such as `//Let P be a union` is not one). */
-export const LEVEL_RE =
-  /^\s*(?:\/\/[^:]{1,60}:|(?:[→>]\s*)?(?:Chương|Chapter|Unit|Section|Topic|Chủ\s+đề)\s+[\dIVXLC]+(?:\.\d+)*(?![\p{L}\d]).{0,70}|(?:Mức|Cấp)\s+độ\s*(?:\d|[:.(]|nhận|thông|vận|$).{0,60}|(?:Nhận\s+biết|Thông\s+hiểu|Vận\s+dụng(?:\s+cao)?)\s*[:.]?)\s*$/iu;
-/** A line that only separates: rules of dashes, `--- HẾT ---`, `End-of-Item`, an `Options` caption. */
-export const SEPARATOR_RE =
-  /^\s*(?:[-_=~*•.]{4,}|[-_=*.\s]*(?:HẾT|THE\s+END)[-_=*.\s]*|End[\s-]*of[\s-]*Item|Options?|Choices?|Các\s+phương\s+án|Select\s+one|Select\s+one\s+or\s+more|Chọn\s+một)\s*(?::\s*)?$/iu;
+ * `Mức độ 2`, `Thông hiểu` (a code comment such as `//Let P be a union` is not one). Tested on the trimmed line
+ * (isLevelHeading): no blank run is left for two quantifiers to share. */
+const LEVEL_RE =
+  /^(?:\/\/[^:]{1,60}:|(?:[→>]\s*)?(?:Chương|Chapter|Unit|Section|Topic|Chủ\s+đề)\s+[\dIVXLC]+(?:\.\d+)*(?![\p{L}\d]).{0,70}|(?:Mức|Cấp)\s+độ\s*(?:\d|[:.(]|nhận|thông|vận|$).{0,60}|(?:Nhận\s+biết|Thông\s+hiểu|Vận\s+dụng(?:\s+cao)?)\s*[:.]?)$/iu;
+/** A line that only separates: rules of dashes, `--- HẾT ---`, `End-of-Item`, an `Options` caption. Tested on the
+ * trimmed line (isSeparator): a leading `\s*` beside `[-_=*.\s]*` was quadratic in a line's leading blanks. */
+const SEPARATOR_RE =
+  /^(?:(?:[-_=~*•.]{4,}|End[\s-]*of[\s-]*Item|Options?|Choices?|Các\s+phương\s+án|Select\s+one(?:\s+or\s+more)?|Chọn\s+một)(?:\s*:)?|[-_=*.\s]*(?:HẾT|THE\s+END)[-_=*.\s]*:?)$/iu;
+
+export function isSeparator(text: string): boolean {
+  return SEPARATOR_RE.test(text.trim());
+}
+
+export function isLevelHeading(text: string): boolean {
+  return LEVEL_RE.test(text.trim());
+}
+
 export const GROUP_RE =
   /^\s*(?:Đọc|Dựa|Dùng|Sử\s+dụng|Cho\s+đoạn|Read|Use)\b.*?(?:câu(?:\s+hỏi)?|questions?)\s*(?:(?:từ|from)\s*)?(\d+)\s*(?:đến|tới|-|–|to|and|và)\s*(?:câu\s*)?(\d+)/iu;
 export const POINTS_RE = /\(\s*(\d+(?:[.,]\d+)?)\s*điểm\s*\)/iu;

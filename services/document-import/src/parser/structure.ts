@@ -2,7 +2,7 @@ import type { LabeledDraft, QDraft, State, Structure } from './drafts.js';
 import { endQuestion, groupOf, groupStart, heading } from './groups.js';
 import { keyLineEntries } from './keys.js';
 import { keyLineValue, keyModeLine } from './keylines.js';
-import { labelFreeBlocks, lastNumber, midLabel, questionStart, type Start } from './labels.js';
+import { labelFreeBlocks, lastNumber, midPieces, questionStart, type Start } from './labels.js';
 import { paraLines, sliceSegs, type Line } from './lines.js';
 import {
   appendTo,
@@ -16,7 +16,7 @@ import {
   takeTrailingA,
   takeUnlettered,
 } from './options.js';
-import { OPTION_START_RE, POINTS_RE, SEPARATOR_RE, SOLUTION_RE, SUB_RE } from './patterns.js';
+import { isSeparator, OPTION_START_RE, POINTS_RE, SOLUTION_RE, SUB_RE } from './patterns.js';
 import { handleTable } from './tables.js';
 import { type Block, pushAll } from './types.js';
 
@@ -156,7 +156,7 @@ function blankParagraph(st: State): void {
 
 /** Lines that are not a question's text: separators, headings, key sections, key lists. */
 function outsideQuestion(st: State, line: Line): boolean {
-  if (SEPARATOR_RE.test(line.text) || heading(st, line)) return true;
+  if (isSeparator(line.text) || heading(st, line)) return true;
   if (st.keyMode) {
     keyModeLine(st, line);
     return true;
@@ -187,8 +187,10 @@ function afterOptions(st: State, line: Line): void {
 }
 
 function contentLine(st: State, line: Line): void {
-  const mid = midLabel(st, line);
-  if (mid) return mid.forEach((l) => contentLine(st, l));
+  midPieces(st, line, (piece) => onePiece(st, piece));
+}
+
+function onePiece(st: State, line: Line): void {
   if (outsideQuestion(st, line) || startsQuestion(st, line) || groupStart(st, line)) return;
   afterOptions(st, line);
   if (st.cur) return inQuestion(st, st.cur, line);

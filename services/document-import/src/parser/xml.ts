@@ -1,4 +1,5 @@
 import { DocxError } from './errors.js';
+import { ComplexityBudget } from './limits.js';
 
 export interface XEl {
   name: string;
@@ -9,10 +10,9 @@ export type XNode = XEl | string;
 
 const OPEN_RE = /<([A-Za-z_][\w:.-]*)((?:\s+[A-Za-z_][\w:.-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>/y;
 const CLOSE_RE = /<\/([A-Za-z_][\w:.-]*)\s*>/y;
-const ATTR_RE = /([A-Za-z_][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+// Sticky over what OPEN_RE accepted (blanks, then name="value", again): no scan restarts inside a name.
+const ATTR_RE = /\s+([A-Za-z_][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
 const ENTITY_RE = /&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos)?;?/g;
-// Word nests a few dozen levels at most; the limit keeps every recursive walk far from the stack's end.
-const MAX_DEPTH = 256;
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 function invalid(part: string, why: string): DocxError {
@@ -65,6 +65,9 @@ interface Cursor {
   part: string;
   at: number;
   stack: XEl[];
+  /** counts elements, text nodes and depth as they are read (limits.ts); the nesting limit keeps every recursive
+   * walk far from the stack's end */
+  budget: ComplexityBudget;
 }
 
 function skipTo(c: Cursor, end: string): void {
@@ -81,6 +84,7 @@ function special(c: Cursor): void {
   if (t.startsWith('<![CDATA[', c.at)) {
     const end = t.indexOf(']]>', c.at);
     if (end < 0) throw invalid(c.part, 'unterminated CDATA');
+    c.budget.text(c.part);
     c.stack[c.stack.length - 1]!.children.push(t.slice(c.at + 9, end));
     c.at = end + 3;
     return;
@@ -103,10 +107,11 @@ function openTag(c: Cursor): void {
   OPEN_RE.lastIndex = c.at;
   const m = OPEN_RE.exec(c.text);
   if (!m) throw invalid(c.part, `bad tag at offset ${c.at}`);
+  // the root holder is not an element of the part: the first element is at depth 1
+  c.budget.element(c.part, m[1]!, c.stack.length);
   const el = new Element(m[1]!, m[2]!, c.part);
   c.stack[c.stack.length - 1]!.children.push(el);
   if (!m[3]) c.stack.push(el);
-  if (c.stack.length > MAX_DEPTH) throw invalid(c.part, `elements nested deeper than ${MAX_DEPTH}`);
   c.at = OPEN_RE.lastIndex;
 }
 
@@ -117,15 +122,24 @@ function markup(c: Cursor): void {
   else openTag(c);
 }
 
-/** A small strict XML reader for OOXML parts: DOCTYPE and unknown entities are refused (no expansion bombs). */
-export function parseXml(text: string, part: string): XEl {
+function textNode(c: Cursor, end: number): void {
+  if (end <= c.at || c.stack.length <= 1) return;
+  c.budget.text(c.part);
+  c.stack[c.stack.length - 1]!.children.push(decode(c.text.slice(c.at, end), c.part));
+}
+
+/**
+ * A small strict XML reader for OOXML parts: DOCTYPE and unknown entities are refused (no expansion bombs), and
+ * the budget (one per document, shared by its parts) refuses a part with too many nodes or too deep a nesting
+ * (DOCX_TOO_COMPLEX) while it is read, before the tree grows past it.
+ */
+export function parseXml(text: string, part: string, budget = new ComplexityBudget()): XEl {
   const root: XEl = { name: '#root', attrs: {}, children: [] };
-  const c: Cursor = { text, part, at: 0, stack: [root] };
+  const c: Cursor = { text, part, at: 0, stack: [root], budget };
   while (c.at < text.length) {
     const lt = text.indexOf('<', c.at);
     const end = lt < 0 ? text.length : lt;
-    if (end > c.at && c.stack.length > 1)
-      c.stack[c.stack.length - 1]!.children.push(decode(text.slice(c.at, end), part));
+    textNode(c, end);
     c.at = end;
     if (lt >= 0) markup(c);
   }

@@ -103,7 +103,8 @@ export class ZipReader {
     return this.entries.has(name);
   }
 
-  read(name: string): Uint8Array {
+  /** The entry's bytes; inflating a part past `maxBytes` is DOCX_TOO_LARGE whatever its declared size. */
+  read(name: string, maxBytes = Infinity): Uint8Array {
     const e = this.entries.get(name);
     if (!e) throw new DocxError('DOCX_MISSING_DOCUMENT', `the package has no ${name}`);
     if (e.flags & 1) throw new DocxError('DOCX_UNSUPPORTED', 'encrypted ZIP entries are not accepted');
@@ -114,7 +115,7 @@ export class ZipReader {
     const raw = b.subarray(start, start + e.compressedSize);
     if (e.method === 0) return this.account(raw);
     if (e.method !== 8) throw new DocxError('DOCX_UNSUPPORTED', `compression method ${e.method} is not supported`);
-    return this.inflate(raw, e);
+    return this.inflate(raw, e, maxBytes);
   }
 
   private account(out: Uint8Array): Uint8Array {
@@ -127,17 +128,19 @@ export class ZipReader {
 
   // zlib stops as soon as the output would pass the cap, so a bomb never gets the memory it asks for,
   // whatever its headers claim.
-  private inflate(raw: Uint8Array, e: ZipEntry): Uint8Array {
+  private inflate(raw: Uint8Array, e: ZipEntry, maxBytes: number): Uint8Array {
     const remaining = this.limits.maxTotalUncompressed - this.inflated;
     const ratioCap = Math.max(this.limits.ratioFloorBytes, raw.length * this.limits.maxRatio);
     const cap = Math.min(e.size, remaining, ratioCap);
+    const partial = maxBytes < cap;
     try {
-      return this.account(inflateRawSync(raw, { maxOutputLength: Math.max(1, cap) }));
+      return this.account(inflateRawSync(raw, { maxOutputLength: Math.max(1, Math.min(cap, maxBytes)) }));
     } catch (err) {
       if ((err as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE') {
         if (err instanceof DocxError) throw err;
         throw new DocxError('DOCX_CORRUPT', `cannot inflate ${e.name}: ${(err as Error).message}`);
       }
+      if (partial) throw new DocxError('DOCX_TOO_LARGE', `${e.name} is larger than ${maxBytes} bytes`);
       if (cap === ratioCap && ratioCap < e.size) {
         throw new DocxError('DOCX_COMPRESSION_RATIO', `${e.name} exceeds the compression ratio limit`);
       }

@@ -93,13 +93,15 @@ describe('docx parser: Word constructs beyond the generator', () => {
     expect(out.warnings.map((w) => w.code)).to.include('DOCX_NATIVE_EQUATION_PARTIAL');
   });
 
+  // Past the default structure limits (limits.ts): raised here, the walks must still not overflow the stack.
   it('parses huge documents within the part limit without overflowing the stack (150,000 loose lines, a 150,000-row table)', () => {
+    const limits = { maxParagraphs: 400_000, maxRuns: 400_000, maxTableCells: 200_000 };
     const loose = Array.from({ length: 150_000 }, (_, i) => p(r(`dòng ${i}`))).join('');
-    const a = parseDocx(docx(loose + p(r('A. một')) + p(r('B. hai'))));
+    const a = parseDocx(docx(loose + p(r('A. một')) + p(r('B. hai'))), { limits });
     expect(a.questions).to.have.length(1);
     expect((a.questions[0] as { options: unknown[] }).options).to.have.length(2);
     const rows = Array.from({ length: 150_000 }, (_, i) => `<w:tr><w:tc>${p(r(`ô ${i}`))}</w:tc></w:tr>`).join('');
-    const b = parseDocx(docx(p(r('Câu 1. Bảng:')) + `<w:tbl>${rows}</w:tbl>` + p(r('A. x')) + p(r('B. y'))));
+    const b = parseDocx(docx(p(r('Câu 1. Bảng:')) + `<w:tbl>${rows}</w:tbl>` + p(r('A. x')) + p(r('B. y'))), { limits });
     expect((b.questions[0] as { content: string }).content.split('\n')).to.have.length(150_001);
   });
 
