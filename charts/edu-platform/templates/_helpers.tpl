@@ -228,11 +228,57 @@ PORT: {{ .svc.port | quote }}
 MONGODB_DB: {{ .svc.database | quote }}
 SHUTDOWN_DELAY_MS: {{ mul .root.Values.shutdownDelaySeconds 1000 | quote }}
 {{- include "edu-platform.peerUrls" .root }}
+{{- if eq .component "auth" }}
+{{- /* One hop: the gateway sends the one client address it vouches for (and /v1 needs the internal token). */}}
+TRUST_PROXY: "1"
+{{- end }}
 {{- if eq .component "document-import" }}
 {{- include "edu-platform.documentImport.config" .root }}
 {{- include "edu-platform.documentImport.queueConfig" .root }}
+UPLOAD_SPOOL_DIR: {{ include "edu-platform.uploadSpool.path" . | quote }}
+UPLOAD_MAX_CONCURRENT: {{ .root.Values.uploads.maxConcurrent | quote }}
 {{- end }}
 {{ include "edu-platform.commonConfig" (dict "root" .root "logLevel" .svc.logLevel "env" .svc.env) }}
+{{- end -}}
+
+{{/* ---------------------------------------------------------------- upload spool */}}
+
+{{/* Where document-import spools uploads while their request lasts. */}}
+{{- define "edu-platform.uploadSpool.path" -}}
+/var/spool/edu-upload
+{{- end -}}
+
+{{/* The spool's size in MiB: the upload limit times the uploads spooled at once, plus the margin. */}}
+{{- define "edu-platform.uploadSpool.mebibytes" -}}
+{{- $u := .Values.uploads -}}
+{{- add (mul $u.maxFileMebibytes $u.maxConcurrent) $u.spoolMarginMebibytes -}}
+{{- end -}}
+
+{{/* The MiB of /tmp (tmpVolume.sizeLimit), for the ephemeral-storage sums; the schema keeps it in Mi or Gi. */}}
+{{- define "edu-platform.tmpVolume.mebibytes" -}}
+{{- $size := .Values.tmpVolume.sizeLimit -}}
+{{- if hasSuffix "Gi" $size -}}
+{{- mul (trimSuffix "Gi" $size | int) 1024 -}}
+{{- else -}}
+{{- trimSuffix "Mi" $size | int -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+A service's resources. document-import's always carry ephemeral-storage: the request is what its
+two emptyDirs may fill (spool + /tmp), the limit that plus uploads.ephemeralMarginMebibytes (logs,
+the writable layer); values the user sets win. Args: root, component, svc.
+*/}}
+{{- define "edu-platform.service.resources" -}}
+{{- $resources := deepCopy .svc.resources -}}
+{{- if eq .component "document-import" -}}
+{{- $disk := add (include "edu-platform.uploadSpool.mebibytes" .root | int) (include "edu-platform.tmpVolume.mebibytes" .root | int) -}}
+{{- $requests := merge (dict "ephemeral-storage" (printf "%dMi" $disk)) (default (dict) $resources.requests) -}}
+{{- $limits := merge (dict "ephemeral-storage" (printf "%dMi" (add $disk .root.Values.uploads.ephemeralMarginMebibytes))) (default (dict) $resources.limits) -}}
+{{- $_ := set $resources "requests" $requests -}}
+{{- $_ := set $resources "limits" $limits -}}
+{{- end -}}
+{{- toYaml $resources -}}
 {{- end -}}
 
 {{/*
@@ -284,27 +330,71 @@ LEADER_ELECTION: "true"
 LEASE_NAME: {{ include "edu-platform.operator.leaseName" . | quote }}
 LEASE_DURATION_SECONDS: {{ .Values.operator.leaseDurationSeconds | quote }}
 RESYNC_SECONDS: {{ .Values.operator.resyncSeconds | quote }}
+{{- include "edu-platform.operator.workerPolicy" . }}
 {{ include "edu-platform.commonConfig" (dict "root" . "logLevel" .Values.operator.logLevel "env" .Values.operator.env) }}
 {{- end -}}
 
-{{/* Secret environment: the service's MONGODB_URI and INTERNAL_API_TOKEN, and auth's AUTH_JWT_SECRET. Args: root, component. */}}
+{{/*
+What a DOCX worker pod is, decided by the operator (operator/src/controller/worker-policy.ts),
+never by a DocxImportJob: its ServiceAccount, image (the platform image's repository, plus
+operator.workerPolicy.allowedImages), pull secrets, ConfigMap, credentials (the document-import
+database and WORKER_API_TOKEN, not INTERNAL_API_TOKEN), labels, user, /tmp, and resource bounds.
+*/}}
+{{- define "edu-platform.operator.workerPolicy" -}}
+{{- $policy := .Values.operator.workerPolicy }}
+{{- $repository := .Values.image.repository }}
+{{- if .Values.image.registry }}
+{{- $repository = printf "%s/%s" .Values.image.registry .Values.image.repository }}
+{{- end }}
+{{- $labels := list }}
+{{- range $k, $v := (include "edu-platform.worker.podLabels" . | fromYaml) }}
+{{- $labels = append $labels (printf "%s=%s" $k $v) }}
+{{- end }}
+{{- $secret := include "edu-platform.secretName" . }}
+{{- $mongo := include "edu-platform.mongodb.secretName" . }}
+WORKER_SERVICE_ACCOUNT: {{ include "edu-platform.serviceAccountName" . | quote }}
+WORKER_IMAGE: {{ include "edu-platform.image" . | quote }}
+WORKER_ALLOWED_IMAGES: {{ prepend $policy.allowedImages $repository | uniq | join "," | quote }}
+WORKER_IMAGE_PULL_SECRETS: {{ join "," .Values.imagePullSecrets | quote }}
+WORKER_CONFIGMAP: {{ include "edu-platform.componentName" (dict "root" . "component" "docx-parser-worker") | quote }}
+WORKER_SECRET_ENV: {{ printf "MONGODB_URI=%s:document-import,WORKER_API_TOKEN=%s:WORKER_API_TOKEN" $mongo $secret | quote }}
+WORKER_POD_LABELS: {{ $labels | sortAlpha | join "," | quote }}
+WORKER_RUN_AS_USER: {{ .Values.podSecurityContext.runAsUser | quote }}
+WORKER_RUN_AS_GROUP: {{ .Values.podSecurityContext.runAsGroup | quote }}
+WORKER_FS_GROUP: {{ .Values.podSecurityContext.fsGroup | quote }}
+WORKER_TMP_SIZE_LIMIT: {{ .Values.tmpVolume.sizeLimit | quote }}
+WORKER_MAX_CPU: {{ $policy.maxResources.cpu | quote }}
+WORKER_MAX_MEMORY: {{ $policy.maxResources.memory | quote }}
+WORKER_MAX_EPHEMERAL_STORAGE: {{ index $policy.maxResources "ephemeral-storage" | quote }}
+{{- end -}}
+
+{{/* One variable from the chart's Secret (or secrets.existingSecret). Args: root, key. */}}
+{{- define "edu-platform.secretKeyEnv" -}}
+- name: {{ .key }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "edu-platform.secretName" .root }}
+      key: {{ .key }}
+{{- end -}}
+
+{{/*
+Secret environment of a service: its MONGODB_URI, INTERNAL_API_TOKEN and METRICS_TOKEN; auth also
+AUTH_JWT_SECRET, the question bank also WORKER_API_TOKEN (accepted on the routes the DOCX workers
+call, and nowhere else). Args: root, component.
+*/}}
 {{- define "edu-platform.secretEnv" -}}
 - name: MONGODB_URI
   valueFrom:
     secretKeyRef:
       name: {{ include "edu-platform.mongodb.secretName" .root }}
       key: {{ .component }}
-- name: INTERNAL_API_TOKEN
-  valueFrom:
-    secretKeyRef:
-      name: {{ include "edu-platform.secretName" .root }}
-      key: INTERNAL_API_TOKEN
+{{ include "edu-platform.secretKeyEnv" (dict "root" .root "key" "INTERNAL_API_TOKEN") }}
+{{ include "edu-platform.secretKeyEnv" (dict "root" .root "key" "METRICS_TOKEN") }}
 {{- if eq .component "auth" }}
-- name: AUTH_JWT_SECRET
-  valueFrom:
-    secretKeyRef:
-      name: {{ include "edu-platform.secretName" .root }}
-      key: AUTH_JWT_SECRET
+{{ include "edu-platform.secretKeyEnv" (dict "root" .root "key" "AUTH_JWT_SECRET") }}
+{{- end }}
+{{- if eq .component "question-bank" }}
+{{ include "edu-platform.secretKeyEnv" (dict "root" .root "key" "WORKER_API_TOKEN") }}
 {{- end }}
 {{- end -}}
 
@@ -377,11 +467,8 @@ readinessProbe:
 
 {{/* ---------------------------------------------------------------- network policies */}}
 
-{{/* Sources admitted to a platform port when allowExternalIngress is false. */}}
-{{- define "edu-platform.networkPolicy.ingressFrom" -}}
-- podSelector:
-    matchLabels:
-      {{- include "edu-platform.releaseSelectorLabels" . | nindent 6 }}
+{{/* networkPolicy.extraIngress as `from` entries (monitoring and other documented sources). */}}
+{{- define "edu-platform.networkPolicy.extraFrom" -}}
 {{- range .Values.networkPolicy.extraIngress }}
 - {{- if .namespaceLabels }}
   namespaceSelector:
@@ -393,6 +480,71 @@ readinessProbe:
     matchLabels:
       {{- toYaml .podLabels | nindent 6 }}
   {{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* A `from` entry for one component's pods of this release. Args: root, component. */}}
+{{- define "edu-platform.networkPolicy.componentFrom" -}}
+- podSelector:
+    matchLabels:
+      {{- include "edu-platform.selectorLabels" . | nindent 6 }}
+{{- end -}}
+
+{{/*
+The components of this release that call a service, as a JSON list: the gateway (auth for its
+revocation feed and the auth table; the owners of the tables switched on), document-import and
+its DOCX workers (the question bank), the helm test (auth's /readyz). Args: root, component.
+*/}}
+{{- define "edu-platform.networkPolicy.callers" -}}
+{{- $v := .root.Values -}}
+{{- $callers := list -}}
+{{- $owners := dict "auth" (list "auth") "analytics" (list "analytics") "notification" (list "notifications" "parentAlerts") "document-import" (list "documentImport") -}}
+{{- if $v.gateway.enabled -}}
+{{- if eq .component "auth" -}}
+{{- $callers = append $callers "gateway" -}}
+{{- else -}}
+{{- range (get $owners .component | default list) -}}
+{{- if index $v.gateway.tables . -}}
+{{- $callers = append $callers "gateway" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if and (eq .component "question-bank") (index $v.services "document-import").enabled -}}
+{{- $callers = append $callers "document-import" -}}
+{{- end -}}
+{{- if and (eq .component "question-bank") $v.docxImportJob.enabled -}}
+{{- $callers = append $callers "docx-parser-worker" -}}
+{{- end -}}
+{{- if and (eq .component "auth") $v.tests.enabled -}}
+{{- $callers = append $callers "test" -}}
+{{- end -}}
+{{- $callers | uniq | toJson -}}
+{{- end -}}
+
+{{/*
+The ingress rules of one service's port: any source with allowExternalIngress (development only),
+else its callers and networkPolicy.extraIngress, else nothing (`ingress: []`, default deny; an
+empty `from` would admit everyone). Args: root, component, port.
+*/}}
+{{- define "edu-platform.networkPolicy.serviceIngress" -}}
+{{- $root := .root -}}
+{{- $callers := include "edu-platform.networkPolicy.callers" . | fromJsonArray -}}
+{{- if $root.Values.networkPolicy.allowExternalIngress }}
+- ports:
+    - port: {{ .port }}
+      protocol: TCP
+{{- else if or $callers $root.Values.networkPolicy.extraIngress }}
+- ports:
+    - port: {{ .port }}
+      protocol: TCP
+  from:
+    {{- range $callers }}
+    {{- include "edu-platform.networkPolicy.componentFrom" (dict "root" $root "component" .) | nindent 4 }}
+    {{- end }}
+    {{- include "edu-platform.networkPolicy.extraFrom" $root | nindent 4 }}
+{{- else }}
+[]
 {{- end }}
 {{- end -}}
 

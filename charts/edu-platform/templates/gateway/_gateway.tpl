@@ -7,6 +7,14 @@ PORT: {{ $gw.port | quote }}
 GATEWAY_TRUST_PROXY: {{ $gw.trustProxy | quote }}
 GATEWAY_RATE_LIMIT_RPS: {{ $gw.rateLimit.perSecond | quote }}
 GATEWAY_RATE_LIMIT_BURST: {{ $gw.rateLimit.burst | quote }}
+GATEWAY_MAX_CONCURRENT_PER_CLIENT: {{ $gw.perClient.maxConcurrent | quote }}
+GATEWAY_MAX_STREAMS_PER_CLIENT: {{ $gw.perClient.maxStreams | quote }}
+GATEWAY_QUEUE_TIMEOUT_MS: {{ $gw.queueTimeoutMs | quote }}
+{{- /* The revocation feed is auth's (GATEWAY_AUTH_URL below): without auth there is nothing to poll. */}}
+GATEWAY_REVOCATION_POLL_MS: {{ ternary $gw.revocationPollMs 0 .Values.services.auth.enabled | quote }}
+{{- if $gw.allowedOrigins }}
+GATEWAY_ALLOWED_ORIGINS: {{ join "," $gw.allowedOrigins | quote }}
+{{- end }}
 {{- if $gw.legacyUrl }}
 GATEWAY_LEGACY_URL: {{ $gw.legacyUrl | quote }}
 {{- end }}
