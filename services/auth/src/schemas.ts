@@ -28,7 +28,7 @@ const newPassword = chars(PASSWORD_MIN_CHARS, PASSWORD_MAX_CHARS);
  */
 const phone = Joi.string()
   .max(32)
-  .pattern(/^ *(\+?[0-9][0-9 ().-]{1,30}[0-9)])? *$/)
+  .pattern(/^ *(?:\+?[0-9][0-9 ().-]{1,30}[0-9)] *)?$/)
   .custom((value: string) => value.trim() || null)
   .allow(null)
   .empty('')

@@ -23,6 +23,9 @@ describe('auth service HTTP surface', () => {
       '/v1/auth/refresh',
       '/v1/auth/logout',
       '/v1/auth/me',
+      '/v1/auth/revocations',
+      '/v1/auth/organizations/{organizationId}/members/{userId}',
+      '/v1/auth/users/{userId}/status',
     ]);
   });
 
@@ -185,6 +188,17 @@ describe('auth service with INTERNAL_API_TOKEN', () => {
     expect(ok.body.message).to.equal('Invalid email or password');
     await request(t.app).get('/healthz').expect(200);
     await request(t.app).get('/v1').expect(200);
+  });
+
+  it('keeps the revocation feed and the admin routes behind the internal token', async () => {
+    const since = new Date().toISOString();
+    await request(t.app).get('/v1/auth/revocations').query({ since }).expect(401);
+    await request(t.app)
+      .get('/v1/auth/revocations')
+      .query({ since })
+      .set('X-Internal-Token', 'internal-token-0123456789')
+      .expect(200);
+    await request(t.app).patch('/v1/auth/users/u1/status').send({ status: 'DISABLED' }).expect(401);
   });
 });
 
