@@ -226,16 +226,28 @@ describe('kit upload() spool directory and concurrency cap (real HTTP)', () => {
   const spooled = async () => (await readdir(spoolDir)).filter((n) => n.startsWith(UPLOAD_TEMP_PREFIX));
   const open: http.ClientRequest[] = [];
 
-  /** An upload that has spooled its first bytes and stays open. */
-  async function holdSlot(path = '/v1/spooled') {
-    const before = await spooled();
-    const { req, response } = rawUpload(port, 'bHold', {}, path);
-    response.catch(() => undefined);
-    open.push(req);
-    req.write(multipartHead('bHold'));
-    req.write(Buffer.alloc(10, 1));
-    await until('the held upload is spooled', async () => (await spooled()).length > before.length);
-    return req;
+  /**
+   * An upload that has spooled its first bytes and stays open. The slot of an upload that just
+   * ended is freed just after its client has the answer: refused with 503 meanwhile, it tries again.
+   */
+  async function holdSlot(path = '/v1/spooled'): Promise<http.ClientRequest> {
+    for (;;) {
+      const before = (await spooled()).length;
+      const { req, response } = rawUpload(port, 'bHold', {}, path);
+      let refused = false;
+      response.then(
+        (r) => (refused = r.status === 503),
+        () => undefined,
+      );
+      req.write(multipartHead('bHold'));
+      req.write(Buffer.alloc(10, 1));
+      await until('the upload is spooled or refused', async () => refused || (await spooled()).length > before);
+      if (!refused) {
+        open.push(req);
+        return req;
+      }
+      req.destroy();
+    }
   }
 
   before(async () => {
