@@ -45,7 +45,7 @@ const TF_PAIR_RE = /([a-f])\s*(?:[).:-]\s*)?(Đúng|Sai|Đ|S|True|False|T|F)(?=[
 // Separators are a mark with blanks around it or blanks alone: one way to read a run of blanks.
 const TF_SEP = /(?:\s*[-–,;/]\s*|\s+)/u.source;
 const TF_RUN_RE = new RegExp(`^(?:Đúng|Sai|Đ|S)(?:${TF_SEP}(?:Đúng|Sai|Đ|S))+$`, 'iu');
-const TF_SPLIT_RE = new RegExp(TF_SEP, 'u');
+const TF_WORD_RE = /Đúng|Sai|Đ|S/giu;
 const TRUE_WORDS = /^(đúng|đ|true|t)$/iu;
 const LETTERS_RE = /^[A-G](?:(?:\s*(?:[,;&]|và|and)\s*|\s+)[A-G])*$/u;
 const NUMBER_RE = /^-?\d+(?:[.,]\d+)?$/;
@@ -64,7 +64,7 @@ export function parseRaw(raw: string): Parsed {
   if (pairs.length >= 2) return { tf: Object.fromEntries(pairs.map((m) => [m[1]!.toLowerCase(), truth(m[2]!)])) };
   if (/^[ĐS]{2,6}$/iu.test(t)) return { tf: Object.fromEntries([...t].map((c, i) => ['abcdef'[i]!, truth(c)])) };
   if (TF_RUN_RE.test(t)) {
-    const words = t.split(TF_SPLIT_RE).filter(Boolean);
+    const words = t.match(TF_WORD_RE)!;
     return { tf: Object.fromEntries(words.map((w, i) => ['abcdef'[i]!, truth(w)])) };
   }
   if (LETTERS_RE.test(t)) return { letters: t.match(/[A-G]/g)! };
