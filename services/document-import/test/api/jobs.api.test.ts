@@ -118,8 +118,8 @@ describe('document-import: upload jobs, lists, detail, status, review, event str
     });
 
     it('401 without X-User-Id, 400 without X-Organization-Id', async () => {
-      expect((await upload({ organizationId: 'org-a' })).status).to.equal(401);
-      expect((await upload({ userId: 't1' })).status).to.equal(400);
+      expect((await upload({ organizationId: 'org-a', role: 'TEACHER' })).status).to.equal(401);
+      expect((await upload({ userId: 't1', role: 'TEACHER' })).status).to.equal(400);
     });
   });
 

@@ -118,9 +118,9 @@ describe('document-import: synchronous QAS routes', () => {
     });
 
     it('401 without X-User-Id and 400 without X-Organization-Id, before the upload is read', async () => {
-      const anon = await post('/v1/import/docx/qas', docx, 'a.docx', { organizationId: 'org-a' });
+      const anon = await post('/v1/import/docx/qas', docx, 'a.docx', { organizationId: 'org-a', role: 'TEACHER' });
       expect([anon.status, anon.body.error.code]).to.deep.equal([401, 'UNAUTHENTICATED']);
-      const noOrg = await post('/v1/import/docx/qas', docx, 'a.docx', { userId: 't1' });
+      const noOrg = await post('/v1/import/docx/qas', docx, 'a.docx', { userId: 't1', role: 'TEACHER' });
       expect([noOrg.status, noOrg.body.error.code]).to.deep.equal([400, 'VALIDATION_ERROR']);
     });
 
