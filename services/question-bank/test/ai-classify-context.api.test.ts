@@ -35,7 +35,7 @@ describe('POST /v1/questions/ai-classify/context', () => {
   // X-Organization-Id), another organization's from that organization.
   const writerOf = (who: Who, org: unknown): Who =>
     org === undefined ? who : org === null ? { userId: 'p1', role: 'ADMIN' } : { ...who, organizationId: String(org) };
-  const putRefs = async (who: Who, items: Array<{ organizationId?: string | null }>) => {
+  const putRefs = async (who: Who, items: Array<Record<string, unknown>>) => {
     for (const org of new Set(items.map((i) => i.organizationId))) {
       const mine = items.filter((i) => i.organizationId === org);
       await svc.request

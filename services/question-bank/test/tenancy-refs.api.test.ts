@@ -25,7 +25,8 @@ describe('tenancy: a question references rows of its own organization only (issu
   });
   after(() => svc.close());
 
-  const create = (body: object) => svc.request.post('/v1/questions').set(headers(A)).send(choiceBody(body));
+  const create = (body: Record<string, unknown>) =>
+    svc.request.post('/v1/questions').set(headers(A)).send(choiceBody(body));
 
   it('refuses another organization passage group on create, update and AI draft with 404', async () => {
     const created = await create({ groupId: b.group });
@@ -45,7 +46,7 @@ describe('tenancy: a question references rows of its own organization only (issu
   });
 
   it('refuses another organization folder, type definition and taxonomy ref', async () => {
-    const cases: Array<[object, string]> = [
+    const cases: Array<[Record<string, unknown>, string]> = [
       [{ folderId: b.folder }, 'FOLDER_NOT_FOUND'],
       [{ customTypeId: b.type }, 'QUESTION_TYPE_NOT_FOUND'],
       [{ topicId: 'topic-b' }, 'TAXONOMY_REF_NOT_FOUND'],

@@ -31,11 +31,15 @@ export function readTenant(actor: Actor, query: TenantQuery): { organizationId: 
   const allOrgs = truthy(query.allOrgs);
   if (allOrgs && !isPlatformAdmin(actor)) throw new AppError('FORBIDDEN', TENANCY_MSG.allOrgsPlatformAdmin);
   const named = query.organizationId;
-  if (named !== undefined && actor.organizationId !== undefined && named !== actor.organizationId)
-    throw new AppError('FORBIDDEN', TENANCY_MSG.organizationMismatch);
-  if (named !== undefined && actor.organizationId === undefined && !isPlatformAdmin(actor))
-    throw new AppError('FORBIDDEN', TENANCY_MSG.organizationWithoutHeader);
+  if (named !== undefined) assertMayName(actor, named);
   return { organizationId: actor.organizationId ?? named ?? null, allOrgs };
+}
+
+function assertMayName(actor: Actor, named: string): void {
+  if (actor.organizationId !== undefined && named !== actor.organizationId)
+    throw new AppError('FORBIDDEN', TENANCY_MSG.organizationMismatch);
+  if (actor.organizationId === undefined && !isPlatformAdmin(actor))
+    throw new AppError('FORBIDDEN', TENANCY_MSG.organizationWithoutHeader);
 }
 
 /** A referenced row is usable by `organizationId` when it is that organization's (or global, if allowed). */

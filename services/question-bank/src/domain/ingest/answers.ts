@@ -22,7 +22,8 @@ export function parseCompactBooleans(text: string): Map<string, boolean> | null 
   const out = new Map<string, boolean>();
   const parts = text.split(/[;,\n]/).filter((p) => p.trim() !== '');
   for (const part of parts) {
-    const m = /^\s*([a-hA-H])\s*[:=)]\s*(.+?)\s*$/.exec(part);
+    // Trimmed first: one pass, no quantifiers that trade characters (linear on any input).
+    const m = /^([a-hA-H])\s*[:=)](.*)$/.exec(part.trim());
     const value = m ? booleanWord(m[2]) : null;
     if (!m || value === null) return null;
     out.set(m[1]!.toUpperCase(), value);
