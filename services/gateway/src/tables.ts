@@ -238,7 +238,8 @@ export function dropParams(query: string, names: readonly string[]): string {
       } catch {
         // A malformed escape is not one of our names; forwarded as is, the service refuses it.
       }
-      return !names.includes(name.replace(/\[.*$/, ''));
+      const bracket = name.indexOf('[');
+      return !names.includes(bracket < 0 ? name : name.slice(0, bracket));
     })
     .join('&');
 }

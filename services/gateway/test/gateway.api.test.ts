@@ -83,8 +83,12 @@ describe('gateway: public /api in front of the real auth, analytics and notifica
     expect(out.body.data.revoked).to.equal(false);
   });
 
+  /** Self-registration gives every account its own organization, as its default membership. */
+  const homeOf = (role: string) =>
+    (jwt.decode(sessions[role]!.accessToken) as { defaultOrganizationId: string }).defaultOrganizationId;
+
   it('a TEACHER reads analytics of the token organization; the service sees only what the gateway says', async () => {
-    await put(analytics!, 'att-local', snapshot(), 'local').set('X-Internal-Token', INTERNAL).expect(200);
+    await put(analytics!, 'att-local', snapshot(), homeOf('TEACHER')).set('X-Internal-Token', INTERNAL).expect(200);
     await put(analytics!, 'att-other', snapshot(), 'org-b').set('X-Internal-Token', INTERNAL).expect(200);
     const res = await gw!.request.get('/api/analytics/results').set(bearer('TEACHER')).expect(200);
     const ids = (res.body.data.items as Array<{ attemptId: string }>).map((r) => r.attemptId);
@@ -113,9 +117,14 @@ describe('gateway: public /api in front of the real auth, analytics and notifica
     expect(foreign.body.message).to.equal('Not a member of the requested organization');
     const own = await gw!.request
       .get('/api/analytics/results')
-      .set({ ...bearer('TEACHER'), 'X-Organization-Id': 'local' })
+      .set({ ...bearer('TEACHER'), 'X-Organization-Id': homeOf('TEACHER') })
       .expect(200);
     expect(own.body.data.items).to.have.length(1);
+    // The old shared default organization is not the self-registered teacher's.
+    await gw!.request
+      .get('/api/analytics/results')
+      .set({ ...bearer('TEACHER'), 'X-Organization-Id': 'local' })
+      .expect(403);
   });
 
   it('a PARENT reads its inbox and its alerts; forged actor headers from the client never reach the service', async () => {
@@ -162,6 +171,38 @@ describe('gateway: public /api in front of the real auth, analytics and notifica
 
     const prefs = await gw!.request.get('/api/alerts/preferences').set(bearer('PARENT')).expect(200);
     expect(prefs.body.data).to.have.property('enabledTypes');
+  });
+
+  it('an ADMIN token on the public inbox lists its own notifications only, never every user', async () => {
+    const adminId = `admin-${Date.now()}`;
+    const asService = { 'X-Internal-Token': INTERNAL };
+    for (const userId of [adminId, 'someone-else']) {
+      await notification!.request
+        .post('/v1/notifications')
+        .set(asService)
+        .send({ userId, type: 'INFO', title: `Cho ${userId}` })
+        .expect(201);
+    }
+    const admin = jwt.sign(
+      {
+        sub: adminId,
+        type: 'access',
+        role: 'ADMIN',
+        fullName: 'Quản trị',
+        defaultOrganizationId: 'local',
+        memberships: [{ organizationId: 'local', role: 'ADMIN' }],
+      },
+      SECRET,
+      { algorithm: 'HS256', expiresIn: 900 },
+    );
+    for (const query of ['', '?userId=someone-else']) {
+      const res = await gw!.request
+        .get(`/api/notifications${query}`)
+        .set('Authorization', `Bearer ${admin}`)
+        .expect(200);
+      const owners = new Set((res.body.data.items as Array<{ userId: string }>).map((n) => n.userId));
+      expect([...owners], query).to.deep.equal([adminId]);
+    }
   });
 
   it('parent alerts need the PARENT role', async () => {
