@@ -140,6 +140,49 @@ describe('DocxImportJob CRD (crds/docximportjobs.imports.edu-platform.io.yaml)',
     expect(await rejection(JSON.stringify(noContainers))).to.include('spec.worker.template.spec.containers');
   });
 
+  it('refuses a worker template beyond the allow-list: a second container, a variable outside the list, a reserved label, a system priority class, a host volume', async () => {
+    const withTemplate = (name: string, template: Record<string, unknown>) => {
+      const m = JSON.parse(manifest(name, ns));
+      m.spec.worker.template = template;
+      return JSON.stringify(m);
+    };
+    const container = { name: 'worker', image: 'registry.invalid/docx-worker:test' };
+    const many = await rejection(
+      withTemplate('many', { spec: { containers: [container, { ...container, name: 'miner' }] } }),
+    );
+    expect(many).to.include('spec.worker.template.spec.containers: Too many');
+    const env = await rejection(
+      withTemplate('env', { spec: { containers: [{ ...container, env: [{ name: 'NODE_OPTIONS', value: '-r x' }] }] } }),
+    );
+    expect(env).to.include('Unsupported value: "NODE_OPTIONS"');
+    const label = await rejection(
+      withTemplate('label', {
+        metadata: { labels: { 'app.kubernetes.io/component': 'gateway' } },
+        spec: { containers: [container] },
+      }),
+    );
+    expect(label).to.include('labels in the kubernetes.io, k8s.io and edu-platform.io domains are set by the operator');
+    const priority = await rejection(
+      withTemplate('prio', { spec: { priorityClassName: 'system-node-critical', containers: [container] } }),
+    );
+    expect(priority).to.include('system-* priority classes are not allowed');
+    // kubectl validates strictly: a field outside the schema is an error, not silently dropped.
+    const host = await rejection(
+      withTemplate('host', { spec: { volumes: [{ name: 'r', hostPath: { path: '/' } }], containers: [container] } }),
+    );
+    expect(host).to.include('unknown field "spec.worker.template.spec.volumes"');
+  });
+
+  it('drops a field outside the schema when the client does not validate strictly: a hostPath never reaches the store', async () => {
+    const m = JSON.parse(manifest('pruned', ns));
+    m.spec.worker.template.spec.hostNetwork = true;
+    m.spec.worker.template.spec.containers[0].command = ['sh'];
+    await kubectl(['apply', '--validate=false', '-f', '-'], { input: JSON.stringify(m) });
+    const stored = (await getJob(k, ns, 'pruned')).spec.worker.template.spec;
+    expect(stored).to.not.have.property('hostNetwork');
+    expect(stored.containers[0]).to.not.have.property('command');
+  });
+
   it('rejects a name too long to label the worker pods', async () => {
     expect(await rejection(manifest('x'.repeat(56), ns))).to.include('metadata.name must be at most 55 characters');
   });

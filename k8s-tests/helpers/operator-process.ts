@@ -3,6 +3,9 @@ import path from 'node:path';
 import { repoRoot } from './kube.js';
 import { waitFor } from './wait.js';
 
+/** The worker image of the cluster tests' jobs; its repository is the one the operator allows there. */
+export const TEST_WORKER_IMAGE = 'registry.invalid/docx-parser:test';
+
 export interface OperatorOptions {
   kubeconfig: string;
   namespace: string;
@@ -35,6 +38,8 @@ export class OperatorProcess {
         LEADER_ELECTION: 'true',
         LEASE_DURATION_SECONDS: '6',
         LOG_LEVEL: 'info',
+        // The images the cluster tests' jobs name (never pulled: no kubelet runs them).
+        WORKER_ALLOWED_IMAGES: 'registry.invalid/docx-parser,registry.invalid/edu-platform,registry.invalid/w',
         ...opts.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
