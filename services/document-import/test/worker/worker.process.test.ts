@@ -208,6 +208,55 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
     expect(failed.errorSummary!.code).to.equal('DOCX_IMPORT_PAYLOAD_MISSING');
   });
 
+  it('FAILs a job whose every worker dies (SIGKILL mid-job) with DOCX_WORKER_CRASHED after the default 3 attempts', async () => {
+    const pauseFile = join(setup.config.DOCX_IMPORT_PAYLOAD_DIR, '..', `poison-${process.pid}-${Date.now()}`);
+    writeFileSync(pauseFile, 'hold');
+    const { ImportJob } = jobModels(db.conn);
+    try {
+      const job = await submit(docx, 'poison.docx');
+      // Each worker takes the job (the attempt is stored before any byte is parsed) and dies in it.
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        const doomed = worker({ DOCX_WORKER_PAUSE_FILE: pauseFile });
+        await waitFor(
+          `attempt ${attempt} stored`,
+          async () => (await ImportJob.findById(job.id).lean())?.attempts === attempt,
+          DEADLINE_MS,
+        );
+        doomed.child.kill('SIGKILL');
+        expect(await doomed.exited).to.equal('SIGKILL');
+      }
+      const survivor = worker();
+      await until(job.id, ['FAILED']);
+      const failed = await engine.get(SCOPE, job.id);
+      expect(failed.errorSummary!.code).to.equal('DOCX_WORKER_CRASHED');
+      expect((await ImportJob.findById(job.id).lean())!.attempts).to.equal(3);
+      expect((await engine.events(SCOPE, job.id)).map((e) => e.type)).to.deep.equal([
+        'job.queued',
+        'job.started',
+        'job.started',
+        'job.started',
+        'job.failed',
+      ]);
+      await waitFor('the payload released', () => readdirSync(setup.config.DOCX_IMPORT_PAYLOAD_DIR).length === 0);
+      const event = await waitFor(
+        'the job.failed outbox entry',
+        async () =>
+          (await outboxEvents(db, setup.config.DOCX_IMPORT_EVENTS_TOPIC)).find(
+            (e) => e.subject === job.id && e.type === 'docx-import.job.failed.v1',
+          ) ?? null,
+        DEADLINE_MS,
+      );
+      expectValidEvent(event, TOPICS.docxImportJobEvents);
+      expect(event!.data.error).to.deep.include({ code: 'DOCX_WORKER_CRASHED' });
+      // The survivor is not stuck on it: the next job completes.
+      const next = await submit(docx, 'after-poison.docx');
+      await until(next.id, ['COMPLETED']);
+      expect(survivor.child.exitCode).to.equal(null);
+    } finally {
+      rmSync(pauseFile, { force: true });
+    }
+  });
+
   it('loses no job when a worker is killed with SIGKILL mid-job: another worker takes it over', async () => {
     const pauseFile = join(setup.config.DOCX_IMPORT_PAYLOAD_DIR, '..', `pause-${process.pid}-${Date.now()}`);
     writeFileSync(pauseFile, 'hold');
