@@ -96,6 +96,30 @@ describe('document-import: approval, auto-approval and the baseline reparse', ()
     ]);
   });
 
+  it("forwards the actor's own role, never a made-up TEACHER: no role is refused upstream, an ADMIN approves as ADMIN", async () => {
+    const id = await completedJob();
+    const job = await stack.worker.engine.get({ organizationId: 'org-a', actorId: 't1' }, id);
+    const port = approvalPort(stack.svc.config);
+    const roleless = { organizationId: 'org-a', userId: 't1' };
+    const refused = await port(roleless, job, { target: 'QUESTION_BANK' }).then(
+      () => null,
+      (err: { code: string; details?: { upstreamStatus?: number } }) => [err.code, err.details?.upstreamStatus],
+    );
+    expect(refused).to.deep.equal(['UPSTREAM_ERROR', 403]);
+    // Auto-approval of a row older than the creator's role: refused and recorded, not sent as TEACHER.
+    const hook = autoApprovalHook(stack.worker.engine, port);
+    await hook({ ...job, autoApproveToQuestionBank: true }, null);
+    const autoApprovals = async () => (await detail(id)).approvals.map((a: { auto: boolean }) => a.auto);
+    const stored = await stack.svc.db.conn.collection('import_jobs').findOne({ _id: id as never });
+    expect(stored?.createdByRole).to.equal('TEACHER');
+    expect(await autoApprovals()).to.deep.equal([]);
+    await hook({ ...job, autoApproveToQuestionBank: true }, 'TEACHER');
+    expect(await autoApprovals()).to.deep.equal([true]);
+    const admin: Who = { userId: 'a1', organizationId: 'org-a', role: 'ADMIN' };
+    const res = await approve(id, { target: 'QUESTION_BANK' }, admin);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  });
+
   it('EXAM_DRAFT: creates the draft exam, then puts one snapshot per imported question', async () => {
     const id = await completedJob();
     const res = await approve(id, {
