@@ -54,7 +54,6 @@ function podSpecs(objs: Obj[]): Array<{ from: string; metadata: Obj; spec: Obj }
     const from = `${o.kind}/${o.metadata.name}`;
     if (o.kind === 'Pod') return [{ from, metadata: o.metadata, spec: o.spec }];
     if (o.kind === 'Deployment' || o.kind === 'StatefulSet') return [{ from, ...o.spec.template }];
-    if (o.kind === 'DocxImportJob') return [{ from, ...o.spec.worker.template }];
     return [];
   });
 }
@@ -119,23 +118,41 @@ describe('charts/edu-platform', function () {
         scaleDownDelaySeconds: 60,
         scaleDownStep: 1,
       });
+      // The job carries only what the operator's allow-list takes; the program, identity and
+      // credentials come from the operator's worker policy.
       const worker = job.spec.worker.template.spec.containers[0];
-      expect(worker.args).to.deep.equal(['node', 'dist/services/cli.js', 'docx-worker']);
-      expect(worker.image).to.equal(
-        find(objs, 'Deployment', 'edu-platform-auth').spec.template.spec.containers[0].image,
-      );
+      expect(Object.keys(worker).sort()).to.deep.equal(['image', 'imagePullPolicy', 'name', 'resources']);
+      expect(Object.keys(job.spec.worker.template.spec).sort()).to.deep.equal([
+        'containers',
+        'terminationGracePeriodSeconds',
+      ]);
+      const image = find(objs, 'Deployment', 'edu-platform-auth').spec.template.spec.containers[0].image;
+      expect(worker.image).to.equal(image);
       const operator = find(objs, 'Deployment', 'edu-platform-operator').spec.template.spec;
       expect(operator.containers[0].args).to.deep.equal(['node', 'dist/operator/src/main.js']);
       expect(operator.containers[0].ports[0].containerPort).to.equal(4010);
       expect(operator.containers[0].readinessProbe.httpGet.path).to.equal('/readyz');
       const fromPod = Object.fromEntries(
-        operator.containers[0].env.map((e: Obj) => [e.name, e.valueFrom.fieldRef.fieldPath]),
+        operator.containers[0].env
+          .filter((e: Obj) => e.valueFrom.fieldRef)
+          .map((e: Obj) => [e.name, e.valueFrom.fieldRef.fieldPath]),
       );
       expect(fromPod).to.deep.equal({ OPERATOR_NAMESPACE: 'metadata.namespace', POD_NAME: 'metadata.name' });
+      const metricsToken = operator.containers[0].env.find((e: Obj) => e.name === 'METRICS_TOKEN');
+      expect(metricsToken.valueFrom.secretKeyRef).to.deep.equal({ name: 'edu-platform-secrets', key: 'METRICS_TOKEN' });
       expect(find(objs, 'ConfigMap', 'edu-platform-operator').data).to.include({
         KAFKA_BROKERS: 'kafka:9092',
         LEADER_ELECTION: 'true',
         PORT: '4010',
+        WORKER_SERVICE_ACCOUNT: 'edu-platform',
+        WORKER_IMAGE: image,
+        WORKER_ALLOWED_IMAGES: 'edu-platform',
+        WORKER_CONFIGMAP: 'edu-platform-docx-parser-worker',
+        // The workers' credentials: their database and the narrow worker token, never INTERNAL_API_TOKEN.
+        WORKER_SECRET_ENV:
+          'MONGODB_URI=edu-platform-mongodb-uris:document-import,WORKER_API_TOKEN=edu-platform-secrets:WORKER_API_TOKEN',
+        WORKER_RUN_AS_USER: '10001',
+        WORKER_TMP_SIZE_LIMIT: '64Mi',
       });
     });
 
@@ -162,11 +179,11 @@ describe('charts/edu-platform', function () {
         );
         const secretEnv = Object.fromEntries(c.env.map((e: Obj) => [e.name, e.valueFrom.secretKeyRef]));
         expect(secretEnv.MONGODB_URI, name).to.deep.equal({ name: 'edu-platform-mongodb-uris', key: name });
-        expect(secretEnv.INTERNAL_API_TOKEN, name).to.deep.equal({
-          name: 'edu-platform-secrets',
-          key: 'INTERNAL_API_TOKEN',
-        });
+        for (const key of ['INTERNAL_API_TOKEN', 'METRICS_TOKEN'])
+          expect(secretEnv[key], `${name} ${key}`).to.deep.equal({ name: 'edu-platform-secrets', key });
         expect(Boolean(secretEnv.AUTH_JWT_SECRET), `${name} gets AUTH_JWT_SECRET`).to.equal(name === 'auth');
+        expect(Boolean(secretEnv.WORKER_API_TOKEN), `${name} gets WORKER_API_TOKEN`).to.equal(name === 'question-bank');
+        expect(config.TRUST_PROXY, `${name} TRUST_PROXY`).to.equal(name === 'auth' ? '1' : undefined);
       }
       expect(find(objs, 'ConfigMap', 'edu-platform-question-bank').data.OUTBOX_PUBLISHER).to.equal('kafka');
     });
@@ -191,9 +208,8 @@ describe('charts/edu-platform', function () {
         expect(data).to.not.have.any.keys('DOCUMENT_SERVICE_URL', 'EXAM_SERVICE_URL', 'QUESTION_BANK_URL');
       // The operator injects the queue into the workers from the job's spec; a copy here could only disagree.
       expect(workers).to.not.have.any.keys('DOCX_IMPORT_TOPIC', 'DOCX_IMPORT_CONSUMER_GROUP', 'WORKER_CONCURRENCY');
-      const worker = find(plain, 'DocxImportJob', 'edu-platform-docx-parser').spec.worker.template.spec.containers[0];
-      expect(worker.env.find((e: Obj) => e.name === 'MONGODB_URI').valueFrom.secretKeyRef.key).to.equal(
-        'document-import',
+      expect(find(plain, 'ConfigMap', 'edu-platform-operator').data.WORKER_SECRET_ENV).to.include(
+        'MONGODB_URI=edu-platform-mongodb-uris:document-import',
       );
 
       const objs = await render('edu-platform', [
@@ -248,7 +264,8 @@ describe('charts/edu-platform', function () {
     it('runs every container non-root, read-only, without capabilities, with /tmp, limits and probes', async () => {
       const objs = await render('edu-platform', ['-f', allValues]);
       const specs = podSpecs(objs);
-      expect(specs).to.have.length(12); // 7 services, operator, mongodb, kafka, workers, helm test
+      // 7 services, operator, mongodb, kafka, helm test (the operator builds the worker pod: operator/test)
+      expect(specs).to.have.length(11);
       for (const { from, spec } of specs) {
         expect(spec.securityContext, from).to.include({ runAsNonRoot: true });
         expect(spec.securityContext.seccompProfile, from).to.deep.equal({ type: 'RuntimeDefault' });
@@ -297,7 +314,8 @@ describe('charts/edu-platform', function () {
       const objs = await render('edu-platform', ['-f', allValues]);
       const policy = find(objs, 'NetworkPolicy', 'edu-platform-attempt').spec;
       expect(policy.policyTypes).to.deep.equal(['Ingress', 'Egress']);
-      expect(policy.ingress.map((r: Obj) => r.ports)).to.deep.equal([[{ port: 4006, protocol: 'TCP' }]]);
+      // Nobody calls attempt over HTTP: its port admits nobody (an empty `from` would admit everyone).
+      expect(policy.ingress).to.deep.equal([]);
       const egressPorts = policy.egress.map((r: Obj) =>
         r.ports.map((p: Obj) => p.port as number).sort((a: number, b: number) => a - b),
       );
@@ -307,6 +325,75 @@ describe('charts/edu-platform', function () {
         'every egress rule names its peers',
       ).to.equal(true);
       expect(named(objs, 'NetworkPolicy')).to.have.length(11);
+      // loadAllYaml types known kinds: NetworkPolicyIngressRule's `from` is read as `_from`.
+      const from = (name: string) =>
+        (find(objs, 'NetworkPolicy', `edu-platform-${name}`).spec.ingress as Obj[]).flatMap((r) =>
+          (r._from ?? r.from ?? [{ any: true }]).map(
+            (f: Obj) => f.podSelector?.matchLabels?.['app.kubernetes.io/component'] ?? f,
+          ),
+        );
+      expect(from('question-bank')).to.deep.equal(['document-import', 'docx-parser-worker']);
+      expect(from('auth')).to.deep.equal(['test']);
+      expect(from('operator')).to.deep.equal([]);
+      // The gateway reaches auth and the owners of its tables; extraIngress (monitoring) reaches every port.
+      const withGateway = await render('edu-platform', [
+        '-f',
+        allValues,
+        '--set',
+        'gateway.enabled=true,gateway.tables.analytics=true',
+        '--set-json',
+        'networkPolicy.extraIngress=[{"namespaceLabels":{"kubernetes.io/metadata.name":"monitoring"}}]',
+      ]);
+      const sources = (name: string) =>
+        (find(withGateway, 'NetworkPolicy', `edu-platform-${name}`).spec.ingress as Obj[]).flatMap((r) =>
+          (r._from ?? r.from).map((f: Obj) =>
+            f.podSelector
+              ? f.podSelector.matchLabels['app.kubernetes.io/component']
+              : f.namespaceSelector.matchLabels['kubernetes.io/metadata.name'],
+          ),
+        );
+      expect(sources('auth')).to.deep.equal(['gateway', 'test', 'monitoring']);
+      expect(sources('analytics')).to.deep.equal(['gateway', 'monitoring']);
+      expect(sources('notification')).to.deep.equal(['monitoring']);
+      expect(sources('operator')).to.deep.equal(['monitoring']);
+    });
+
+    it('sizes the document-import upload spool for the upload limit times its concurrency, with matching ephemeral storage', async () => {
+      const objs = await render('edu-platform', ['--set', 'uploads.maxConcurrent=6']);
+      const pod = find(objs, 'Deployment', 'edu-platform-document-import').spec.template.spec;
+      const spool = pod.volumes.find((v: Obj) => v.name === 'upload-spool');
+      expect(spool.emptyDir.sizeLimit).to.equal(`${50 * 6 + 54}Mi`);
+      const c = pod.containers[0];
+      expect(c.volumeMounts).to.deep.include({ name: 'upload-spool', mountPath: '/var/spool/edu-upload' });
+      expect(c.resources.requests['ephemeral-storage']).to.equal(`${50 * 6 + 54 + 64}Mi`);
+      expect(c.resources.limits['ephemeral-storage']).to.equal(`${50 * 6 + 54 + 64 + 256}Mi`);
+      expect(find(objs, 'ConfigMap', 'edu-platform-document-import').data).to.include({
+        UPLOAD_SPOOL_DIR: '/var/spool/edu-upload',
+        UPLOAD_MAX_CONCURRENT: '6',
+      });
+    });
+
+    it('renders the operator admission policy only where the cluster serves ValidatingAdmissionPolicy, bound to the release namespace', async () => {
+      expect(named(await render('edu-platform'), 'ValidatingAdmissionPolicy')).to.deep.equal([]);
+      const objs = await render('edu-platform', [
+        '--api-versions',
+        'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy',
+      ]);
+      const policy = find(objs, 'ValidatingAdmissionPolicy', 'edu-platform-edu-operator-deployments');
+      expect(policy.spec.matchConditions[0].expression).to.equal(
+        'request.userInfo.username == "system:serviceaccount:edu:edu-platform-operator"',
+      );
+      const binding = find(objs, 'ValidatingAdmissionPolicyBinding', 'edu-platform-edu-operator-deployments');
+      expect(binding.spec.matchResources.namespaceSelector.matchLabels).to.deep.equal({
+        'kubernetes.io/metadata.name': 'edu',
+      });
+      const off = await render('edu-platform', [
+        '--api-versions',
+        'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy',
+        '--set',
+        'operator.admissionPolicy.enabled=false',
+      ]);
+      expect(named(off, 'ValidatingAdmissionPolicy')).to.deep.equal([]);
     });
 
     it('renders the gateway when enabled: tables switched from values, service URLs, secrets, a public-edge policy, an /api Ingress', async () => {
@@ -325,7 +412,15 @@ describe('charts/edu-platform', function () {
       expect(config.GATEWAY_ANALYTICS_URL).to.equal('http://edu-platform-analytics.edu.svc.cluster.local:4003');
       const c = find(objs, 'Deployment', 'edu-platform-gateway').spec.template.spec.containers[0];
       expect(c.args).to.deep.equal(['node', 'dist/services/cli.js', 'gateway']);
-      expect(c.env.map((e: Obj) => e.name)).to.deep.equal(['AUTH_JWT_SECRET', 'INTERNAL_API_TOKEN']);
+      expect(c.env.map((e: Obj) => e.name)).to.deep.equal(['AUTH_JWT_SECRET', 'INTERNAL_API_TOKEN', 'METRICS_TOKEN']);
+      expect(config).to.include({
+        GATEWAY_AUTH_URL: 'http://edu-platform-auth.edu.svc.cluster.local:4001',
+        GATEWAY_REVOCATION_POLL_MS: '2000',
+        GATEWAY_MAX_CONCURRENT_PER_CLIENT: '16',
+        GATEWAY_MAX_STREAMS_PER_CLIENT: '4',
+        GATEWAY_QUEUE_TIMEOUT_MS: '5000',
+      });
+      expect(config).to.not.have.property('GATEWAY_ALLOWED_ORIGINS');
       expect(find(objs, 'Service', 'edu-platform-gateway').spec.ports[0].port).to.equal(4000);
       const policy = find(objs, 'NetworkPolicy', 'edu-platform-gateway').spec;
       expect(policy.ingress).to.deep.equal([{ ports: [{ port: 4000, protocol: 'TCP' }] }]);
@@ -510,13 +605,20 @@ describe('charts/edu-platform', function () {
       expect(refused).to.match(/violates PodSecurity "restricted/);
     });
 
-    it('keeps the generated AUTH_JWT_SECRET and INTERNAL_API_TOKEN across helm upgrade', async () => {
+    it('keeps the generated AUTH_JWT_SECRET, INTERNAL_API_TOKEN, WORKER_API_TOKEN and METRICS_TOKEN across helm upgrade', async () => {
       const read = () =>
         kubectl(['get', 'secret', 'edu-platform-secrets', '-n', ns, '-o', 'jsonpath={.data}']).then(
           (d) => JSON.parse(d) as Obj,
         );
       const before = await read();
       expect(Buffer.from(before.AUTH_JWT_SECRET, 'base64').toString()).to.have.length(48);
+      expect(Object.keys(before).sort()).to.deep.equal([
+        'AUTH_JWT_SECRET',
+        'INTERNAL_API_TOKEN',
+        'METRICS_TOKEN',
+        'WORKER_API_TOKEN',
+      ]);
+      expect(before.WORKER_API_TOKEN).to.not.equal(before.INTERNAL_API_TOKEN);
       await helm(['upgrade', release, chart, '-n', ns, '-f', allValues, '--wait=hookOnly']);
       expect(await read()).to.deep.equal(before);
     });
