@@ -156,6 +156,19 @@ describe('POST /v1/auth/register', () => {
     expect(paths).to.deep.equal(['email', 'fullName', 'password', 'phone']);
   });
 
+  it('ignores X-Forwarded-For without TRUST_PROXY: a client cannot name itself a new address per try', async () => {
+    const max = t.config.AUTH_REGISTER_MAX_PER_ADDRESS;
+    for (let i = 0; i < max; i += 1) {
+      await request(t.app)
+        .post('/v1/auth/register')
+        .set('X-Forwarded-For', `198.51.100.${i}`)
+        .send(newUser())
+        .expect(201);
+    }
+    const res = await request(t.app).post('/v1/auth/register').set('X-Forwarded-For', '203.0.113.1').send(newUser());
+    expect(res.status).to.equal(429);
+  });
+
   it('refuses unknown fields instead of silently dropping them', async () => {
     const res = await register(newUser({ isAdmin: true }));
     expect(res.status).to.equal(400);

@@ -1,12 +1,6 @@
 import { expect } from 'chai';
 import { currentWindow } from '../src/domain/throttle.js';
-import {
-  claimTurn,
-  clearThrottle,
-  countAttempt,
-  readThrottles,
-  recordFailure,
-} from '../src/store/throttle-store.js';
+import { claimTurn, clearThrottle, countAttempt, readThrottles, recordFailure } from '../src/store/throttle-store.js';
 import { startAuth, type TestAuth } from './support.js';
 
 describe('throttle store (real MongoDB)', () => {
@@ -40,7 +34,9 @@ describe('throttle store (real MongoDB)', () => {
   it('claimTurn: of 10 concurrent claims on the row as read, exactly one wins', async () => {
     for (let i = 0; i < 6; i += 1) await recordFailure(t.deps.models, 'pair:x', now, 900);
     const seen = (await readThrottles(t.deps.models, ['pair:x'])).get('pair:x')!;
-    const wins = await Promise.all(Array.from({ length: 10 }, () => claimTurn(t.deps.models, 'pair:x', seen, later(5))));
+    const wins = await Promise.all(
+      Array.from({ length: 10 }, () => claimTurn(t.deps.models, 'pair:x', seen, later(5))),
+    );
     expect(wins.filter(Boolean)).to.have.length(1);
   });
 

@@ -54,11 +54,14 @@ export async function clearThrottle(m: AuthModels, key: string): Promise<void> {
 
 /** A marker row (count 0) that lives `seconds` from now, e.g. an address a user logged in from. */
 export async function putMarker(m: AuthModels, key: string, now: Date, seconds: number): Promise<void> {
-  await m.Throttle.updateOne(
-    { _id: key },
-    { $set: { count: 0, lastAt: now, expiresAt: new Date(now.getTime() + seconds * 1000) } },
-    { upsert: true },
-  ).exec();
+  const put = (upsert: boolean) =>
+    m.Throttle.updateOne(
+      { _id: key },
+      { $set: { count: 0, lastAt: now, expiresAt: new Date(now.getTime() + seconds * 1000) } },
+      { upsert },
+    ).exec();
+  // Two logins at once may race to insert it; the loser updates the winner's row.
+  await put(true).catch((err: unknown) => (isDuplicateKey(err) ? put(false) : Promise.reject(err)));
 }
 
 /** Counts one attempt in a fixed window and returns the window's count, this attempt included. */
