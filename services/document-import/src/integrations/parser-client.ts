@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../kit/src/index.js';
-import { DocxError, parseDocx, type QasOutput } from '../parser/index.js';
+import { DocxError, type QasOutput } from '../parser/index.js';
 import type { Warning } from '../parser/types.js';
+import { parserSandbox, type ParserSandbox } from '../sandbox/index.js';
 import { fromExternalPayload } from './external-payload.js';
 import { joinUrl, unavailable, upstreamError, type PeerEndpoint } from './http.js';
 
@@ -47,6 +48,8 @@ export interface ParseInput {
   parser?: ExternalParserClient;
   /** What is streamed to the external parser (default: the bytes). */
   file?: Blob;
+  /** Where the native parser runs (default: the process's sandbox; never this event loop). */
+  sandbox?: ParserSandbox;
 }
 
 function recount(output: QasOutput, native: QasOutput): QasOutput {
@@ -117,7 +120,8 @@ interface NativePass {
 // the parser's own document id rule, images uncounted (0) unless the external parser counts them.
 function emptyNative(input: ParseInput, none: DocxError): QasOutput {
   const documentId = input.documentId ?? `docx-${createHash('sha256').update(input.bytes).digest('hex').slice(0, 24)}`;
-  const blocks = (none.details?.paragraphs ?? 0) + (none.details?.tables ?? 0);
+  const seen = none.details && 'paragraphs' in none.details ? none.details : { paragraphs: 0, tables: 0 };
+  const blocks = seen.paragraphs + seen.tables;
   return {
     document_id: documentId,
     latency_ms: 0,
@@ -140,9 +144,10 @@ function emptyNative(input: ParseInput, none: DocxError): QasOutput {
 
 // With an external parser configured, a document in which the native parser finds no question
 // still goes to it (it may read what the native pass cannot); every other refusal stands at once.
-function nativePass(input: ParseInput): NativePass {
+async function nativePass(input: ParseInput): Promise<NativePass> {
+  const sandbox = input.sandbox ?? parserSandbox();
   try {
-    return { native: parseDocx(input.bytes, { documentId: input.documentId }), none: null };
+    return { native: await sandbox.parse(input.bytes, { documentId: input.documentId }), none: null };
   } catch (err) {
     if (!input.parser || !(err instanceof DocxError) || err.code !== 'DOCX_NO_QUESTIONS_FOUND') throw err;
     return { native: emptyNative(input, err), none: err };
@@ -150,7 +155,7 @@ function nativePass(input: ParseInput): NativePass {
 }
 
 /**
- * The parse a worker runs. The native parser always runs first (a hostile file is refused here,
+ * The parse a worker runs. The native parser always runs first, in the parser sandbox (a hostile file is refused here,
  * DocxError, whatever the external parser would say). Without a parser URL: the native output plus
  * PARSER_ENGINE_NOT_CONNECTED. With one: the external payload is the result (its questions, html,
  * formulas; style hints → DOCX_STYLE_HINT; zero questions with annotated segments → the annotated
@@ -160,7 +165,7 @@ function nativePass(input: ParseInput): NativePass {
  * engine finds a question, the native DocxError DOCX_NO_QUESTIONS_FOUND is thrown: never an empty success.
  */
 export async function parseWithEngines(input: ParseInput): Promise<QasOutput> {
-  const { native, none } = nativePass(input);
+  const { native, none } = await nativePass(input);
   const nativeWith = (warning: Warning): QasOutput => {
     if (none) throw none;
     return withWarning(native, warning);

@@ -12,7 +12,7 @@ import type { Warning } from './types.js';
 import type { DocxLimits } from './package.js';
 
 export { DocxError } from './errors.js';
-export type { DocxErrorCode } from './errors.js';
+export type { DocxErrorCode, DocxErrorDetails } from './errors.js';
 export { DEFAULT_LIMITS } from './zip.js';
 export { DEFAULT_COMPLEXITY, type ComplexityLimits } from './limits.js';
 export type { DocxLimits } from './package.js';
