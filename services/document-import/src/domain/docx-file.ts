@@ -13,6 +13,10 @@ const REFUSAL_STATUS: Record<DocxErrorCode, number> = {
   DOCX_TOO_LARGE: 413,
   DOCX_TOO_MANY_ENTRIES: 413,
   DOCX_COMPRESSION_RATIO: 413,
+  // The parse sandbox's limits: too many elements, too deep or too much memory is too large a
+  // document; past the time limit it is a DOCX the service will not process.
+  DOCX_TOO_COMPLEX: 413,
+  DOCX_PARSE_TIMEOUT: 422,
   DOCX_CORRUPT: 400,
   DOCX_MISSING_DOCUMENT: 400,
   DOCX_XML_DOCTYPE: 400,
