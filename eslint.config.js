@@ -1,5 +1,6 @@
 // Lint budget after Pepr: small functions, shallow nesting, few parameters, no floating promises.
 import js from '@eslint/js';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -23,6 +24,16 @@ export default tseslint.config(
         'error',
         { patterns: [{ group: ['**/k8s-tests/**'], message: 'nothing imports k8s-tests' }] },
       ],
+    },
+  },
+  {
+    // User text is matched everywhere (uploads, review text, headers): a pattern that can backtrack
+    // super-linearly is a way to stall an event loop, so it does not pass lint (issue 20).
+    files: ['services/**/*.ts', 'operator/**/*.ts', 'kafka/**/*.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
     },
   },
   {

@@ -11,6 +11,8 @@ export interface AuthAppOptions {
   metrics: Registry;
   readiness?: ReadinessState;
   internalToken?: string;
+  /** Bearer token for /metrics (unset: the internal token guards it). */
+  metricsToken?: string;
   trustProxy?: number;
 }
 
@@ -26,6 +28,7 @@ export function buildApp(deps: AuthDeps, opts: AuthAppOptions): Express {
     metrics: opts.metrics,
     openapi,
     internalToken: opts.internalToken,
+    metricsToken: opts.metricsToken,
     trustProxy: opts.trustProxy ?? 0,
     readiness: opts.readiness,
     bodyLimit: '16kb',

@@ -24,6 +24,7 @@ export const authService: ServiceDefinition<AuthConfig, BuiltAuth> = {
       metrics,
       readiness,
       internalToken: config.INTERNAL_API_TOKEN,
+      metricsToken: config.METRICS_TOKEN,
       trustProxy: config.TRUST_PROXY,
     });
     if (config.OUTBOX_PUBLISHER === 'kafka' && !bus) throw new Error('OUTBOX_PUBLISHER=kafka needs KAFKA_BROKERS');

@@ -136,6 +136,9 @@ export function buildGatewayApp(opts: GatewayAppOptions): GatewayApp {
     openapi: readOpenApi(new URL('../openapi.json', import.meta.url)),
     trustProxy: opts.config.GATEWAY_TRUST_PROXY,
     readiness: opts.readiness,
+    // /metrics takes METRICS_TOKEN as Bearer (else the internal token): the gateway faces the internet.
+    internalToken: opts.config.INTERNAL_API_TOKEN,
+    metricsToken: opts.config.METRICS_TOKEN,
   });
   const api = apiHandler(deps);
   const listener: RequestListener = (req, res) => {

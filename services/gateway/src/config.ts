@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { ConfigError } from '../../kit/src/index.js';
+import { ConfigError, commonConfig } from '../../kit/src/index.js';
 import { parseAllowedOrigins } from './csrf.js';
 import { TABLE_NAMES, type TableName } from './tables.js';
 
@@ -38,6 +38,8 @@ export interface TableSettings {
 export interface GatewayConfig {
   NODE_ENV: 'development' | 'test' | 'production';
   PORT: number;
+  HOST: string;
+  METRICS_TOKEN?: string;
   LOG_LEVEL: string;
   SHUTDOWN_GRACE_MS: number;
   AUTH_JWT_SECRET: string;
@@ -75,6 +77,8 @@ function tableKeys(): Record<string, Joi.Schema> {
 export const gatewayConfigSchema = Joi.object<GatewayConfig>({
   NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
   PORT: Joi.number().port().default(4000),
+  HOST: commonConfig.HOST,
+  METRICS_TOKEN: commonConfig.METRICS_TOKEN,
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).max(120000).default(10000),
   AUTH_JWT_SECRET: Joi.string().min(16).default(DEV_JWT_SECRET),

@@ -8,7 +8,7 @@ import { ACCESS_COOKIE, cookieValue } from './identity.js';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const SAME_ORIGIN_SITES = new Set(['same-origin', 'none']);
 
-/** The code the refusal carries in `error.details.reason` (the envelope's code is FORBIDDEN until the kit has CSRF_REJECTED). */
+/** The reason a refusal carries in `error.details.reason`; the envelope's code is FORBIDDEN, as for any refused right. */
 export const CSRF_REJECTED = 'CSRF_REJECTED';
 
 /** `scheme://host[:port]` of a URL, lower case, or undefined for anything that is not one (`null`, garbage). */

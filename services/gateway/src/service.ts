@@ -31,7 +31,7 @@ export async function startGateway(opts: StartOptions = {}): Promise<RunningGate
   const running = await serve({
     app: gateway.app,
     port: config.PORT,
-    host: opts.host,
+    host: opts.host ?? config.HOST,
     logger,
     readiness,
     graceMs: config.SHUTDOWN_GRACE_MS,

@@ -241,7 +241,7 @@ describe('gateway: public /api in front of the real auth, analytics and notifica
       .set({ ...bearer('TEACHER'), 'X-Request-Id': 'bad id!' })
       .expect(200);
     expect(made.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
-    const metrics = await gw!.request.get('/metrics').expect(200);
+    const metrics = await gw!.request.get('/metrics').set('X-Internal-Token', INTERNAL).expect(200);
     expect(metrics.text).to.match(
       /gateway_request_duration_seconds_count\{table="auth",method="GET",status="200"\} \d+/,
     );

@@ -127,9 +127,11 @@ describe('gateway: revoked sessions are refused within a poll of the revocation 
     feed.down = true;
     try {
       await until('a failed poll is counted', async () =>
-        /gateway_revocation_feed_failures_total [1-9]/.test((await gw.request.get('/metrics')).text),
+        /gateway_revocation_feed_failures_total [1-9]/.test(
+          (await gw.request.get('/metrics').set('X-Internal-Token', INTERNAL)).text,
+        ),
       );
-      const metrics = (await gw.request.get('/metrics')).text;
+      const metrics = (await gw.request.get('/metrics').set('X-Internal-Token', INTERNAL)).text;
       expect(metrics).to.match(/gateway_revocation_feed_up 0/);
       expect(metrics).to.match(/gateway_revoked_sessions [1-9]/);
       await inbox(accessToken({ sub: 'user-3', sid: 'session-3' })).expect(200);
@@ -137,7 +139,7 @@ describe('gateway: revoked sessions are refused within a poll of the revocation 
       feed.down = false;
     }
     await until('the feed is up again', async () =>
-      /gateway_revocation_feed_up 1/.test((await gw.request.get('/metrics')).text),
+      /gateway_revocation_feed_up 1/.test((await gw.request.get('/metrics').set('X-Internal-Token', INTERNAL)).text),
     );
   });
 

@@ -9,7 +9,7 @@ const WS = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\
 /** In the document: two characters that are not whitespace (so two remain after trimming). */
 export const FULL_NAME_PATTERN = `[^${WS}][\\s\\S]*[^${WS}]`;
 export const NOT_BLANK_PATTERN = `[^${WS}]`;
-export const PHONE_PATTERN = /^ *(\+?[0-9][0-9 ().-]{1,30}[0-9)])? *$/;
+export const PHONE_PATTERN = /^ *(?:\+?[0-9][0-9 ().-]{1,30}[0-9)] *)?$/;
 /** An absolute http(s) URL of printable ASCII without spaces, or empty (which becomes null). */
 export const AVATAR_URL_PATTERN = /^(https?:\/\/[!-~]+)?$/;
 /** RFC 3339 date-time, as the document's `format: date-time` reads. */
