@@ -97,6 +97,8 @@ describe('document import on a real API server, Kafka and MongoDB: the operator 
       DOCX_IMPORT_TOPIC: topic,
       DOCX_IMPORT_CONSUMER_GROUP: group,
       WORKER_CONCURRENCY: '2',
+      // The burst below uploads all at once; the default spool cap (4) would answer 503 UPLOADS_BUSY.
+      UPLOAD_MAX_CONCURRENT: String(UPLOADS),
     });
     await serviceReady(service, base); // it has created the queue's topic by now
     operator = new OperatorProcess({ kubeconfig, namespace: ns, brokers: kafkaBrokers() });
