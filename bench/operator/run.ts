@@ -118,6 +118,8 @@ async function main(): Promise<void> {
       KAFKA_BROKERS: brokers,
       OPERATOR_NAMESPACE: ns,
       RESYNC_SECONDS: String(RESYNC_SECONDS),
+      // The operator builds worker pods only from images it allows (issue 20): the bench's image.
+      WORKER_ALLOWED_IMAGES: 'registry.invalid/docx-parser',
     });
     await op.leading();
     await custom.createNamespacedCustomObject({
