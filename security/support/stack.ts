@@ -106,7 +106,8 @@ export async function startStack(file: string): Promise<Stack> {
   try {
     const simple = SERVICE_NAMES.filter((n) => n !== 'document-import');
     // As the chart runs them: auth trusts one hop (the gateway's X-Forwarded-For) for the client address.
-    const extra = (n: ServiceName) => (n === 'auth' ? { TRUST_PROXY: '1' } : { ANALYTICS_CONSUMER: 'off' });
+    const extra = (n: ServiceName): Record<string, string> =>
+      n === 'auth' ? { TRUST_PROXY: '1' } : { ANALYTICS_CONSUMER: 'off' };
     const procs = await Promise.all(simple.map((n) => launch(n, n, serviceEnv(n, base, extra(n)))));
     started.push(...procs);
     const url = (n: ServiceName) => procs.find((p) => p.name === n)?.url ?? '';
