@@ -49,7 +49,7 @@ describe('exam flow over HTTP: auth → question bank → DOCX import and worker
     const auth = await start(
       startTestService(authService, {
         file,
-        env: { ...common, AUTH_DEFAULT_ORGANIZATION_ID: organizationId, AUTH_BCRYPT_COST: '4' },
+        env: { ...common, AUTH_BCRYPT_COST: '4' },
       }),
     );
     const qb = await start(startTestService(questionBankService, { file, env: common }));
