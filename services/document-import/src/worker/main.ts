@@ -11,13 +11,14 @@ import {
   runMain,
 } from '../../../kit/src/index.js';
 import { documentImportConfigSchema } from '../config.js';
+import { workerCredential } from './credential.js';
 import { autoApprovalHook } from '../domain/approve.js';
 import { approvalPort } from '../domain/ports.js';
 import { workerIntegrations } from './integrations.js';
 import { startWorker } from './worker.js';
 
 async function main(): Promise<void> {
-  const config = loadConfig(documentImportConfigSchema);
+  const config = workerCredential(loadConfig(documentImportConfigSchema));
   if (!config.KAFKA_BROKERS) throw new ConfigError('config: "KAFKA_BROKERS" is required by the docx worker');
   const logger = createLogger({ name: 'docx-worker', level: config.LOG_LEVEL });
   const db = await connectMongo({
