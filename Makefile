@@ -11,7 +11,7 @@ TEST_LOG_DIR := $(RUN_DIR)/test-logs
 
 .PHONY: help install build typecheck lint format test unit-test k8s-test schemathesis dev dev-down dev-status \
         infra-up infra-down infra-status cluster-build cluster-up cluster-down cluster-status \
-        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import bench-attempt bench-notification bench-analytics bench-gateway clean kind-up kind-load helm-install node-up node-down netpol-up netpol-down images node-test bench-operator-node
+        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import bench-attempt bench-notification bench-analytics bench-gateway bench-security clean kind-up kind-load helm-install node-up node-down netpol-up netpol-down images node-test bench-operator-node
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -115,6 +115,9 @@ bench-analytics: install ## analytics weak-topics p50/p99 over 100 results throu
 
 bench-gateway: install ## p50/p99 and throughput of `me` and an analytics read through the gateway and directly, same run
 	@scripts/with-servers.sh -- node --import tsx bench/gateway/run.ts
+
+bench-security: install ## /healthz latency of a service while it processes each hostile input, beside the idle service; the API's peak RSS
+	@scripts/with-servers.sh -- node --import tsx bench/security/run.ts
 
 bench-kit: install ## the kit's per-request cost: createApp vs bare Express on a trivial route, one run
 	@node --import tsx bench/kit/run.ts

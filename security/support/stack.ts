@@ -34,6 +34,8 @@ export interface Stack {
   services: Record<ServiceName, string>;
   /** Requests the legacy upstream received, in order. */
   legacy: Received[];
+  /** Process ids by name (services, `docx-worker`, `gateway`), for measurements. */
+  pids: Record<string, number>;
   /** Environment every service process got (for a test that starts one more). */
   baseEnv: Record<string, string>;
   close(): Promise<void>;
@@ -146,6 +148,7 @@ export async function startStack(file: string): Promise<Stack> {
       gateway: gateway.url,
       services: services as Record<ServiceName, string>,
       legacy,
+      pids: Object.fromEntries(started.map((p) => [p.name, p.child.pid ?? 0])),
       baseEnv: base,
       close,
     };
