@@ -84,9 +84,22 @@ drop_database() {
 }
 trap stop_service EXIT
 
-# Sets SERVICE_URL (not printed: a command substitution would lose SERVICE_PID).
+# Sets SERVICE_URL (not printed: a command substitution would lose SERVICE_PID). A free port is
+# only free until someone takes it: a service that dies with EADDRINUSE is started again on another.
 SERVICE_URL=""
 start_service() { # name env...
+  local name=$1 attempt
+  shift
+  for ((attempt = 1; attempt <= 5; attempt++)); do
+    try_start "$name" "$@" && return 0
+    grep -q EADDRINUSE "$LOGS/$name.service.log" 2>/dev/null || break
+    log "$name: port taken before it could listen; trying another"
+  done
+  tail -n 30 "$LOGS/$name.service.log" >&2
+  die "$name did not become ready on $SERVICE_URL"
+}
+
+try_start() { # name env...
   local name=$1 port i
   shift
   port=$(free_port)
@@ -98,11 +111,10 @@ start_service() { # name env...
   SERVICE_PID=$!
   for ((i = 0; i < 300; i++)); do
     curl -fsS "$SERVICE_URL/readyz" >/dev/null 2>&1 && return 0
-    kill -0 "$SERVICE_PID" 2>/dev/null || break
+    kill -0 "$SERVICE_PID" 2>/dev/null || return 1
     sleep 0.2
   done
-  tail -n 30 "$LOGS/$name.service.log" >&2
-  die "$name did not become ready on $SERVICE_URL"
+  return 1
 }
 
 fuzz() { # name env...
