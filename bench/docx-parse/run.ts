@@ -3,6 +3,7 @@
 // exam and on a ~40,000-line document (make-long-document.ts), side by side, so work that grows faster than the
 // document shows as a ratio. Each engine runs in its own child process (peak RSS is per engine); rounds alternate
 // native/mammoth/long so machine noise hits them alike. Reports medians.
+// Last, issue 20's continuation shapes at n and 2n lines (continuation.ts), time for each and their ratio.
 //   node --import tsx bench/docx-parse/run.ts   (make bench-docx)
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
 import { makeDocx } from '../../services/document-import/test/parser/support/build-docx.js';
 import { makeExam } from './make-exam.js';
+import { CONTINUATION_LINES, CONTINUATION_SHAPES } from './continuation.js';
 import { LONG_DOCUMENT_QUESTIONS, lineCount, longDocumentBlocks } from './make-long-document.js';
 
 const run = promisify(execFile);
@@ -66,6 +68,24 @@ function perKiB(label: string, ms: number, doc: Doc): number {
   return v;
 }
 
+async function continuation(dir: string): Promise<void> {
+  const n = CONTINUATION_LINES;
+  console.log('');
+  console.log(`continuation lines (issue 20), native parser, median of ${LONG_RUNS} runs, n = ${n.toLocaleString('en-US')}:`);
+  for (const [shape, make] of Object.entries(CONTINUATION_SHAPES)) {
+    const ms: number[] = [];
+    for (const size of [n, 2 * n]) {
+      const file = join(dir, `continuation-${size}.docx`);
+      await writeFile(file, await make(size));
+      ms.push(median((await engine('native', file, LONG_RUNS, 1)).ms));
+    }
+    const [a, b] = ms as [number, number];
+    console.log(
+      `  ${shape.padEnd(30)} n ${a.toFixed(0).padStart(6)} ms   2n ${b.toFixed(0).padStart(6)} ms   ratio ${(b / a).toFixed(2)} (linear ≈ 2, quadratic ≈ 4)`,
+    );
+  }
+}
+
 const dir = await mkdtemp(join(tmpdir(), 'bench-docx-'));
 try {
   const exam = await writeDoc(dir, 'exam.docx', await makeExam(QUESTIONS));
@@ -102,6 +122,7 @@ try {
   const examPerKiB = perKiB(`${QUESTIONS}-q exam`, n, exam);
   const ratio = perKiB('long document', l, long) / examPerKiB;
   console.log(`  ratio ${ratio.toFixed(1)}× (goal ≤ ${RATIO_GOAL}×: parsing time grows linearly with the document)`);
+  await continuation(dir);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
