@@ -24,6 +24,14 @@ export interface DocumentImportConfig extends CommonConfig {
   DOCX_WORKER_MAX_ATTEMPTS: number;
   /** Test hook: while this file exists a worker holds each job after marking it PROCESSING. */
   DOCX_WORKER_PAUSE_FILE?: string;
+  /** Parse threads per process (the sandbox; never the event loop). */
+  DOCX_PARSER_THREADS: number;
+  /** Documents waiting for a parse thread; one more is 503 DOCX_PARSER_BUSY. */
+  DOCX_PARSER_QUEUE: number;
+  /** Wall-clock time one parse may take (DOCX_PARSE_TIMEOUT past it). */
+  DOCX_PARSER_TIME_LIMIT_MS: number;
+  /** Old-generation heap of one parse thread (DOCX_TOO_COMPLEX past it). */
+  DOCX_PARSER_HEAP_MB: number;
   DOCX_PARSER_URL?: string;
   DOCUMENT_SERVICE_URL?: string;
   QUESTION_BANK_URL?: string;
@@ -56,11 +64,28 @@ export const documentImportConfigSchema = Joi.object<DocumentImportConfig>({
   DOCX_WORKER_SESSION_TIMEOUT_MS: Joi.number().integer().min(6000).max(300000).default(30000),
   DOCX_WORKER_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(3),
   DOCX_WORKER_PAUSE_FILE: Joi.string().optional(),
+  DOCX_PARSER_THREADS: Joi.number().integer().min(1).max(16).default(1),
+  DOCX_PARSER_QUEUE: Joi.number().integer().min(1).max(1000).default(8),
+  DOCX_PARSER_TIME_LIMIT_MS: Joi.number().integer().min(100).max(600000).default(20000),
+  DOCX_PARSER_HEAP_MB: Joi.number().integer().min(32).max(4096).default(256),
   DOCX_PARSER_URL: url.optional(),
   DOCUMENT_SERVICE_URL: url.optional(),
   QUESTION_BANK_URL: url.optional(),
   EXAM_SERVICE_URL: url.optional(),
 });
+
+/**
+ * The parse sandbox's size from config; a worker queues at least as many documents as it runs jobs
+ * at once, so a busy sandbox never fails a job.
+ */
+export function sandboxOptions(config: DocumentImportConfig, jobsAtOnce = 0) {
+  return {
+    threads: config.DOCX_PARSER_THREADS,
+    maxQueue: Math.max(config.DOCX_PARSER_QUEUE, jobsAtOnce),
+    timeLimitMs: config.DOCX_PARSER_TIME_LIMIT_MS,
+    maxOldGenerationSizeMb: config.DOCX_PARSER_HEAP_MB,
+  };
+}
 
 /**
  * Jobs one worker process runs at once: the contract's DOCX_IMPORT_WORKER_CONCURRENCY, else

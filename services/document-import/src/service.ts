@@ -11,7 +11,8 @@ import {
   guardTokens,
 } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
-import { documentImportConfigSchema, type DocumentImportConfig } from './config.js';
+import { documentImportConfigSchema, sandboxOptions, type DocumentImportConfig } from './config.js';
+import { configureParserSandbox } from './sandbox/index.js';
 import type { ImportDeps } from './domain/deps.js';
 import { approvalPort, baselinePort, documentPort, qasParser } from './domain/ports.js';
 import { createJobEngine, type JobEngine } from './jobs/engine.js';
@@ -64,6 +65,7 @@ export interface BuiltImport {
 
 async function assemble(ctx: ServiceContext<ImportServiceConfig>, config: ImportServiceConfig): Promise<BuiltImport> {
   const { logger, db, metrics, readiness, checks, bus } = ctx;
+  configureParserSandbox(sandboxOptions(config));
   await mkdir(config.UPLOAD_SPOOL_DIR, { recursive: true });
   const engine = await createJobEngine({ config, db, bus, logger, metrics });
   await syncIndexes(db.conn);

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { AppError } from '../../../kit/src/index.js';
 import { DocxError, type DocxErrorCode } from '../parser/index.js';
-import { readDocxPackage } from '../parser/package.js';
+import { parserSandbox } from '../sandbox/index.js';
 import { hasZipMagic } from '../parser/zip.js';
 import { CODES, MSG } from '../messages.js';
 
@@ -62,10 +62,11 @@ export async function assertZipMagicFile(path: string): Promise<void> {
  * gets its memory), the XML parts (DOCTYPE, entities, nesting), word/document.xml present. The
  * question structure is left to the parse.
  */
-export function precheckPackage(bytes: Uint8Array): void {
+export async function precheckPackage(bytes: Uint8Array): Promise<void> {
   assertZipMagic(bytes.subarray(0, 4));
   try {
-    readDocxPackage(bytes);
+    // In a parse thread: inflating and reading a hostile package never runs on the API's event loop.
+    await parserSandbox().precheck(bytes);
   } catch (err) {
     throw refusalOf(err);
   }

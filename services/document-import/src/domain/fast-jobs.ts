@@ -25,7 +25,7 @@ const fileNameOf = (input: FastJobInput): string => (input.questionFileName ?? i
 /** The stored file's bytes, refused unless `.docx` with the ZIP magic and a readable central directory. */
 async function fetchDocx(deps: ImportDeps, s: Scope, storageKey: string): Promise<Buffer> {
   const bytes = await deps.documents.fetchFile(s, storageKey);
-  precheckPackage(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  await precheckPackage(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   return bytes;
 }
 

@@ -19,7 +19,7 @@ export async function submitUploadJob(
   file: UploadedFile,
   input: UploadJobInput,
 ): Promise<JobSummary> {
-  precheckPackage(new Uint8Array(await readFile(file.path)));
+  await precheckPackage(new Uint8Array(await readFile(file.path)));
   const { job } = await deps.engine.submitUpload(jobScope(s), {
     source: { filePath: file.path },
     fileName: file.originalName,

@@ -184,9 +184,7 @@ function trimTrailing(text: string): string {
 }
 
 function normalized(text: string): string {
-  return trimTrailing(text.toLowerCase())
-    .replace(/\s+/gu, ' ')
-    .trim();
+  return trimTrailing(text.toLowerCase()).replace(/\s+/gu, ' ').trim();
 }
 
 /** A key that quotes an option's text (`The correct answer is: Hà Nội`) names that option; a text that is no

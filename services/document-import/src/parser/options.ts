@@ -167,7 +167,8 @@ export function splitInline(q: QDraft, line: Line): boolean {
   return takeOptions(q, { ...line, segs: sliceSegs(line.segs, at, line.text.length), text: line.text.slice(at) });
 }
 
-const STATEMENTS_RE = /đúng\s*(?:(?:hay|hoặc|\/|-)\s*)?sai|true\s+or\s+false|mệnh\s+đề|khẳng\s+định|phát\s+biểu\s+sau/iu;
+const STATEMENTS_RE =
+  /đúng\s*(?:(?:hay|hoặc|\/|-)\s*)?sai|true\s+or\s+false|mệnh\s+đề|khẳng\s+định|phát\s+biểu\s+sau/iu;
 
 /**
  * Lower-case `a)`…`d)` are true/false statements in a Vietnamese exam (Phần II) and options elsewhere. They become

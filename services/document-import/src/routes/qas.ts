@@ -27,7 +27,7 @@ export function docxUpload(spool: ImportDeps['uploadSpool']): RequestHandler {
 // error's details, as the JSON error would carry them: DOCX_NO_QUESTIONS_FOUND's what-was-seen).
 async function streamParse(deps: ImportDeps, stream: SseStream, req: Request, res: Response): Promise<void> {
   const file = req.file!;
-  precheckPackage(new Uint8Array(await readFile(file.path)));
+  await precheckPackage(new Uint8Array(await readFile(file.path)));
   stream.send('progress', { stage: 'received', fileName: file.originalName, bytes: file.size });
   stream.send('progress', { stage: 'parsing' });
   try {

@@ -19,9 +19,7 @@ export interface WireError {
 }
 
 export type ThreadMessage =
-  | { ready: true }
-  | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: WireError };
+  { ready: true } | { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
 
 const STACK_OVERFLOW = 'Maximum call stack size exceeded';
 

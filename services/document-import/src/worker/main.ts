@@ -10,7 +10,8 @@ import {
   requiresTransactions,
   runMain,
 } from '../../../kit/src/index.js';
-import { documentImportConfigSchema } from '../config.js';
+import { documentImportConfigSchema, sandboxOptions, workerConcurrency } from '../config.js';
+import { closeParserSandbox, configureParserSandbox } from '../sandbox/index.js';
 import { workerCredential } from './credential.js';
 import { autoApprovalHook } from '../domain/approve.js';
 import { approvalPort } from '../domain/ports.js';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     requireTransactions: requiresTransactions(config),
   });
   const bus = createKafkaBus({ brokers: parseBrokers(config.KAFKA_BROKERS), clientId: 'docx-worker', logger });
+  configureParserSandbox(sandboxOptions(config, workerConcurrency(config)));
   const worker = await startWorker({ config, db, bus, logger, parse: workerIntegrations(config).parse });
   // The same approval (and approval key) as POST .../approve, recorded as auto_approval.*.
   worker.engine.onCompleted(autoApprovalHook(worker.engine, approvalPort(config)));
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
     stopping ??= (async () => {
       logger.info({ signal }, 'docx worker stopping');
       await worker.stop();
+      await closeParserSandbox();
       await bus.close();
       await db.conn.close();
       logger.info('docx worker stopped');

@@ -1,6 +1,7 @@
 // What a worker does with the bytes of one run. The native parser always runs; the external parser
 // client and media materialization plug in here (ParseStep) when the integrations provide them.
-import { DocxError, parseDocx, type QasOutput } from '../parser/index.js';
+import { DocxError, type QasOutput } from '../parser/index.js';
+import { parserSandbox } from '../sandbox/index.js';
 import type { JobFailure } from '../jobs/types.js';
 import type { ImportJobRow } from '../store/job-models.js';
 
@@ -47,9 +48,10 @@ export function parseFailureOf(err: unknown): ParseFailure {
  * The native parser; a DocxError (zip bomb, entity expansion, corrupt file, no question found) is the
  * job's failure.
  */
-export function nativeParse(input: ParseInput): QasOutput {
+export async function nativeParse(input: ParseInput): Promise<QasOutput> {
   try {
-    return parseDocx(new Uint8Array(input.bytes), { documentId: `docx-import-${input.job._id}` });
+    // In a parse thread with heap and time limits: a hostile file ends its thread, not the worker.
+    return await parserSandbox().parse(new Uint8Array(input.bytes), { documentId: `docx-import-${input.job._id}` });
   } catch (err) {
     throw parseFailureOf(err);
   }
@@ -57,7 +59,7 @@ export function nativeParse(input: ParseInput): QasOutput {
 
 /** Native only, with the contract's PARSER_ENGINE_NOT_CONNECTED warning beside the native result. */
 export const nativeParseStep: ParseStep = async (input) => {
-  const output = nativeParse(input);
+  const output = await nativeParse(input);
   return {
     output: { ...output, warnings: [{ ...NOT_CONNECTED }, ...output.warnings] },
     engine: { native: true, external: 'NOT_CONNECTED' },
