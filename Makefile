@@ -87,7 +87,7 @@ crds-sync: ## copy crds/ into the chart (the chart's copy must stay identical)
 chart-lint: ## helm lint the chart
 	@eval "$$(scripts/cluster.sh env)" && "$$HELM" lint charts/edu-platform
 
-bench: bench-auth bench-kit bench-outbox bench-question-bank bench-question-bank-jobs bench-document-import bench-attempt bench-notification bench-analytics bench-gateway ## every benchmark
+bench: bench-auth bench-kit bench-outbox bench-question-bank bench-question-bank-jobs bench-document-import bench-attempt bench-notification bench-analytics bench-gateway bench-security ## every benchmark
 
 bench-auth: install ## auth throughput and latency at the production bcrypt cost
 	@scripts/with-servers.sh -- node --import tsx bench/auth/run.ts

@@ -36,6 +36,15 @@ describe('security: tenants, roles and the edge (through the gateway)', function
   const api = (path: string) => `${stack.gateway}${path}`;
   const from = (address: string) => ({ 'X-Forwarded-For': address });
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+  /** A token as auth issues it to a member of the school with `role` there. */
+  const member = (sub: string, role: string, globalRole = role) =>
+    accessToken(stack.secrets.jwt, {
+      sub,
+      role: globalRole,
+      sid: randomUUID(),
+      defaultOrganizationId: SCHOOL,
+      memberships: [{ organizationId: SCHOOL, role }],
+    });
 
   async function register(role: string, address = '192.0.2.10') {
     const email = `u-${randomUUID()}@example.com`;
@@ -81,13 +90,7 @@ describe('security: tenants, roles and the edge (through the gateway)', function
       });
       expect(made.status, JSON.stringify(made.body)).to.be.oneOf([200, 201]);
     }
-    const token = accessToken(stack.secrets.jwt, {
-      sub: 'admin-1',
-      role: 'ADMIN',
-      sid: randomUUID(),
-      defaultOrganizationId: SCHOOL,
-      memberships: [{ organizationId: SCHOOL, role: 'ADMIN' }],
-    });
+    const token = member('admin-1', 'ADMIN');
     const res = await call(api('/api/notifications?userId=victim-1'), { headers: bearer(token) });
     expect(res.status).to.equal(200);
     expect(res.text).to.include('for admin-1').and.not.include('for victim-1');
@@ -95,13 +98,8 @@ describe('security: tenants, roles and the edge (through the gateway)', function
 
   it('a STUDENT, PARENT or role-less member cannot create import jobs', async () => {
     for (const role of ['STUDENT', 'PARENT']) {
-      const token = accessToken(stack.secrets.jwt, {
-        sub: `m-${role}`,
-        role: 'TEACHER',
-        sid: randomUUID(),
-        defaultOrganizationId: SCHOOL,
-        memberships: [{ organizationId: SCHOOL, role }],
-      });
+      // A global TEACHER (self-registered) who is only a STUDENT or PARENT in the school.
+      const token = member(`m-${role}`, role, 'TEACHER');
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array([80, 75, 3, 4])]), 'de-thi.docx');
       const res = await call(api('/api/exam-import/teacher-library'), {
@@ -180,20 +178,8 @@ describe('security: tenants, roles and the edge (through the gateway)', function
   });
 
   it('one client holding many event streams does not starve the others', async () => {
-    const hog = accessToken(stack.secrets.jwt, {
-      sub: 'hog',
-      role: 'TEACHER',
-      sid: randomUUID(),
-      defaultOrganizationId: SCHOOL,
-      memberships: [{ organizationId: SCHOOL, role: 'TEACHER' }],
-    });
-    const other = accessToken(stack.secrets.jwt, {
-      sub: 'other-teacher',
-      role: 'TEACHER',
-      sid: randomUUID(),
-      defaultOrganizationId: SCHOOL,
-      memberships: [{ organizationId: SCHOOL, role: 'TEACHER' }],
-    });
+    const hog = member('hog', 'TEACHER');
+    const other = member('other-teacher', 'TEACHER');
     const aborts: AbortController[] = [];
     const open = async (token: string) => {
       const ctl = new AbortController();

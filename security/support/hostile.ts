@@ -1,14 +1,7 @@
 // Hostile DOCX files, built as raw WordprocessingML (fast at any size): what an attacker uploads.
-import { strToU8, zipSync } from 'fflate';
+import { rawDocx } from '../../services/document-import/test/sandbox/support.js';
 
-const NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
-const CT = '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>';
 const p = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
-
-export function rawDocx(body: string): Uint8Array {
-  const document = `<?xml version="1.0"?><w:document ${NS}><w:body>${body}</w:body></w:document>`;
-  return zipSync({ '[Content_Types].xml': strToU8(CT), 'word/document.xml': strToU8(document) });
-}
 
 /** One ordinary question. */
 export function smallExam(): Uint8Array {
