@@ -71,7 +71,9 @@ function perKiB(label: string, ms: number, doc: Doc): number {
 async function continuation(dir: string): Promise<void> {
   const n = CONTINUATION_LINES;
   console.log('');
-  console.log(`continuation lines (issue 20), native parser, median of ${LONG_RUNS} runs, n = ${n.toLocaleString('en-US')}:`);
+  console.log(
+    `continuation lines (issue 20), native parser, median of ${LONG_RUNS} runs, n = ${n.toLocaleString('en-US')}:`,
+  );
   for (const [shape, make] of Object.entries(CONTINUATION_SHAPES)) {
     const ms: number[] = [];
     for (const size of [n, 2 * n]) {

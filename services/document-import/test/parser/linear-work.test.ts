@@ -52,7 +52,12 @@ const SHAPES: Record<string, (n: number) => Uint8Array> = {
   'continuation lines of a solution': (n) =>
     docx(p(r('Câu 1. Tính.')) + OPTIONS + p(r('Lời giải')) + filler(n, 'lời giải') + p(r('Đáp án: B'))),
   'a passage before its questions': (n) =>
-    docx(p(r('Đọc đoạn văn sau và trả lời các câu hỏi từ 1 đến 2')) + filler(n, 'đoạn văn') + p(r('Câu 1. Ý chính?')) + OPTIONS),
+    docx(
+      p(r('Đọc đoạn văn sau và trả lời các câu hỏi từ 1 đến 2')) +
+        filler(n, 'đoạn văn') +
+        p(r('Câu 1. Ý chính?')) +
+        OPTIONS,
+    ),
   'rows of a table in a stem': (n) =>
     docx(
       p(r('Câu 1. Bảng số liệu:')) +
@@ -67,7 +72,10 @@ const SHAPES: Record<string, (n: number) => Uint8Array> = {
         lines(n / 10, (k) => p(r(lines(10, (j) => `${((k * 10 + j) % 900) + 1}.${'ABCD'[j % 4]} `)))),
     ),
   'numbering definitions and numbered questions': (n) =>
-    docx(lines(n, (i) => numbered(i + 1, `Tính ${i}.`) + p(r('A. 1\tB. 2'))), { 'word/numbering.xml': numbering(n) }),
+    docx(
+      lines(n, (i) => numbered(i + 1, `Tính ${i}.`) + p(r('A. 1\tB. 2'))),
+      { 'word/numbering.xml': numbering(n) },
+    ),
   'worded labels in the middle of one paragraph': (n) =>
     docx(p(r('Câu 1. Cho.')) + p(lines(n, (i) => r(`ý ${i}. `) + r(`Câu ${(i % 3) + 2}. `))) + OPTIONS),
 };
@@ -105,7 +113,9 @@ describe('docx parser: work grows linearly with the document (counted, not timed
 
   it('nesting: runs wrapped twice as deep take at most twice the work per element', () => {
     const nested = (depth: number) =>
-      docx(p(r('Câu 1. Cho')) + lines(100, () => p('<w:ins>'.repeat(depth) + r('x') + '</w:ins>'.repeat(depth))) + OPTIONS);
+      docx(
+        p(r('Câu 1. Cho')) + lines(100, () => p('<w:ins>'.repeat(depth) + r('x') + '</w:ins>'.repeat(depth))) + OPTIONS,
+      );
     const small = measureWork(() => parseDocx(nested(50)));
     const large = measureWork(() => parseDocx(nested(100)));
     expect(large / small, `work ${small} → ${large}`).to.be.below(LINEAR);

@@ -101,7 +101,9 @@ describe('docx parser: Word constructs beyond the generator', () => {
     expect(a.questions).to.have.length(1);
     expect((a.questions[0] as { options: unknown[] }).options).to.have.length(2);
     const rows = Array.from({ length: 150_000 }, (_, i) => `<w:tr><w:tc>${p(r(`ô ${i}`))}</w:tc></w:tr>`).join('');
-    const b = parseDocx(docx(p(r('Câu 1. Bảng:')) + `<w:tbl>${rows}</w:tbl>` + p(r('A. x')) + p(r('B. y'))), { limits });
+    const b = parseDocx(docx(p(r('Câu 1. Bảng:')) + `<w:tbl>${rows}</w:tbl>` + p(r('A. x')) + p(r('B. y'))), {
+      limits,
+    });
     expect((b.questions[0] as { content: string }).content.split('\n')).to.have.length(150_001);
   });
 
