@@ -18,14 +18,35 @@ const headers = (i: Importer): Record<string, string> => ({
   'X-User-Role': 'TEACHER',
 });
 
+/**
+ * One upload, as a well-behaved client sends it: a 503 with Retry-After (the pod's upload slots are
+ * all taken: UPLOADS_BUSY) is retried after that wait, and so is a connection the server cut while
+ * the body was still going (it answers a refusal without reading the rest); anything else is final.
+ */
 async function uploadOne(i: Importer, docx: Uint8Array, questions: number): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([docx], { type: DOCX_TYPE }), `de-thi-${questions}-cau.docx`);
-  const res = await fetch(`${i.base}/v1/import/docx/qas/jobs`, { method: 'POST', headers: headers(i), body: form });
-  const body = (await res.json()) as { data?: { id?: string } };
-  if (res.status !== 202 || !body.data?.id) throw new Error(`upload: ${res.status} ${JSON.stringify(body)}`);
-  return body.data.id;
+  for (let attempt = 1; ; attempt += 1) {
+    const form = new FormData();
+    form.append('file', new Blob([docx], { type: DOCX_TYPE }), `de-thi-${questions}-cau.docx`);
+    let res: Response;
+    try {
+      res = await fetch(`${i.base}/v1/import/docx/qas/jobs`, { method: 'POST', headers: headers(i), body: form });
+    } catch (err) {
+      if (attempt >= UPLOAD_TRIES) throw err;
+      await sleep(1000);
+      continue;
+    }
+    const body = (await res.json()) as { data?: { id?: string } };
+    if (res.status === 503 && attempt < UPLOAD_TRIES) {
+      await sleep(1000 * Number(res.headers.get('retry-after') ?? '1'));
+      continue;
+    }
+    if (res.status !== 202 || !body.data?.id) throw new Error(`upload: ${res.status} ${JSON.stringify(body)}`);
+    return body.data.id;
+  }
 }
+
+const UPLOAD_TRIES = 20;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `count` uploads of a `questions`-question exam, all sent at once; the job ids. */
 export async function uploadBurst(i: Importer, count: number, questions = 40): Promise<string[]> {
