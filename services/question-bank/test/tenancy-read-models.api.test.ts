@@ -109,6 +109,10 @@ describe('tenancy: read-model backfills never cross organizations (issue 20)', (
     for (const [who, status] of roles) {
       expect((await put(who, '/v1/questions/usage-counts', body)).status, JSON.stringify(who)).to.equal(status);
     }
+    // Taxonomy has global rows: naming no organization asks for them, which only the platform may.
+    const topic = { items: [{ id: 'topic-global-try', kind: 'SUBJECT', code: 'T', name: 'Chủ đề' }] };
+    const teacher = await put({ userId: 't', role: 'TEACHER' }, '/v1/taxonomy/refs', topic);
+    expect(teacher.status).to.equal(403);
   });
 
   it('reads no other organization: allOrgs only for the platform ADMIN, organizationId only as the header', async () => {

@@ -14,6 +14,10 @@ export const READ_MODEL_ID_CONFLICT = 'READ_MODEL_ID_CONFLICT';
 /** The organization rows are written for: X-Organization-Id, or null (global) for the platform ADMIN. */
 export function backfillOrganization(actor: Actor, opts: { globalAllowed: boolean }): string | null {
   if (opts.globalAllowed && isPlatformAdmin(actor)) return null;
+  // Where global rows exist, naming no organization is a request for them: only the platform may.
+  if (opts.globalAllowed && actor.userId !== undefined && actor.organizationId === undefined) {
+    throw new AppError('FORBIDDEN', 'Global rows are written only by the platform ADMIN (no X-Organization-Id)');
+  }
   return writeScope(actor).organizationId;
 }
 
