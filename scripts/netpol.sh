@@ -269,7 +269,15 @@ start_controller() {
 		--enable-ipv4=true --enable-ipv6=false --service-cluster-ip-range="$SERVICE_CIDR" \
 		--health-port="$HEALTH_PORT" --metrics-port=0 --v=1 \
 		>>"$RUN/kube-router.log" 2>&1 </dev/null 5>&- 6>&- 7>&- 8>&- &
-	echo $! >"$PIDFILE"
+	local pid=$! i
+	echo "$pid" >"$PIDFILE"
+	# setsid and nohup exec into kube-router: until they have, the pid's command line is theirs and
+	# our_pid would read a starting controller as a dead one.
+	for ((i = 0; i < 100; i++)); do
+		our_pid >/dev/null && return 0
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.05
+	done
 }
 
 cmd_up() {
