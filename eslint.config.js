@@ -41,7 +41,7 @@ export default tseslint.config(
     rules: { 'max-lines': 'off', complexity: 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
-    // The operator may use the kit's config, logging and metrics, nothing else from services/.
+    // The operator may use the kit's config, logging, metrics and secrets, nothing else from services/.
     files: ['operator/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -49,8 +49,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '/services/(?!kit/src/(config|logging|metrics)\\.js$)',
-              message: 'the operator imports only kit config, logging and metrics',
+              regex: '/services/(?!kit/src/(config|logging|metrics|secrets)\\.js$)',
+              message: 'the operator imports only kit config, logging, metrics and secrets',
             },
           ],
         },

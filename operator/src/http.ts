@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { bearerToken, sameSecret } from '../../services/kit/src/secrets.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
@@ -33,11 +33,8 @@ export function startHttpServer(
 
 /** Constant-time comparison of the presented bearer token with the expected one. */
 export function bearerMatches(header: string | undefined, token: string): boolean {
-  const m = /^Bearer ([^\s]+)$/i.exec(header ?? '');
-  if (!m?.[1]) return false;
-  const a = createHash('sha256').update(m[1]).digest();
-  const b = createHash('sha256').update(token).digest();
-  return timingSafeEqual(a, b);
+  const given = bearerToken(header);
+  return given !== undefined && sameSecret(given, token);
 }
 
 async function route(

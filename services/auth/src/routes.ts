@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { AppError, input, ok, validate } from '../../kit/src/index.js';
+import { AppError, bearerToken, input, ok, validate } from '../../kit/src/index.js';
 import { adminRoutes } from './admin-routes.js';
 import type { AuthDeps } from './domain/deps.js';
 import { currentIdentity } from './domain/identity.js';
@@ -51,8 +51,7 @@ function refreshTokenOf(req: Request): unknown {
 }
 
 function bearer(req: Request): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  return match?.[1];
+  return bearerToken(req.headers.authorization);
 }
 
 function cookie(req: Request, name: string): string | undefined {

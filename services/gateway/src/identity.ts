@@ -3,7 +3,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import jwt from 'jsonwebtoken';
-import { ROLES, type Role } from '../../kit/src/index.js';
+import { bearerToken, ROLES, type Role } from '../../kit/src/index.js';
 
 export const ACCESS_COOKIE = 'platform.accessToken';
 /** Ours are about 400 characters; anything far past that is not parsed at all. */
@@ -38,11 +38,8 @@ export type Verified = { ok: true; caller: Caller } | { ok: false; reason: Refus
 
 /** `Authorization: Bearer` first, then the `platform.accessToken` cookie, as the auth service reads them. */
 export function extractToken(headers: IncomingHttpHeaders): string | undefined {
-  const auth = headers.authorization;
-  if (typeof auth === 'string') {
-    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth);
-    if (m) return m[1];
-  }
+  const bearer = bearerToken(headers.authorization);
+  if (bearer !== undefined) return bearer;
   return cookieValue(headers.cookie, ACCESS_COOKIE);
 }
 

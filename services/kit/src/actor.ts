@@ -1,6 +1,8 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from './errors.js';
+import { bearerToken, sameSecret } from './secrets.js';
+
+export { sameSecret } from './secrets.js';
 
 export const ROLES = ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN'] as const;
 export type Role = (typeof ROLES)[number];
@@ -58,13 +60,6 @@ function checkRole(value: string): Role {
     });
   }
   return upper as Role;
-}
-
-/** Compares digests so neither the length nor the content of the token leaks through timing. */
-export function sameSecret(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
 }
 
 /** The credentials a service's routes take, from its config (`guardTokens`). */
@@ -130,7 +125,7 @@ export function metricsGuard(tokens: GuardTokens) {
   const expected = tokens.metricsToken ?? tokens.internalToken;
   return (req: Request, _res: Response, next: NextFunction): void => {
     if (!expected) return next();
-    const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header(req, 'authorization') ?? '')?.[1];
+    const bearer = bearerToken(header(req, 'authorization'));
     const given = bearer ?? (tokens.metricsToken ? undefined : header(req, 'x-internal-token'));
     if (given !== undefined && sameSecret(given, expected)) return next();
     next(

@@ -41,6 +41,7 @@ export {
   type Role,
   type GuardTokens,
 } from './actor.js';
+export { bearerToken } from './secrets.js';
 export { type HealthCheck, type HealthChecks, type ReadinessState } from './health.js';
 export {
   createApp,

@@ -1,4 +1,5 @@
 import { AppError, type Actor } from '../../../kit/src/index.js';
+import { inOrganization, readerReach } from './reach.js';
 import type { AnalyticsEventRow } from '../store/models.js';
 import * as store from '../store/event-store.js';
 import type { AnalyticsDeps } from './deps.js';
@@ -75,15 +76,8 @@ export async function listEvents(
   return { items: rows.map(eventView), total };
 }
 
-/**
- * As result reads: a call without a user reads what it names; a user reads inside its
- * organization only, everything there as TEACHER or ADMIN, otherwise only events it recorded.
- */
+/** Events a read may see (readerReach): everything in reach, or only the events the user recorded. */
 function eventScope(actor: Actor, q: Omit<store.EventFilter, 'organizationId'>): store.EventFilter {
-  const inOrg = actor.organizationId ? { ...q, organizationId: actor.organizationId } : q;
-  if (actor.userId === undefined) return inOrg;
-  if (!actor.organizationId)
-    throw new AppError('FORBIDDEN', 'Reading events needs an organization (X-Organization-Id)');
-  if (actor.role === 'TEACHER' || actor.role === 'ADMIN') return inOrg;
-  return { ...inOrg, actorId: actor.userId };
+  const inOrg = inOrganization(actor, q);
+  return readerReach(actor, 'events') === 'organization' ? inOrg : { ...inOrg, actorId: actor.userId };
 }

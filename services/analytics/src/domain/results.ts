@@ -1,6 +1,7 @@
 import { AppError, type Actor } from '../../../kit/src/index.js';
 import type { ResultRow, TopicOccurrenceRow } from '../store/models.js';
 import * as store from '../store/result-store.js';
+import { inOrganization, readerReach } from './reach.js';
 import type { AnalyticsDeps } from './deps.js';
 import { deriveWeakTopics, WEAK_TOPIC_WINDOW, type WeakTopic } from './weak-topics.js';
 
@@ -125,26 +126,20 @@ export async function putSnapshot(deps: AnalyticsDeps, actor: Actor, attemptId: 
 }
 
 /**
- * Whose results a read may see. A call without a user (a platform service holding the internal
- * token) reads the organization it names, or all. A user reads inside an organization only: a
- * TEACHER or ADMIN (the role within X-Organization-Id, as the gateway sends it) that organization's
- * results, a STUDENT only their own there; a PARENT or a user without a role nothing (the service
- * holds no parent-student links).
+ * Whose results a read may see (readerReach): a STUDENT's own reach is their own results (naming
+ * another student is 403); a PARENT or a user without a role has none (the service holds no
+ * parent-student links).
  */
 export function scoped(actor: Actor, q: ResultQuery): store.ResultFilter {
-  const inOrg = actor.organizationId ? { ...q, organizationId: actor.organizationId } : q;
-  if (actor.userId === undefined) return inOrg;
-  if (!actor.organizationId) {
-    throw new AppError('FORBIDDEN', 'Reading results needs an organization (X-Organization-Id)');
+  const inOrg = inOrganization(actor, q);
+  if (readerReach(actor, 'results') === 'organization') return inOrg;
+  if (actor.role !== 'STUDENT') {
+    throw new AppError('FORBIDDEN', 'Results are for teachers and administrators of the organization');
   }
-  if (actor.role === 'TEACHER' || actor.role === 'ADMIN') return inOrg;
-  if (actor.role === 'STUDENT') {
-    if (q.studentId !== undefined && q.studentId !== actor.userId) {
-      throw new AppError('FORBIDDEN', 'A student reads only their own results');
-    }
-    return { ...inOrg, studentId: actor.userId };
+  if (q.studentId !== undefined && q.studentId !== actor.userId) {
+    throw new AppError('FORBIDDEN', 'A student reads only their own results');
   }
-  throw new AppError('FORBIDDEN', 'Results are for teachers and administrators of the organization');
+  return { ...inOrg, studentId: actor.userId };
 }
 
 export async function listResults(

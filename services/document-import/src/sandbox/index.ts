@@ -60,10 +60,19 @@ export function parserSandbox(): ParserSandbox {
   return (shared ??= createParserSandbox());
 }
 
-/** Sizes the process's sandbox (main, from config); a sandbox made before is closed. */
+let sharedOptions = '';
+
+/**
+ * Sizes the process's sandbox (main, from config). The same size again keeps the running one (two
+ * services in one process, as tests start them, must not end each other's parses); another size
+ * replaces it and closes the old one.
+ */
 export function configureParserSandbox(options: Partial<ParserSandboxOptions>): ParserSandbox {
+  const key = JSON.stringify(options);
+  if (shared && key === sharedOptions) return shared;
   const before = shared;
   shared = createParserSandbox(options);
+  sharedOptions = key;
   if (before) void before.close();
   return shared;
 }
