@@ -27,7 +27,7 @@
 # Env: EDU_CACHE_DIR (default ~/.cache/edu-platform), EDU_NODE_NAME (edu-node),
 #      EDU_NODE_HOST_IP (10.244.0.1, the bridge gateway; keep in step with cluster.sh's default),
 #      EDU_NODE_POD_CIDR (10.244.0.0/24), EDU_NODE_BRIDGE (edu0),
-#      EDU_NODE_HOST_PORTS ("27017 27027 27037": host ports on 127.0.0.1 that pods reach at
+#      EDU_NODE_HOST_PORTS ("27017 27027 27037 27047 27057 19295": host ports on 127.0.0.1 that pods reach at
 #      NODE_HOST_IP), EDU_READY_TIMEOUT (seconds, 120), EDU_BUILD_JOBS (go build -p).
 # Needs root (bridge, iptables, mounts). Never touches a process, chain or mount it did not create.
 set -euo pipefail
@@ -51,7 +51,7 @@ NODE_NAME=${EDU_NODE_NAME:-edu-node}
 NODE_HOST_IP=${EDU_NODE_HOST_IP:-10.244.0.1}
 POD_CIDR=${EDU_NODE_POD_CIDR:-10.244.0.0/24}
 BRIDGE=${EDU_NODE_BRIDGE:-edu0}
-HOST_PORTS=${EDU_NODE_HOST_PORTS:-27017 27027 27037}
+HOST_PORTS=${EDU_NODE_HOST_PORTS:-27017 27027 27037 27047 27057 19295}
 READY_TIMEOUT=${EDU_READY_TIMEOUT:-120}
 PAUSE_IMAGE=localhost/edu-node/pause:$IMAGE_TAG
 PROBE_IMAGE=localhost/edu-node/probe:$IMAGE_TAG
