@@ -1,5 +1,6 @@
 import mongoose, { type ClientSession, type Connection } from 'mongoose';
 import type { Logger } from './logging.js';
+import type { MongoDriverOptions } from './mongo-tls.js';
 
 export interface MongoHandle {
   conn: Connection;
@@ -17,18 +18,25 @@ export interface ConnectOptions {
   /** Production refuses a server without transactions: ordered writes are a development compromise. */
   requireTransactions?: boolean;
   serverSelectionTimeoutMS?: number;
+  /** TLS (CA, client certificate) and credentials: `mongoDriverOptions(config)`. */
+  driverOptions?: MongoDriverOptions;
 }
 
 /** Opens a connection to one service's own database and learns whether it can run transactions. */
 export async function connectMongo(opts: ConnectOptions): Promise<MongoHandle> {
   const conn = mongoose.createConnection(opts.uri, {
+    ...opts.driverOptions,
     dbName: opts.dbName,
     serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 10000,
     autoIndex: false,
     // Fail at once with a 503 when MongoDB is gone, instead of queueing requests for 10 s.
     bufferCommands: false,
   });
-  await conn.asPromise();
+  try {
+    await conn.asPromise();
+  } catch (err) {
+    throw withoutCredentials(err, opts.driverOptions?.auth?.password);
+  }
   const transactions = await supportsTransactions(conn);
   if (!transactions && opts.requireTransactions) {
     await conn.close();
@@ -36,8 +44,29 @@ export async function connectMongo(opts: ConnectOptions): Promise<MongoHandle> {
       'MongoDB at MONGODB_URI cannot run transactions (not a replica set); production mode requires them',
     );
   }
-  opts.logger.info({ dbName: opts.dbName, transactions }, 'mongodb connected');
+  const tls = opts.driverOptions?.tls === true;
+  const auth = opts.driverOptions?.auth !== undefined;
+  opts.logger.info({ dbName: opts.dbName, transactions, tls, auth }, 'mongodb connected');
   return { conn, transactions, logger: opts.logger, fallbackAnnounced: false };
+}
+
+/**
+ * The driver quotes a malformed URI whole in its message (`Invalid connection string "..."`), and
+ * start-up failures are printed: the user-info part of any MongoDB URI, and the password given
+ * apart from the URI, never reach the output.
+ */
+export function withoutCredentials(err: unknown, password?: string): unknown {
+  if (!(err instanceof Error)) return err;
+  const clean = (text: string) => redactCredentials(text, password);
+  err.message = clean(err.message);
+  if (err.stack) err.stack = clean(err.stack);
+  return err;
+}
+
+/** `mongodb://user:pass@host` -> `mongodb://***@host` in any text; and the given password anywhere. */
+export function redactCredentials(text: string, password?: string): string {
+  const redacted = text.replace(/(mongodb(?:\+srv)?:\/\/)[^\s"']*@/g, '$1***@');
+  return password ? redacted.split(password).join('***') : redacted;
 }
 
 /**
