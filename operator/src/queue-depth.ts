@@ -66,7 +66,13 @@ export function createQueueDepthReader(opts: QueueDepthOptions): QueueDepthReade
     const log = arrivals.for(owner, queue);
     const now = clock();
     log.record(lags, now);
-    return { ok: true, totalPending: totalLag(lags), oldestWaitingSeconds: log.oldestPendingSeconds(lags, now) };
+    return {
+      ok: true,
+      totalPending: totalLag(lags),
+      oldestWaitingSeconds: log.oldestPendingSeconds(lags, now),
+      // fetchTopicOffsets answers one entry per partition of the topic's metadata: no second round trip.
+      partitions: topicOffsets.length,
+    };
   }
 
   return {

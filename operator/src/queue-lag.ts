@@ -1,7 +1,14 @@
 // Pure arithmetic over Kafka offsets: what the consumer group has not committed is the queue.
 
 export type QueueReading =
-  { ok: true; totalPending: number; oldestWaitingSeconds: number } | { ok: false; reason: string; message: string };
+  | {
+      ok: true;
+      totalPending: number;
+      oldestWaitingSeconds: number;
+      /** The topic's partition count: the most consumers of one group that can have work. */
+      partitions?: number;
+    }
+  | { ok: false; reason: string; message: string };
 
 export interface TopicPartitionOffsets {
   partition: number;

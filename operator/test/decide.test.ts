@@ -105,6 +105,65 @@ describe('decide', () => {
     });
   });
 
+  describe('the work topic’s partitions', () => {
+    const messageOf = (status: { conditions?: unknown }, type: string) =>
+      findCondition(status.conditions as never, type)?.message;
+
+    it('stops at the partition count when maxWorkers exceeds it, and says so in ScalingLimited', () => {
+      const job = aJob({ scaling: { maxWorkers: 12 } });
+      const d = decide(job, anOwnedDeployment(job, 1), depth(1000, 0, 6), T0);
+      expect(d.deployment?.spec?.replicas).to.equal(6);
+      expect(d.status.desiredWorkers).to.equal(6);
+      expect(d.status.queue).to.deep.include({ partitions: 6 });
+      expect(conditionOf(d.status, 'ScalingLimited')).to.equal('True/PartitionLimit');
+      expect(messageOf(d.status, 'ScalingLimited')).to.equal(
+        'The queue asks for 200 workers; maxWorkers 12 exceeds the 6 partitions of docx-import.jobs.v1; scaling stops at 6',
+      );
+    });
+
+    it('reports PartitionLimit even while the queue asks for fewer workers than the partitions', () => {
+      const job = aJob({ scaling: { maxWorkers: 12 } });
+      const d = decide(job, anOwnedDeployment(job, 1), depth(10, 0, 6), T0);
+      expect(d.deployment?.spec?.replicas).to.equal(2);
+      expect(conditionOf(d.status, 'ScalingLimited')).to.equal('True/PartitionLimit');
+      expect(messageOf(d.status, 'ScalingLimited')).to.equal(
+        'maxWorkers 12 exceeds the 6 partitions of docx-import.jobs.v1; scaling stops at 6',
+      );
+    });
+
+    it('creates a new Deployment at no more than the partitions, even when minWorkers is above them', () => {
+      const job = aJob({ scaling: { minWorkers: 8, maxWorkers: 12 } });
+      const d = decide(job, undefined, depth(0, 0, 3), T0);
+      expect(d.deployment?.spec?.replicas).to.equal(3);
+      expect(conditionOf(d.status, 'ScalingLimited')).to.equal('True/PartitionLimit');
+    });
+
+    it('keeps maxWorkers as the bound when the topic has at least as many partitions', () => {
+      const job = aJob({ scaling: { maxWorkers: 4 } });
+      const d = decide(job, anOwnedDeployment(job, 1), depth(1000, 0, 4), T0);
+      expect(d.deployment?.spec?.replicas).to.equal(4);
+      expect(conditionOf(d.status, 'ScalingLimited')).to.equal('True/MaxWorkersReached');
+    });
+
+    it('steps a fleet above the partitions down after the delay, never up', () => {
+      const job = aJob({ scaling: { maxWorkers: 10, scaleDownStep: 10 } });
+      const observed = anOwnedDeployment(job, 9);
+      const held = decide(job, observed, depth(1000, 0, 4), T0);
+      expect(held.deployment).to.equal(null);
+      expect(held.status.desiredWorkers).to.equal(9);
+      const next = applied(job, observed, held);
+      const later = decide(next.job, next.observed, depth(1000, 0, 4), plus(61));
+      expect(later.deployment?.spec?.replicas).to.equal(4);
+    });
+
+    it('caps nothing when the reading carries no partition count', () => {
+      const job = aJob({ scaling: { maxWorkers: 12 } });
+      const d = decide(job, anOwnedDeployment(job, 1), depth(1000), T0);
+      expect(d.deployment?.spec?.replicas).to.equal(12);
+      expect(conditionOf(d.status, 'ScalingLimited')).to.equal('True/MaxWorkersReached');
+    });
+  });
+
   describe('scaling down', () => {
     it('holds the replicas and starts the delay when fewer workers would do', () => {
       const job = aJob({ status: { lastScaleTime: '2025-03-01T09:00:00Z' } });

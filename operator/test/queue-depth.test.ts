@@ -59,8 +59,20 @@ describe('queue-depth reader on a real Kafka topic', function () {
     // Fast first: with a log shared by topic, its reading would prune what dates the slow group's backlog.
     const fastReading = await reader.read('ns/fast', fast);
     const slowReading = await reader.read('ns/slow', slow);
-    expect(fastReading).to.deep.equal({ ok: true, totalPending: 4, oldestWaitingSeconds: 10 });
-    expect(slowReading).to.deep.equal({ ok: true, totalPending: 9, oldestWaitingSeconds: 30 });
+    expect(fastReading).to.deep.equal({ ok: true, totalPending: 4, oldestWaitingSeconds: 10, partitions: 1 });
+    expect(slowReading).to.deep.equal({ ok: true, totalPending: 9, oldestWaitingSeconds: 30, partitions: 1 });
+  });
+
+  it('reads the partition count of the topic with the lag (the workers’ ceiling)', async () => {
+    const wide = `docx-import.jobs.v1.test-${randomUUID()}`;
+    await admin.createTopics({ topics: [{ topic: wide, numPartitions: 6 }], waitForLeaders: true });
+    try {
+      await producer.send({ topic: wide, messages: [0, 1, 2].map((p) => ({ partition: p, value: '{}' })) });
+      const reading = await reader.read('ns/wide', { topic: wide, consumerGroup: `wide-${randomUUID()}` });
+      expect(reading).to.deep.include({ ok: true, totalPending: 3, partitions: 6 });
+    } finally {
+      await admin.deleteTopics({ topics: [wide] }).catch(() => undefined);
+    }
   });
 
   it('starts a forgotten job over: its backlog is dated from the next reading', async () => {

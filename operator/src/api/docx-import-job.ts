@@ -74,6 +74,8 @@ export interface QueueStatus {
   active: number;
   waiting: number;
   oldestWaitingSeconds: number;
+  /** Partitions of the topic: the most workers that can have work at once. */
+  partitions?: number;
 }
 
 export interface DocxImportJobStatus {

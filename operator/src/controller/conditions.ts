@@ -17,6 +17,8 @@ export const REASON_WORKERS_PENDING = 'WorkersNotReady';
 export const REASON_AT_MAX = 'MaxWorkersReached';
 export const REASON_AT_MIN = 'MinWorkersHeld';
 export const REASON_WITHIN_BOUNDS = 'WithinBounds';
+/** maxWorkers exceeds the work topic's partitions: scaling stops at the partition count. */
+export const REASON_PARTITION_LIMIT = 'PartitionLimit';
 
 export type ConditionInput = Omit<Condition, 'lastTransitionTime'>;
 

@@ -2,6 +2,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import type { Condition, DocxImportJob, DocxImportJobStatus, QueueStatus } from '../api/docx-import-job.js';
 import type { QueueReading } from '../queue-lag.js';
 import * as C from './conditions.js';
+import { limitCondition } from './limit-condition.js';
 import { nextReplicas, targetWorkers, type ScaleStep, type Target } from './scaling.js';
 import { deploymentName, desiredDeployment, isControlledBy, needsApply, workerTemplate } from './worker-deployment.js';
 import type { WorkerPolicy } from './worker-policy.js';
@@ -52,7 +53,7 @@ function planStep(job: DocxImportJob, observed: V1Deployment | undefined, depth:
   if (!depth.ok) {
     return { ...clock, replicas: current ?? scaling.minWorkers, direction: 'none', created: current === undefined };
   }
-  const target = targetWorkers(scaling, depth.totalPending);
+  const target = targetWorkers(scaling, depth.totalPending, depth.partitions);
   if (current === undefined) {
     return { replicas: target.target, direction: 'none', created: true, target, lastScaleTime: C.formatTime(now) };
   }
@@ -69,9 +70,7 @@ interface Inputs {
 function buildStatus({ job, observed, depth, now }: Inputs, step: Step): DocxImportJobStatus {
   const generation = job.metadata?.generation;
   const readyWorkers = observed?.status?.readyReplicas ?? 0;
-  const queue = depth.ok
-    ? queueStatus(depth.totalPending, depth.oldestWaitingSeconds, readyWorkers * job.spec.worker.concurrency)
-    : job.status?.queue;
+  const queue = depth.ok ? queueStatus(depth, readyWorkers * job.spec.worker.concurrency) : job.status?.queue;
   let conditions = job.status?.conditions ?? [];
   for (const c of stepConditions(job, depth, step, readyWorkers)) conditions = C.setCondition(conditions, c, now);
   return compact({
@@ -86,9 +85,11 @@ function buildStatus({ job, observed, depth, now }: Inputs, step: Step): DocxImp
   });
 }
 
-function queueStatus(totalPending: number, oldestWaitingSeconds: number, capacity: number): QueueStatus {
+function queueStatus(reading: QueueReading & { ok: true }, capacity: number): QueueStatus {
+  const { totalPending, oldestWaitingSeconds, partitions } = reading;
   const active = Math.min(totalPending, capacity);
-  return { totalPending, active, waiting: totalPending - active, oldestWaitingSeconds };
+  const queue: QueueStatus = { totalPending, active, waiting: totalPending - active, oldestWaitingSeconds };
+  return partitions === undefined ? queue : { ...queue, partitions };
 }
 
 function stepConditions(job: DocxImportJob, depth: QueueReading, step: Step, ready: number): C.ConditionInput[] {
@@ -146,28 +147,8 @@ function stepConditions(job: DocxImportJob, depth: QueueReading, step: Step, rea
       observedGeneration: g,
     },
     workers,
-    limitCondition(job, step.target),
+    limitCondition(job, step.target, depth.partitions),
   ];
-}
-
-function limitCondition(job: DocxImportJob, target: Target | undefined): C.ConditionInput {
-  const { minWorkers, maxWorkers } = job.spec.scaling;
-  const base = { type: C.CONDITION_SCALING_LIMITED, observedGeneration: job.metadata?.generation };
-  if (!target?.limitedBy) {
-    return {
-      ...base,
-      status: 'False',
-      reason: C.REASON_WITHIN_BOUNDS,
-      message: `Between ${minWorkers} and ${maxWorkers} workers`,
-    };
-  }
-  const atMax = target.limitedBy === 'max';
-  return {
-    ...base,
-    status: 'True',
-    reason: atMax ? C.REASON_AT_MAX : C.REASON_AT_MIN,
-    message: `The queue asks for ${target.wanted} workers; ${atMax ? `maxWorkers is ${maxWorkers}` : `minWorkers is ${minWorkers}`}`,
-  };
 }
 
 function scalingEvents(

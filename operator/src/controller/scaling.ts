@@ -5,14 +5,31 @@ export interface Target {
   target: number;
   /** What the queue alone would ask for, before the bounds. */
   wanted: number;
-  limitedBy?: 'max' | 'min';
+  limitedBy?: 'max' | 'min' | 'partitions';
 }
 
-/** Workers the queue asks for: one per jobsPerWorker pending jobs, within [minWorkers, maxWorkers]. */
-export function targetWorkers(scaling: ScalingSpec, totalPending: number): Target {
+/**
+ * The most workers that can have work: maxWorkers, or the topic's partition count when lower (a
+ * consumer group gives each partition to one member; members beyond the partitions idle).
+ * An unknown count (undefined, or a topic without partitions) caps nothing.
+ */
+export function workerCeiling(scaling: Pick<ScalingSpec, 'maxWorkers'>, partitions: number | undefined): number {
+  return partitions !== undefined && partitions >= 1 ? Math.min(scaling.maxWorkers, partitions) : scaling.maxWorkers;
+}
+
+/**
+ * Workers the queue asks for: one per jobsPerWorker pending jobs, within [minWorkers, ceiling]
+ * where the ceiling is min(maxWorkers, partitions); the ceiling wins over minWorkers.
+ */
+export function targetWorkers(scaling: ScalingSpec, totalPending: number, partitions?: number): Target {
   const wanted = Math.ceil(Math.max(0, totalPending) / scaling.jobsPerWorker);
-  if (wanted > scaling.maxWorkers) return { target: scaling.maxWorkers, wanted, limitedBy: 'max' };
-  if (wanted < scaling.minWorkers) return { target: scaling.minWorkers, wanted, limitedBy: 'min' };
+  const ceiling = workerCeiling(scaling, partitions);
+  const limit = ceiling < scaling.maxWorkers ? 'partitions' : 'max';
+  if (wanted > ceiling) return { target: ceiling, wanted, limitedBy: limit };
+  if (wanted < scaling.minWorkers) {
+    const floor = Math.min(scaling.minWorkers, ceiling);
+    return { target: floor, wanted, limitedBy: floor < scaling.minWorkers ? 'partitions' : 'min' };
+  }
   return { target: wanted, wanted };
 }
 

@@ -64,8 +64,10 @@ export function anOwnedDeployment(job: DocxImportJob, replicas: number, readyRep
   return { ...d, status: readyReplicas === undefined ? {} : { readyReplicas } };
 }
 
-export function depth(totalPending: number, oldestWaitingSeconds = 0): QueueReading {
-  return { ok: true, totalPending, oldestWaitingSeconds };
+export function depth(totalPending: number, oldestWaitingSeconds = 0, partitions?: number): QueueReading {
+  return partitions === undefined
+    ? { ok: true, totalPending, oldestWaitingSeconds }
+    : { ok: true, totalPending, oldestWaitingSeconds, partitions };
 }
 
 export const failedReading: QueueReading = {
