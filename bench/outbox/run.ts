@@ -12,6 +12,7 @@ import {
   type EventBus,
   type Outbox,
 } from '../../services/kit/src/index.js';
+import { cloudEventHeaders, eventIdFromHeaders } from '../../services/kit/src/cloudevents-headers.js';
 import { openDb, silent, testBus, thingModel, writeThing } from '../../services/kit/test/support/outbox-fixture.js';
 import { fmt, summarize, type LatencySummary } from '../lib/load.js';
 
@@ -24,7 +25,7 @@ const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:19192').split(',');
 const clock = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Arrival times by event id (`ce-id` header), from one consumer per topic. */
+/** Arrival times by event id (`ce_id` header), from one consumer per topic. */
 async function watch(bus: EventBus, topic: string, arrived: Map<string, number>) {
   // The producer retries until a new topic's metadata is everywhere; a fresh consumer does not.
   await bus.publish(topic, [{ key: 'warm-up', value: null }]);
@@ -34,7 +35,7 @@ async function watch(bus: EventBus, topic: string, arrived: Map<string, number>)
     fromBeginning: true,
     deadLetterTopic: false,
     handle: async (m) => {
-      const id = m.headers?.['ce-id'];
+      const id = eventIdFromHeaders(m.headers);
       if (id && !arrived.has(id)) arrived.set(id, clock());
     },
   });
@@ -70,7 +71,8 @@ async function latency(times: Map<string, number>, arrived: Map<string, number>)
 
 function bareMessage(i: number): BusMessage {
   const id = randomUUID();
-  return { key: `thing-${i % KEYS}`, value: JSON.stringify({ id, data: { i } }), headers: { 'ce-id': id } };
+  const value = JSON.stringify({ id, data: { i } });
+  return { key: `thing-${i % KEYS}`, value, headers: cloudEventHeaders(id, value) };
 }
 
 async function outboxAt(outbox: Outbox, topic: string, rate: number, arrived: Map<string, number>) {
@@ -86,7 +88,7 @@ async function bareAt(bus: EventBus, topic: string, rate: number, arrived: Map<s
     const m = bareMessage(i);
     const t = clock();
     await bus.publish(topic, [m]);
-    return [m.headers!['ce-id']!, t];
+    return [eventIdFromHeaders(m.headers)!, t];
   });
   return latency(times, arrived);
 }

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { MongoClient, type Db } from 'mongodb';
 import { TOPICS } from '../../kafka/topics.js';
+import { eventIdFromHeaders } from '../../services/kit/src/cloudevents-headers.js';
 import { createKafkaBus, createLogger, type EventBus } from '../../services/kit/src/index.js';
 import { closedLoop, fmt, openLoop, summarize, type LatencySummary } from '../lib/load.js';
 import { rawDetail, rawList } from './raw.js';
@@ -61,7 +62,7 @@ async function startService(): Promise<() => void> {
   throw new Error('question-bank service did not start');
 }
 
-/** Arrival time of each search event by id (`ce-id`); the topic's older events never match ours. */
+/** Arrival time of each search event by id (`ce_id`); the topic's older events never match ours. */
 async function watchEvents(bus: EventBus, arrived: Map<string, number>) {
   return bus.subscribe({
     topic: TOPICS.searchProjectionChanged,
@@ -69,7 +70,7 @@ async function watchEvents(bus: EventBus, arrived: Map<string, number>) {
     fromBeginning: true,
     deadLetterTopic: false,
     handle: async (m) => {
-      const id = m.headers?.['ce-id'];
+      const id = eventIdFromHeaders(m.headers);
       if (id && !arrived.has(id)) arrived.set(id, clock());
     },
   });

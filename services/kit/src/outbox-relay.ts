@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation } from 'mongodb';
+import { cloudEventHeaders } from './cloudevents-headers.js';
 import type { BusMessage } from './kafka.js';
 import type { Outbox } from './outbox.js';
 import type { OutboxEntryRow } from './outbox-model.js';
@@ -43,7 +44,7 @@ export interface OutboxRelay {
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 1000, capMs: 300000, maxAttempts: 20 };
 
 function toMessage(e: OutboxEntryRow): BusMessage {
-  return { key: e.key, value: e.envelope, headers: { 'ce-id': e._id } };
+  return { key: e.key, value: e.envelope, headers: cloudEventHeaders(e._id, e.envelope) };
 }
 
 function allDuplicates(err: unknown): boolean {

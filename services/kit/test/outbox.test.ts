@@ -10,6 +10,7 @@ import {
   type EventBus,
   type MongoHandle,
   type Outbox,
+  type ReceivedMessage,
 } from '../src/index.js';
 import {
   openDb,
@@ -24,6 +25,7 @@ import {
   type ThingRow,
 } from './support/outbox-fixture.js';
 import { testDbName, testKafkaBrokers, testMongoUri } from './support/servers.js';
+import { CLOUDEVENTS_CONTENT_TYPE } from '../src/cloudevents-headers.js';
 
 describe('kit outbox (real Kafka and MongoDB)', function () {
   this.timeout(60000);
@@ -94,6 +96,38 @@ describe('kit outbox (real Kafka and MongoDB)', function () {
     // The stamp left the owner document, which never shows it to ordinary queries.
     expect(await Thing.findById(key).lean()).to.deep.equal({ _id: key, version: 7 });
     expect((await Thing.collection.findOne({ _id: key } as never))?._outbox).to.deep.equal([]);
+  });
+
+  it('publishes CloudEvents Kafka binding headers (structured mode) that a raw consumer reads', async () => {
+    const key = `thing-${randomUUID()}`;
+    const got: ReceivedMessage[] = [];
+    const sub = await bus.subscribe({
+      topic,
+      groupId: `outbox-headers-${randomUUID()}`,
+      fromBeginning: true,
+      deadLetterTopic: false,
+      handle: async (m) => void got.push(m),
+    });
+    const relay = createOutboxRelay({ outbox, publish: (t, m) => bus.publish(t, m) });
+    try {
+      const id = await writeThing(outbox, topic, key, 3);
+      expect(await relay.runOnce()).to.equal(1);
+      await waitFor(() => got.some((m) => m.key === key), 'the record');
+      const record = got.find((m) => m.key === key)!;
+      const event = JSON.parse(record.value!) as Record<string, string>;
+      expect(record.headers).to.deep.equal({
+        'content-type': CLOUDEVENTS_CONTENT_TYPE,
+        ce_id: id,
+        ce_type: 'thing.changed',
+        ce_source: 'kit-test',
+        ce_specversion: '1.0',
+        ce_subject: key,
+        ce_time: event.time,
+      });
+      expect(event.id).to.equal(id);
+    } finally {
+      await sub.stop();
+    }
   });
 
   it('coalesces one unit\u2019s events for one aggregate into one entry carrying the final state', async () => {
@@ -232,7 +266,7 @@ describe('kit outbox (real Kafka and MongoDB)', function () {
     const sent: string[] = [];
     const healthy = createOutboxRelay({
       outbox: clocked,
-      publish: async (_t, m) => void sent.push(...m.map((x) => x.headers!['ce-id']!)),
+      publish: async (_t, m) => void sent.push(...m.map((x) => x.headers!.ce_id!)),
     });
     expect(await healthy.runOnce()).to.equal(1);
     expect(sent).to.deep.equal([other]);
@@ -250,7 +284,7 @@ describe('kit outbox (real Kafka and MongoDB)', function () {
         leaseMs: 60000,
         publish: async (t, m) => {
           await bus.publish(t, m);
-          for (const x of m) sentBy.set(x.headers!['ce-id']!, [...(sentBy.get(x.headers!['ce-id']!) ?? []), name]);
+          for (const x of m) sentBy.set(x.headers!.ce_id!, [...(sentBy.get(x.headers!.ce_id!) ?? []), name]);
         },
       }),
     );
