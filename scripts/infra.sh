@@ -7,6 +7,13 @@
 #                                                  give the lease back; stop when none is left
 #   scripts/infra.sh status [--profile dev|test]   one line per server; exit 1 unless all are up
 #   scripts/infra.sh env    [--profile dev|test]   print the env lines of a running profile
+#   scripts/infra.sh kafka-stop|kafka-start --profile secure   stop / start again only the secure
+#                                                  profile's Kafka (same ports and data: outage tests)
+#
+# --profile secure (scripts/infra-secure.sh): its own Kafka with SASL_SSL listeners (SCRAM-SHA-256/512,
+# PLAIN), a CA and certificates from scripts/tls.sh, and a TLS proxy (tools/tls-proxy) in front of its
+# own in-memory MongoDB stand-in; its `up` and `env` print the KAFKA_SSL*/KAFKA_SASL*/MONGODB_TLS*
+# lines described there instead of the three below.
 #
 # stdout of `up` and `env` is exactly three lines (everything else goes to stderr):
 #   MONGODB_URI=mongodb://127.0.0.1:<port>/
@@ -48,6 +55,8 @@ readonly JVM_COMMON_OPTS=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+ExitOnOu
 log() { printf 'infra: %s\n' "$*" >&2; }
 # shellcheck source=scripts/leases.sh
 source "$SCRIPT_DIR/leases.sh"
+# shellcheck source=scripts/infra-secure.sh
+source "$SCRIPT_DIR/infra-secure.sh"
 die() {
   log "error: $*"
   exit 1
@@ -55,13 +64,16 @@ die() {
 
 usage() {
   cat >&2 <<'EOF'
-usage: scripts/infra.sh up|down|status|env [--profile dev|test] [--lease PID] [--force]
+usage: scripts/infra.sh up|down|status|env [--profile dev|test|secure] [--lease PID] [--force]
+       scripts/infra.sh kafka-stop|kafka-start --profile secure
   up      start (or reuse) MongoDB and Kafka for the profile; print MONGODB_URI, KAFKA_BROKERS,
           MONGODB_TRANSACTIONS on stdout; take a lease (PID's, or the manual one)
   down    give the lease back (PID's, or the manual one); stop the servers this script started
           when no live lease is left (--force: stop them anyway)
   status  one line per server; exit status 1 unless all are running
   env     print the env lines of the running profile; exit status 1 if it is not up
+  kafka-stop, kafka-start (secure profile only)
+          stop / start again only its Kafka, same ports and data (for Kafka outage tests)
 See tools/README.md.
 EOF
 }
@@ -86,7 +98,8 @@ set_profile() {
       KAFKA_PORT="${EDU_KAFKA_PORT:-19192}"
       KAFKA_CONTROLLER_PORT="${EDU_KAFKA_CONTROLLER_PORT:-19193}"
       ;;
-    *) die "unknown profile '$PROFILE' (expected dev or test)" ;;
+    secure) secure_set_ports ;;
+    *) die "unknown profile '$PROFILE' (expected dev, test or secure)" ;;
   esac
   RUN_DIR="$CACHE_DIR/run/$PROFILE"
   ENV_FILE="$RUN_DIR/infra.env"
@@ -98,6 +111,8 @@ set_profile() {
 marker_for() { # name
   if [[ "$1" == mongo && "$(cat "$RUN_DIR/mongo.kind" 2>/dev/null)" == mongod ]]; then
     printf '%s' "--dbpath $RUN_DIR/mongod-data"
+  elif [[ "$1" == tlsproxy ]]; then
+    printf '%s' "--edu-infra=$PROFILE:tlsproxy"
   else
     printf '%s' "-Dedu.infra=$PROFILE -Dedu.infra.server=$1"
   fi
@@ -321,6 +336,14 @@ const load = (m) => require(require.resolve(m, { paths: [root] }));
 const timeoutMs = Number(process.env.PROBE_TIMEOUT_MS);
 const deadline = Date.now() + timeoutMs;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const readEnvFile = (name) => (process.env[name] ? fs.readFileSync(process.env[name]) : undefined);
+
+// TLS options from <PREFIX>_CA / _CERT / _KEY (file paths); none set: no TLS.
+function tlsOptions(prefix) {
+  const [ca, cert, key] = ['CA', 'CERT', 'KEY'].map((k) => readEnvFile(`${prefix}_${k}`));
+  if (!ca && !cert) return {};
+  return { tls: true, ...(ca && { ca }), ...(cert && { cert, key }) };
+}
 
 function alive(pid) {
   try {
@@ -377,7 +400,13 @@ async function mongoOnce() {
       await direct.close().catch(() => {});
     }
   }
-  const client = new MongoClient(process.env.PROBE_MONGO_URI, opts);
+  return mongoOnceAt(process.env.PROBE_MONGO_URI, tlsOptions('PROBE_MONGO'));
+}
+
+async function mongoOnceAt(uri, tls) {
+  const { MongoClient } = load('mongodb');
+  const opts = { serverSelectionTimeoutMS: 1000, connectTimeoutMS: 1000, socketTimeoutMS: 3000, ...tls };
+  const client = new MongoClient(uri, opts);
   try {
     const admin = client.db('admin');
     await admin.command({ ping: 1 });
@@ -397,6 +426,23 @@ async function mongoOnce() {
   }
 }
 
+// SASL_SSL: PROBE_KAFKA_CA (file), PROBE_KAFKA_SASL_MECHANISM, _USERNAME, _PASSWORD_FILE (the
+// password never goes on a command line).
+function kafkaSecurity() {
+  const { tls, ...ssl } = tlsOptions('PROBE_KAFKA');
+  const mechanism = process.env.PROBE_KAFKA_SASL_MECHANISM;
+  return {
+    ...(tls && { ssl }),
+    ...(mechanism && {
+      sasl: {
+        mechanism,
+        username: process.env.PROBE_KAFKA_SASL_USERNAME,
+        password: readEnvFile('PROBE_KAFKA_SASL_PASSWORD_FILE').toString('utf8').trim(),
+      },
+    }),
+  };
+}
+
 async function kafkaOnce() {
   const { Kafka, logLevel } = load('kafkajs');
   const admin = new Kafka({
@@ -406,6 +452,7 @@ async function kafkaOnce() {
     connectionTimeout: 1000,
     requestTimeout: 3000,
     retry: { retries: 0 },
+    ...kafkaSecurity(),
   }).admin();
   try {
     await admin.connect();
@@ -422,6 +469,11 @@ async function kafkaOnce() {
   const checks = [];
   if (process.env.PROBE_MONGO_URI) checks.push(['mongo', Number(process.env.PROBE_MONGO_PID || 0), mongoOnce]);
   if (process.env.PROBE_KAFKA_BROKERS) checks.push(['kafka', Number(process.env.PROBE_KAFKA_PID || 0), kafkaOnce]);
+  // The same round trip through a second TLS route that requires a client certificate.
+  if (process.env.PROBE_MTLS_URI) {
+    const mtls = () => mongoOnceAt(process.env.PROBE_MTLS_URI, tlsOptions('PROBE_MTLS'));
+    checks.push(['mtls', Number(process.env.PROBE_MONGO_PID || 0), mtls]);
+  }
   const results = await Promise.all(checks.map(([, pid, once]) => waitFor(pid, once)));
   checks.forEach(([name], i) => {
     const r = results[i];
@@ -452,11 +504,12 @@ run_probe() {
   shift
   out="$(env "$@" PROBE_ROOT="$REPO_ROOT" PROBE_TIMEOUT_MS="$((timeout * 1000))" \
     node -e "$PROBE_JS" 9>&-)" || die "readiness probe crashed (see above)"
-  PROBE_MONGO="" PROBE_KAFKA=""
+  PROBE_MONGO="" PROBE_KAFKA="" PROBE_MTLS=""
   while IFS= read -r line; do
     case "$line" in
       mongo\ *) PROBE_MONGO="${line#mongo }" ;;
       kafka\ *) PROBE_KAFKA="${line#kafka }" ;;
+      mtls\ *) PROBE_MTLS="${line#mtls }" ;;
     esac
   done <<<"$out"
 }
@@ -466,21 +519,27 @@ run_probe() {
 # ---------------------------------------------------------------------------------------------
 
 # Kafka: render the config, format the data dir once (the test profile starts empty every time
-# it starts a process), then run broker + controller in one JVM.
-start_kafka() {
+# it starts a process; the secure profile on every `up`, not on `kafka-start`), then run broker +
+# controller in one JVM. The secure profile sets KAFKA_TEMPLATE, its placeholders and
+# KAFKA_FORMAT_ARGS (infra-secure.sh).
+KAFKA_TEMPLATE=server.properties.template
+KAFKA_FORMAT_ARGS=()
+start_kafka() { # [keep-data]
   local kdir="$RUN_DIR/kafka"
   local data="$kdir/data" props="$kdir/server.properties" line
   mkdir -p "$kdir"
-  [[ "$PROFILE" == test ]] && rm -rf "$data"
+  [[ "$PROFILE" == test || ("$PROFILE" == secure && "${1:-}" != keep-data) ]] && rm -rf "$data"
 
-  # Bash substitution rather than sed: paths may contain any character.
-  : >"$props.tmp"
+  # Bash substitution rather than sed: paths may contain any character. Mode 600: the secure
+  # profile's file holds a password.
+  (umask 077 && : >"$props.tmp")
   while IFS= read -r line || [[ -n "$line" ]]; do
     line="${line//@KAFKA_PORT@/$KAFKA_PORT}"
     line="${line//@CONTROLLER_PORT@/$KAFKA_CONTROLLER_PORT}"
     line="${line//@LOG_DIRS@/$data}"
+    [[ "$PROFILE" == secure ]] && line="$(secure_render_line "$line")"
     printf '%s\n' "$line" >>"$props.tmp"
-  done <"$TOOLS_DIR/kafka/server.properties.template"
+  done <"$TOOLS_DIR/kafka/$KAFKA_TEMPLATE"
   mv -f "$props.tmp" "$props"
   # A copy in the run dir: the server must not depend on the clone it was started from (CI
   # clones afresh), and it reads the file only at startup anyway.
@@ -492,7 +551,7 @@ start_kafka() {
     local cluster_id
     cluster_id="$(new_cluster_id)"
     "$java" -Xmx256m "${JVM_COMMON_OPTS[@]}" "${log_opts[@]}" -cp "$KAFKA_HOME/libs/*" \
-      kafka.tools.StorageTool format -t "$cluster_id" -c "$props" --ignore-formatted \
+      kafka.tools.StorageTool format -t "$cluster_id" -c "$props" --ignore-formatted "${KAFKA_FORMAT_ARGS[@]}" \
       >"$kdir/format.log" 2>&1 9>&- || {
       cat "$kdir/format.log" >&2
       die "formatting the kafka data dir $data failed"
@@ -504,7 +563,16 @@ start_kafka() {
   launch kafka "$RUN_DIR/kafka.log" "$java" -Dedu.infra="$PROFILE" -Dedu.infra.server=kafka \
     -Xms64m -Xmx512m "${JVM_COMMON_OPTS[@]}" "${log_opts[@]}" "${extra[@]}" \
     -cp "$KAFKA_HOME/libs/*" kafka.Kafka "$props"
-  printf '%s %s\n' "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" >"$RUN_DIR/kafka.port"
+  kafka_port_line >"$RUN_DIR/kafka.port"
+}
+
+# What kafka.port holds for the ports this run wants (compared to reuse a running broker).
+kafka_port_line() {
+  if [[ "$PROFILE" == secure ]]; then
+    printf '%s %s %s %s\n' "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$KAFKA_SECURE_PORT" "$KAFKA_SECURE_NODE_PORT"
+  else
+    printf '%s %s\n' "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"
+  fi
 }
 
 # A KRaft cluster id: 16 random bytes, base64url without padding (22 chars). Kafka's own
@@ -767,7 +835,7 @@ main() {
   while (($#)); do
     case "$1" in
       --profile)
-        [[ $# -ge 2 ]] || die "--profile needs a value (dev or test)"
+        [[ $# -ge 2 ]] || die "--profile needs a value (dev, test or secure)"
         PROFILE="$2"
         shift 2
         ;;
@@ -795,11 +863,20 @@ main() {
     esac
   done
   set_profile
+  if [[ "$PROFILE" == secure ]]; then
+    case "$cmd" in
+      up | down | status | env | kafka-stop | kafka-start)
+        "secure_${cmd//-/_}"
+        return
+        ;;
+    esac
+  fi
   case "$cmd" in
     up) cmd_up ;;
     down) cmd_down ;;
     status) cmd_status ;;
     env) cmd_env ;;
+    kafka-stop | kafka-start) die "$cmd is for --profile secure only" ;;
     -h | --help | help) usage ;;
     *)
       usage
