@@ -9,8 +9,11 @@ import {
   withTransaction,
   type MongoHandle,
 } from '../src/index.js';
+import { mongoDriverOptions } from '../src/mongo-tls.js';
 import { LogCapture } from './support/log-capture.js';
 import { testDbName, testMongoTransactions, testMongoUri } from './support/servers.js';
+
+const PASSWORD = 'pw-Never-Logged-91c2';
 
 interface Row {
   _id: string;
@@ -94,5 +97,26 @@ describe('kit mongo (real server)', () => {
     await other.conn.close();
     const err = await mongoCheck(other)().catch((e: unknown) => e);
     expect(err).to.be.instanceOf(Error);
+  });
+
+  it('logs the connection with tls and auth flags only (no option values)', () => {
+    const line = logs.records().find((r) => r.msg === 'mongodb connected');
+    expect(line).to.include({ tls: false, auth: false, transactions: db.transactions });
+  });
+
+  // The local stand-in (mongo-java-server) has no authentication at all (`no such command:
+  // 'saslStart'`), and a mongod without that user answers `Authentication failed`: either way the
+  // refusal proves the driver received the credentials and tried SCRAM with them.
+  it('connectMongo with credentials: the driver authenticates, the server refuses, the error hides the password', async () => {
+    const err = (await connectMongo({
+      uri: testMongoUri(),
+      dbName: testDbName('kit', 'mongo3'),
+      logger: createLogger({ name: 'k', destination: logs }),
+      driverOptions: mongoDriverOptions({ MONGODB_USERNAME: 'edu-nobody', MONGODB_PASSWORD: PASSWORD }),
+    }).catch((e: unknown) => e)) as Error;
+    expect(err).to.be.instanceOf(Error);
+    expect(err.message).to.match(/saslStart|Authentication failed/);
+    expect(`${err.message}\n${err.stack}`).to.not.include(PASSWORD);
+    expect(logs.text).to.not.include(PASSWORD);
   });
 });
