@@ -11,7 +11,7 @@ TEST_LOG_DIR := $(RUN_DIR)/test-logs
 
 .PHONY: help install build typecheck lint format test unit-test k8s-test schemathesis dev dev-down dev-status \
         infra-up infra-down infra-status cluster-build cluster-up cluster-down cluster-status \
-        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import bench-attempt bench-notification bench-analytics bench-gateway bench-security clean kind-up kind-load helm-install node-up node-down netpol-up netpol-down images node-test bench-operator-node
+        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import bench-attempt bench-notification bench-analytics bench-gateway bench-security clean kind-up kind-load helm-install node-up node-down netpol-up netpol-down images node-test bench-operator-node package
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -152,6 +152,9 @@ images: ## build the base, platform and Kafka images with buildah (cached); impo
 node-test: install ## the node suite: the whole chart in real pods on the local node (brought up, built and imported first)
 	@mkdir -p $(TEST_LOG_DIR)
 	@npx mocha --config k8s-tests/node.mocharc.json 2>&1 | tee $(TEST_LOG_DIR)/node.log
+
+package: ## a release for your registry in dist/release/: the chart archive, the image as an OCI archive, SHA256SUMS (docs/operating.md)
+	@scripts/package.sh
 
 kind-load: ## (Docker only) build the image edu-platform:$(IMAGE_TAG) and load it into kind
 	@docker build -t edu-platform:$(IMAGE_TAG) . && kind load docker-image edu-platform:$(IMAGE_TAG) --name edu-platform
