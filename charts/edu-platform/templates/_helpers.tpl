@@ -238,6 +238,9 @@ TRUST_PROXY: "1"
 UPLOAD_SPOOL_DIR: {{ include "edu-platform.uploadSpool.path" . | quote }}
 UPLOAD_MAX_CONCURRENT: {{ .root.Values.uploads.maxConcurrent | quote }}
 {{- end }}
+{{- include "edu-platform.kafka.clientConfig" .root }}
+{{- include "edu-platform.kafka.topicConfig" (dict "root" .root "prefix" true) }}
+{{- include "edu-platform.mongodb.clientConfig" .root }}
 {{ include "edu-platform.commonConfig" (dict "root" .root "logLevel" .svc.logLevel "env" .svc.env) }}
 {{- end -}}
 
@@ -309,28 +312,37 @@ WORKER_CONCURRENCY: {{ $job.worker.concurrency | quote }}
 {{- end -}}
 
 {{/*
-The DOCX workers' ConfigMap data: document-import's database, spool and peers. The operator
-injects DOCX_IMPORT_TOPIC, DOCX_IMPORT_CONSUMER_GROUP and WORKER_CONCURRENCY from the job's spec.
+The DOCX workers' ConfigMap data: document-import's database, spool and peers, the Kafka and
+MongoDB client settings (the files and credentials come through the operator's WORKER_SECRET_FILES
+and WORKER_SECRET_ENV), and worker.extraEnv's literal values. The operator injects
+DOCX_IMPORT_TOPIC, DOCX_IMPORT_CONSUMER_GROUP and WORKER_CONCURRENCY from the job's spec: physical
+names, so the workers get no KAFKA_TOPIC_PREFIX (their bus must not prefix again).
 */}}
 {{- define "edu-platform.worker.config" -}}
 {{- $job := .Values.docxImportJob -}}
 MONGODB_DB: {{ (index .Values.services "document-import").database | quote }}
 {{- include "edu-platform.peerUrls" . }}
 {{- include "edu-platform.documentImport.config" . }}
+{{- include "edu-platform.kafka.clientConfig" . }}
+{{- include "edu-platform.kafka.topicConfig" (dict "root" . "prefix" false) }}
+{{- include "edu-platform.mongodb.clientConfig" . }}
+{{- range $job.worker.extraEnv }}
+{{- if hasKey . "value" }}
+{{ .name }}: {{ .value | quote }}
+{{- end }}
+{{- end }}
 {{ include "edu-platform.commonConfig" (dict "root" . "logLevel" $job.worker.logLevel "env" $job.worker.env) }}
 {{- end -}}
 
 {{/* The operator's ConfigMap data (OPERATOR_NAMESPACE and POD_NAME come from the downward API). */}}
 {{- define "edu-platform.operator.config" -}}
-{{- if not (include "edu-platform.kafka.brokers" .) }}
-{{- fail "operator.enabled needs Kafka (it scales on the consumer group's lag): set kafka.enabled=true or kafka.brokers" }}
-{{- end -}}
 PORT: {{ .Values.operator.port | quote }}
 LEADER_ELECTION: "true"
 LEASE_NAME: {{ include "edu-platform.operator.leaseName" . | quote }}
 LEASE_DURATION_SECONDS: {{ .Values.operator.leaseDurationSeconds | quote }}
 RESYNC_SECONDS: {{ .Values.operator.resyncSeconds | quote }}
 {{- include "edu-platform.operator.workerPolicy" . }}
+{{- include "edu-platform.kafka.clientConfig" . }}
 {{ include "edu-platform.commonConfig" (dict "root" . "logLevel" .Values.operator.logLevel "env" .Values.operator.env) }}
 {{- end -}}
 
@@ -350,14 +362,15 @@ database and WORKER_API_TOKEN, not INTERNAL_API_TOKEN), labels, user, /tmp, and 
 {{- range $k, $v := (include "edu-platform.worker.podLabels" . | fromYaml) }}
 {{- $labels = append $labels (printf "%s=%s" $k $v) }}
 {{- end }}
-{{- $secret := include "edu-platform.secretName" . }}
-{{- $mongo := include "edu-platform.mongodb.secretName" . }}
 WORKER_SERVICE_ACCOUNT: {{ include "edu-platform.serviceAccountName" . | quote }}
 WORKER_IMAGE: {{ include "edu-platform.image" . | quote }}
 WORKER_ALLOWED_IMAGES: {{ prepend $policy.allowedImages $repository | uniq | join "," | quote }}
 WORKER_IMAGE_PULL_SECRETS: {{ join "," .Values.imagePullSecrets | quote }}
 WORKER_CONFIGMAP: {{ include "edu-platform.componentName" (dict "root" . "component" "docx-parser-worker") | quote }}
-WORKER_SECRET_ENV: {{ printf "MONGODB_URI=%s:document-import,WORKER_API_TOKEN=%s:WORKER_API_TOKEN" $mongo $secret | quote }}
+WORKER_SECRET_ENV: {{ include "edu-platform.worker.secretEnv" . | quote }}
+{{- with include "edu-platform.worker.secretFiles" . }}
+WORKER_SECRET_FILES: {{ . | quote }}
+{{- end }}
 WORKER_POD_LABELS: {{ $labels | sortAlpha | join "," | quote }}
 WORKER_RUN_AS_USER: {{ .Values.podSecurityContext.runAsUser | quote }}
 WORKER_RUN_AS_GROUP: {{ .Values.podSecurityContext.runAsGroup | quote }}
@@ -366,6 +379,27 @@ WORKER_TMP_SIZE_LIMIT: {{ .Values.tmpVolume.sizeLimit | quote }}
 WORKER_MAX_CPU: {{ $policy.maxResources.cpu | quote }}
 WORKER_MAX_MEMORY: {{ $policy.maxResources.memory | quote }}
 WORKER_MAX_EPHEMERAL_STORAGE: {{ index $policy.maxResources "ephemeral-storage" | quote }}
+{{- end -}}
+
+{{/*
+WORKER_SECRET_ENV (`NAME=secret:key`, comma-separated): the document-import database's URI, the
+worker token, the Kafka SASL and MongoDB credentials, and worker.extraEnv's secretKeyRef entries.
+*/}}
+{{- define "edu-platform.worker.secretEnv" -}}
+{{- $entries := list (printf "MONGODB_URI=%s:document-import" (include "edu-platform.mongodb.secretName" .)) (printf "WORKER_API_TOKEN=%s:WORKER_API_TOKEN" (include "edu-platform.secretName" .)) -}}
+{{- range (include "edu-platform.stores.secretRefs" (dict "root" . "stores" (list "kafka" "mongodb")) | fromJsonArray) -}}
+{{- $entries = append $entries (printf "%s=%s:%s" .name .secret .key) -}}
+{{- end -}}
+{{- range $e := .Values.docxImportJob.worker.extraEnv -}}
+{{- if hasKey $e "valueFrom" -}}
+{{- $ref := dig "valueFrom" "secretKeyRef" dict $e -}}
+{{- if not (and $ref.name $ref.key) -}}
+{{- fail (printf "docxImportJob.worker.extraEnv %s: the workers take only `value` or `valueFrom.secretKeyRef` with name and key (the operator builds their pods)" $e.name) -}}
+{{- end -}}
+{{- $entries = append $entries (printf "%s=%s:%s" $e.name $ref.name $ref.key) -}}
+{{- end -}}
+{{- end -}}
+{{- join "," $entries -}}
 {{- end -}}
 
 {{/* One variable from the chart's Secret (or secrets.existingSecret). Args: root, key. */}}
