@@ -501,9 +501,19 @@ readinessProbe:
 
 {{/* ---------------------------------------------------------------- network policies */}}
 
-{{/* networkPolicy.extraIngress as `from` entries (monitoring and other documented sources). */}}
+{{/* networkPolicy.extraIngress and networkPolicy.prometheus, as a JSON list of {namespaceLabels, podLabels}. */}}
+{{- define "edu-platform.networkPolicy.extraSources" -}}
+{{- $sources := .Values.networkPolicy.extraIngress | default list -}}
+{{- $prom := .Values.networkPolicy.prometheus -}}
+{{- if or $prom.namespaceLabels $prom.podLabels -}}
+{{- $sources = append $sources $prom -}}
+{{- end -}}
+{{- toJson $sources -}}
+{{- end -}}
+
+{{/* networkPolicy.extraIngress and networkPolicy.prometheus as `from` entries (monitoring and other documented sources). */}}
 {{- define "edu-platform.networkPolicy.extraFrom" -}}
-{{- range .Values.networkPolicy.extraIngress }}
+{{- range (include "edu-platform.networkPolicy.extraSources" . | fromJsonArray) }}
 - {{- if .namespaceLabels }}
   namespaceSelector:
     matchLabels:
@@ -568,7 +578,7 @@ empty `from` would admit everyone). Args: root, component, port.
 - ports:
     - port: {{ .port }}
       protocol: TCP
-{{- else if or $callers $root.Values.networkPolicy.extraIngress }}
+{{- else if or $callers (include "edu-platform.networkPolicy.extraSources" $root | fromJsonArray) }}
 - ports:
     - port: {{ .port }}
       protocol: TCP

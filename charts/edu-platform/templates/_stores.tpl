@@ -218,3 +218,8 @@ docx-import.jobs.v1; 0 when unknown).
 {{- $override := dig "partitions" 0 (index .Values.kafka.topics.overrides $topic | default dict) | int -}}
 {{- if $override -}}{{ $override }}{{- else if eq $topic "docx-import.jobs.v1" -}}6{{- else -}}0{{- end -}}
 {{- end -}}
+
+{{/* mongodb.uri for display: any user:password in it replaced by `***`. */}}
+{{- define "edu-platform.mongodb.displayUri" -}}
+{{- regexReplaceAll "://[^@/]*@" .Values.mongodb.uri "://***@" -}}
+{{- end -}}
