@@ -1,6 +1,8 @@
 // The event catalogue's validator: every kafka/schemas/<type>.json (JSON Schema 2020-12) compiled
 // once, plus the catalogue's rules a schema cannot state (the type belongs to the topic, the
 // subject is the key). Services' tests call expectValidEvent(event); kafka/cli.ts --validate too.
+// The published schemas are open (consumers ignore unknown members: docs/events.md); the check
+// here is the producer's promise, so it closes every object of them (strictVariant).
 import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -31,17 +33,58 @@ export function definitionFiles(): string[] {
     .map((f) => `defs/${f}`);
 }
 
-let compiled: Map<string, ValidateFunction> | undefined;
+/** Marks an enum whose consumers must tolerate values they do not know (docs/events.md). */
+export const EXTENSIBLE_ENUM = 'x-extensible-enum';
 
-function validators(): Map<string, ValidateFunction> {
-  if (compiled) return compiled;
+// Conditions only select; closing them would change what they select.
+const CONDITION_KEYS = new Set(['if', 'then', 'else', 'not']);
+// Keywords whose value maps names to schemas (the map itself is not a schema).
+const SCHEMA_MAPS = new Set(['properties', '$defs', 'patternProperties', 'dependentSchemas']);
+
+function closeObject(node: Record<string, unknown>): Record<string, unknown> {
+  if (!('properties' in node)) return node;
+  // Properties a sibling allOf/$ref evaluates stay allowed through unevaluatedProperties.
+  const key = 'allOf' in node || '$ref' in node ? 'unevaluatedProperties' : 'additionalProperties';
+  return { ...node, [key]: false };
+}
+
+function mapValues(map: unknown, fn: (schema: unknown) => unknown): unknown {
+  if (typeof map !== 'object' || map === null) return map;
+  return Object.fromEntries(Object.entries(map).map(([name, schema]) => [name, fn(schema)]));
+}
+
+/**
+ * The producer-side variant of a published schema: every object schema that lists its properties
+ * refuses any other member, so a producer cannot leak a field the catalogue does not name.
+ */
+export function strictVariant(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(strictVariant);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (CONDITION_KEYS.has(k)) out[k] = v;
+    else out[k] = SCHEMA_MAPS.has(k) ? mapValues(v, strictVariant) : strictVariant(v);
+  }
+  return closeObject(out);
+}
+
+type Validators = Map<string, ValidateFunction>;
+const compiled: { strict?: Validators; open?: Validators } = {};
+
+function compileAll(transform: (schema: unknown) => unknown): Validators {
   const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
   addFormats(ajv);
-  for (const file of definitionFiles()) ajv.addSchema(readJson(new URL(file, schemaDir)));
-  const map = new Map<string, ValidateFunction>();
-  for (const type of schemaTypes()) map.set(type, ajv.compile(readJson(new URL(`${type}${SCHEMA_SUFFIX}`, schemaDir))));
-  compiled = map;
+  ajv.addKeyword({ keyword: EXTENSIBLE_ENUM, schemaType: 'boolean' });
+  for (const file of definitionFiles()) ajv.addSchema(transform(readJson(new URL(file, schemaDir))) as object);
+  const map: Validators = new Map();
+  for (const type of schemaTypes())
+    map.set(type, ajv.compile(transform(readJson(new URL(`${type}${SCHEMA_SUFFIX}`, schemaDir))) as object));
   return map;
+}
+
+function validators(strict: boolean): Validators {
+  if (strict) return (compiled.strict ??= compileAll(strictVariant));
+  return (compiled.open ??= compileAll((s) => s));
 }
 
 export interface EventValidation {
@@ -63,17 +106,25 @@ function keyRule(event: Record<string, unknown>, spec: TopicSpec | undefined): s
   return data[spec.key] === event.subject ? [] : [`subject must equal data.${spec.key} (the Kafka key)`];
 }
 
+export interface ValidateOptions {
+  /**
+   * `producer` (default): the strict variant, refusing members the catalogue does not name.
+   * `consumer`: the published, open schemas, as a consumer applies them (unknown members pass).
+   */
+  as?: 'producer' | 'consumer';
+}
+
 /**
  * Validates a platform event against the schema of its type and the catalogue: when `topic` is
  * given, the topic must carry that type (a dead-letter topic carries its origin's types).
  */
-export function validateEvent(event: unknown, topic?: string): EventValidation {
+export function validateEvent(event: unknown, topic?: string, opts: ValidateOptions = {}): EventValidation {
   if (typeof event !== 'object' || event === null || Array.isArray(event))
     return { valid: false, errors: ['an event is a JSON object'] };
   const e = event as Record<string, unknown>;
   const type = typeof e.type === 'string' ? e.type : undefined;
   if (!type) return { valid: false, errors: ['type is required'] };
-  const validate = validators().get(type);
+  const validate = validators(opts.as !== 'consumer').get(type);
   if (!validate) return { valid: false, type, errors: [`no schema for event type ${type} in kafka/schemas`] };
   const errors = validate(event)
     ? []
