@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { parseSecretFiles } from './controller/secret-files.js';
 import type { WorkerPolicy } from './controller/worker-policy.js';
 
 /** The operator's environment; main() validates it once with the kit's loadConfig. */
@@ -25,6 +26,9 @@ export interface OperatorConfig {
   WORKER_IMAGE_PULL_SECRETS: string;
   WORKER_CONFIGMAP?: string;
   WORKER_SECRET_ENV: string;
+  /** `secretName:key:/etc/edu-platform/...` entries: Secret keys mounted as files in the worker pods. */
+  WORKER_SECRET_FILES: string;
+  WORKER_HEALTH_PORT: number;
   WORKER_POD_LABELS: string;
   WORKER_RUN_AS_USER?: number;
   WORKER_RUN_AS_GROUP?: number;
@@ -86,6 +90,16 @@ export const operatorConfigSchema = Joi.object<OperatorConfig>({
     .pattern(new RegExp(`^${dnsName.source}$`))
     .optional(),
   WORKER_SECRET_ENV: Joi.string().allow('').max(4096).pattern(list(secretRef)).default(''),
+  WORKER_SECRET_FILES: Joi.string()
+    .allow('')
+    .max(4096)
+    .default('')
+    .custom((value: string, helpers) => {
+      const { problems } = parseSecretFiles(value);
+      return problems.length > 0 ? helpers.message({ custom: `"WORKER_SECRET_FILES": ${problems.join('; ')}` }) : value;
+    }),
+  // The port the workers serve /healthz and /readyz on (the worker reads the same variable).
+  WORKER_HEALTH_PORT: Joi.number().port().invalid(0).default(8081),
   WORKER_POD_LABELS: Joi.string().allow('').max(4096).pattern(list(labelPair)).default(''),
   WORKER_RUN_AS_USER: id.optional(),
   WORKER_RUN_AS_GROUP: id.optional(),
@@ -111,6 +125,8 @@ export function workerPolicy(config: OperatorConfig): WorkerPolicy {
       const colon = ref.indexOf(':');
       return { name, secret: ref.slice(0, colon), key: ref.slice(colon + 1) };
     }),
+    secretFiles: parseSecretFiles(config.WORKER_SECRET_FILES).files,
+    healthPort: config.WORKER_HEALTH_PORT,
     podLabels: Object.fromEntries(
       items(config.WORKER_POD_LABELS).map((pair) => [
         pair.slice(0, pair.indexOf('=')),

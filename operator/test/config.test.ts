@@ -84,6 +84,9 @@ describe('worker policy and metrics token', () => {
       WORKER_SECRET_ENV:
         'MONGODB_URI=edu-platform-mongodb-uris:document-import,WORKER_API_TOKEN=edu-platform-secrets:WORKER_API_TOKEN',
       WORKER_POD_LABELS: 'app.kubernetes.io/name=edu-platform,app.kubernetes.io/instance=edu,team=',
+      WORKER_SECRET_FILES:
+        'kafka-ca:ca.crt:/etc/edu-platform/kafka/ca.crt,kafka-client:tls.crt:/etc/edu-platform/kafka/client.crt',
+      WORKER_HEALTH_PORT: '9090',
       WORKER_RUN_AS_USER: '10001',
       WORKER_MAX_MEMORY: '1Gi',
     });
@@ -97,6 +100,11 @@ describe('worker policy and metrics token', () => {
         { name: 'MONGODB_URI', secret: 'edu-platform-mongodb-uris', key: 'document-import' },
         { name: 'WORKER_API_TOKEN', secret: 'edu-platform-secrets', key: 'WORKER_API_TOKEN' },
       ],
+      secretFiles: [
+        { secret: 'kafka-ca', key: 'ca.crt', path: '/etc/edu-platform/kafka/ca.crt' },
+        { secret: 'kafka-client', key: 'tls.crt', path: '/etc/edu-platform/kafka/client.crt' },
+      ],
+      healthPort: 9090,
       podLabels: { 'app.kubernetes.io/name': 'edu-platform', 'app.kubernetes.io/instance': 'edu', team: '' },
       runAsUser: 10001,
       runAsGroup: undefined,
@@ -108,7 +116,13 @@ describe('worker policy and metrics token', () => {
 
   it('allows no image and the default ServiceAccount when nothing is configured', () => {
     const policy = workerPolicy(loadConfig(operatorConfigSchema, { KAFKA_BROKERS: 'k:1' }));
-    expect(policy).to.deep.include({ serviceAccountName: 'default', allowedImages: [], secretEnv: [] });
+    expect(policy).to.deep.include({
+      serviceAccountName: 'default',
+      allowedImages: [],
+      secretEnv: [],
+      secretFiles: [],
+      healthPort: 8081,
+    });
   });
 
   it('refuses a malformed secret reference and, in production, a missing METRICS_TOKEN', () => {
@@ -120,5 +134,34 @@ describe('worker policy and metrics token', () => {
     );
     const prod = { KAFKA_BROKERS: 'k:1', NODE_ENV: 'production', METRICS_TOKEN: 'x'.repeat(32) };
     expect(loadConfig(operatorConfigSchema, prod).METRICS_TOKEN).to.have.length(32);
+  });
+});
+
+describe('WORKER_SECRET_FILES', () => {
+  const load = (files: string) =>
+    loadConfig(operatorConfigSchema, { KAFKA_BROKERS: 'k:1', WORKER_SECRET_FILES: files });
+  const refusals: Array<[string, string, RegExp]> = [
+    ['a path outside /etc/edu-platform/', 'ca:ca.crt:/etc/ssl/certs/ca.crt', /must be under \/etc\/edu-platform\//],
+    ['a relative path', 'ca:ca.crt:etc/edu-platform/ca.crt', /must be under/],
+    ['a path climbing out with ..', 'ca:ca.crt:/etc/edu-platform/../passwd', /no \., \.\./],
+    ['an empty segment', 'ca:ca.crt:/etc/edu-platform//ca.crt', /no \., \.\./],
+    ['a Secret name that is not DNS-1123', 'Kafka_CA:ca.crt:/etc/edu-platform/kafka/ca.crt', /not a Secret name/],
+    ['a key with a slash', 'ca:certs/ca.crt:/etc/edu-platform/kafka/ca.crt', /not a Secret key/],
+    ['an entry without a key', 'ca:/etc/edu-platform/kafka/ca.crt', /not a Secret key|secretName:key/],
+    ['the same path twice', 'a:x:/etc/edu-platform/k/ca.crt,b:y:/etc/edu-platform/k/ca.crt', /named twice/],
+    ['a directory inside another', 'a:x:/etc/edu-platform/k/ca.crt,b:y:/etc/edu-platform/k/sub/c.crt', /lies inside/],
+  ];
+  for (const [what, value, message] of refusals) {
+    it(`refuses ${what}, naming the variable`, () => {
+      expect(() => load(value)).to.throw(/WORKER_SECRET_FILES/);
+      expect(() => load(value)).to.throw(message);
+    });
+  }
+
+  it('accepts files of several Secrets in one directory and in sibling directories', () => {
+    const value =
+      'kafka-ca:ca.crt:/etc/edu-platform/kafka/ca.crt,kafka-user:user.crt:/etc/edu-platform/kafka/client.crt,' +
+      'kafka-user:user.key:/etc/edu-platform/kafka/client.key,mongo-ca:ca.crt:/etc/edu-platform/mongodb/ca.crt';
+    expect(workerPolicy(load(value)).secretFiles).to.have.length(4);
   });
 });

@@ -60,6 +60,7 @@ describe('desiredDeployment', () => {
       'DOCX_IMPORT_TOPIC=docx-import.jobs.v1',
       'DOCX_IMPORT_CONSUMER_GROUP=parsers',
       'WORKER_CONCURRENCY=4',
+      'WORKER_HEALTH_PORT=8081',
       'WORKER_API_TOKEN=edu-secrets:WORKER_API_TOKEN',
     ]);
     expect(c?.envFrom).to.deep.equal([{ configMapRef: { name: 'worker-config' } }]);

@@ -46,6 +46,8 @@ export function workerTemplate(job: DocxImportJob, policy: WorkerPolicy): Templa
       { name: 'DOCX_IMPORT_TOPIC', value: job.spec.queue.topic },
       { name: 'DOCX_IMPORT_CONSUMER_GROUP', value: job.spec.queue.consumerGroup },
       { name: 'WORKER_CONCURRENCY', value: String(concurrency) },
+      // The port the kubelet probes: the operator's setting, so the worker cannot listen elsewhere.
+      { name: 'WORKER_HEALTH_PORT', value: String(policy.healthPort) },
     ],
   });
 }

@@ -1,4 +1,5 @@
-import type { V1EnvVar, V1PodTemplateSpec } from '@kubernetes/client-node';
+import type { V1Container, V1EnvVar, V1PodTemplateSpec } from '@kubernetes/client-node';
+import { secretFileVolumes } from './secret-files.js';
 import type { WorkerPolicy } from './worker-policy.js';
 
 // The worker pod as the operator builds it: everything that makes it safe (identity, security
@@ -22,8 +23,25 @@ export function secretEnv(policy: WorkerPolicy): V1EnvVar[] {
   return policy.secretEnv.map((s) => ({ name: s.name, valueFrom: { secretKeyRef: { name: s.secret, key: s.key } } }));
 }
 
+/** The port's name in the container and in the probes. */
+export const HEALTH_PORT_NAME = 'health';
+
+/**
+ * /readyz: a member of the consumer group. /healthz fails when the consumer stopped or a job has been
+ * in hand past the worker's own bound (which already covers the parse and HTTP timeouts), so the
+ * kubelet adds only a minute of confirmation before a restart.
+ */
+export function workerProbes(): Pick<V1Container, 'readinessProbe' | 'livenessProbe'> {
+  const get = (path: string) => ({ httpGet: { path, port: HEALTH_PORT_NAME } });
+  return {
+    readinessProbe: { ...get('/readyz'), periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 3 },
+    livenessProbe: { ...get('/healthz'), periodSeconds: 20, timeoutSeconds: 5, failureThreshold: 3 },
+  };
+}
+
 export function podSpec(policy: WorkerPolicy, scheduling: Obj, c: WorkerContainer): V1PodTemplateSpec['spec'] {
   const ids = compact({ runAsUser: policy.runAsUser, runAsGroup: policy.runAsGroup, fsGroup: policy.fsGroup });
+  const files = secretFileVolumes(policy.secretFiles, policy.fsGroup);
   return {
     ...scheduling,
     serviceAccountName: policy.serviceAccountName,
@@ -41,6 +59,8 @@ export function podSpec(policy: WorkerPolicy, scheduling: Obj, c: WorkerContaine
         args: WORKER_ARGS,
         ...(policy.configMapName ? { envFrom: [{ configMapRef: { name: policy.configMapName } }] } : {}),
         env: c.env,
+        ports: [{ name: HEALTH_PORT_NAME, containerPort: policy.healthPort, protocol: 'TCP' }],
+        ...workerProbes(),
         resources: c.resources,
         securityContext: {
           runAsNonRoot: true,
@@ -50,10 +70,10 @@ export function podSpec(policy: WorkerPolicy, scheduling: Obj, c: WorkerContaine
           capabilities: { drop: ['ALL'] },
           seccompProfile: { type: 'RuntimeDefault' },
         },
-        volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+        volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }, ...files.mounts],
       },
     ],
-    volumes: [{ name: 'tmp', emptyDir: { sizeLimit: policy.tmpSizeLimit } }],
+    volumes: [{ name: 'tmp', emptyDir: { sizeLimit: policy.tmpSizeLimit } }, ...files.volumes],
   } as V1PodTemplateSpec['spec'];
 }
 

@@ -1,5 +1,6 @@
 import type { V1PodTemplateSpec } from '@kubernetes/client-node';
 import { parseQuantity } from './quantity.js';
+import type { SecretFile } from './secret-files.js';
 import { podSpec, secretEnv, type WorkerContainer } from './worker-pod.js';
 
 // Whoever may create a DocxImportJob must not thereby run any pod they like: the worker pod is
@@ -23,6 +24,10 @@ export interface WorkerPolicy {
   configMapName?: string;
   /** Variables read from Secrets (the worker's credentials). */
   secretEnv: ReadonlyArray<{ name: string; secret: string; key: string }>;
+  /** Secret keys mounted read-only as files (TLS CAs and client certificates). */
+  secretFiles: readonly SecretFile[];
+  /** Port of the worker's /healthz and /readyz (the probes), passed to it as WORKER_HEALTH_PORT. */
+  healthPort: number;
   /** Labels of every worker pod (network policies select on them); the job cannot set or change them. */
   podLabels: Readonly<Record<string, string>>;
   runAsUser?: number;

@@ -43,6 +43,8 @@ export function aPolicy(overrides: Partial<WorkerPolicy> = {}): WorkerPolicy {
     imagePullSecrets: [],
     configMapName: 'worker-config',
     secretEnv: [{ name: 'WORKER_API_TOKEN', secret: 'edu-secrets', key: 'WORKER_API_TOKEN' }],
+    secretFiles: [],
+    healthPort: 8081,
     podLabels: { 'app.kubernetes.io/name': 'edu-platform', 'app.kubernetes.io/instance': 'edu' },
     runAsUser: 10001,
     tmpSizeLimit: '64Mi',
