@@ -74,7 +74,7 @@ describe('docs/operating.md (the cluster admin guide)', function () {
   });
 
   it('lists every topic of kafka/topics.json as a KafkaTopic with its partitions and cleanup policy', function () {
-    const prefix = 'edu-prod.';
+    const prefix = 'edu.';
     const listed = kafkaTopicBlock().map((t) => {
       expect(t.kind).to.equal('KafkaTopic');
       expect(t.metadata.name.startsWith(prefix), t.metadata.name).to.equal(true);
