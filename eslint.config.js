@@ -41,7 +41,8 @@ export default tseslint.config(
     rules: { 'max-lines': 'off', complexity: 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
-    // The operator may use the kit's config, logging, metrics and secrets, nothing else from services/.
+    // The operator may use the kit's config (Kafka's connection and topic reads among it), logging,
+    // metrics and secrets, nothing else from services/ (none of these imports express).
     files: ['operator/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -49,8 +50,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '/services/(?!kit/src/(config|logging|metrics|secrets)\\.js$)',
-              message: 'the operator imports only kit config, logging, metrics and secrets',
+              regex:
+                '/services/(?!kit/src/(config|config-error|kafka-config|kafka-topics|logging|metrics|secrets)\\.js$)',
+              message:
+                'the operator imports only kit config, config-error, kafka-config, kafka-topics, logging, metrics and secrets',
             },
           ],
         },

@@ -1,12 +1,9 @@
 import Joi from 'joi';
+import { ConfigError } from './config-error.js';
+import { kafkaConfig, type KafkaClientConfig } from './kafka-config.js';
+import { mongoTlsConfig, type MongoTlsConfig } from './mongo-tls.js';
 
-/** Thrown when the environment does not satisfy a service's config schema; the message is one line. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 /**
  * Validates the environment against a joi schema once, at start, and returns a frozen typed object.
@@ -34,9 +31,10 @@ export const commonConfig = {
   MONGODB_URI: Joi.string()
     .uri({ scheme: ['mongodb', 'mongodb+srv'] })
     .required(),
-  KAFKA_BROKERS: Joi.string()
-    .pattern(/^[^,\s]+(,[^,\s]+)*$/)
-    .optional(),
+  // MONGODB_TLS*, MONGODB_USERNAME/PASSWORD/AUTH_SOURCE: passed to the driver by mongoDriverOptions.
+  ...mongoTlsConfig,
+  // KAFKA_BROKERS, TLS, SASL and topic policy: one definition, shared with the DOCX worker and the operator.
+  ...kafkaConfig,
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   // A service in production refuses to start without it (assertTrustBoundary): every /v1 route
   // trusts the actor headers only behind it.
@@ -55,11 +53,10 @@ export const commonConfig = {
   MONGODB_REQUIRE_TRANSACTIONS: Joi.boolean().optional(),
 };
 
-export interface CommonConfig {
+export interface CommonConfig extends KafkaClientConfig, MongoTlsConfig {
   NODE_ENV: 'development' | 'test' | 'production';
   PORT: number;
   MONGODB_URI: string;
-  KAFKA_BROKERS?: string;
   LOG_LEVEL: string;
   INTERNAL_API_TOKEN?: string;
   WORKER_API_TOKEN?: string;

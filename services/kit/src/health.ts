@@ -9,8 +9,23 @@ export interface ReadinessState {
 }
 
 const CHECK_TIMEOUT_MS = 2000;
+const REPORT_ONLY = Symbol('reportOnly');
 
-/** Runs every named check with a timeout; the first failure by name decides the 503. */
+/**
+ * A check that /readyz runs and reports in `checks` but that never makes the service unready. The
+ * services' Kafka check is one: the outbox holds events through a Kafka outage, so taking every pod
+ * out of rotation would turn a Kafka outage into a platform outage.
+ */
+export function reportOnly(check: HealthCheck): HealthCheck {
+  const wrapped: HealthCheck = () => check();
+  Object.defineProperty(wrapped, REPORT_ONLY, { value: true });
+  return wrapped;
+}
+
+export const isReportOnly = (check: HealthCheck | undefined): boolean =>
+  Boolean(check && (check as unknown as Record<symbol, unknown>)[REPORT_ONLY]);
+
+/** Runs every named check with a timeout and says `ok` or `fail: <why>` for each. */
 export async function runChecks(checks: HealthChecks): Promise<Record<string, string>> {
   const names = Object.keys(checks);
   const results = await Promise.all(
@@ -33,7 +48,8 @@ export function readinessHandler(checks: HealthChecks, state: ReadinessState) {
       return;
     }
     const results = await runChecks(checks);
-    const failing = Object.keys(results).filter((n) => results[n] !== 'ok');
+    // A failing report-only check stays in the body (`checks.kafka: fail: ...`) but gates nothing.
+    const failing = Object.keys(results).filter((n) => results[n] !== 'ok' && !isReportOnly(checks[n]));
     if (failing.length > 0) unready(res, failing, results);
     else res.json({ success: true, data: { status: 'ready', checks: results }, message: 'OK' });
   };

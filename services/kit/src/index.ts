@@ -42,7 +42,7 @@ export {
   type GuardTokens,
 } from './actor.js';
 export { bearerToken } from './secrets.js';
-export { type HealthCheck, type HealthChecks, type ReadinessState } from './health.js';
+export { reportOnly, type HealthCheck, type HealthChecks, type ReadinessState } from './health.js';
 export {
   createApp,
   readOpenApi,
@@ -73,9 +73,28 @@ export {
   type ConnectOptions,
 } from './mongo.js';
 export {
+  kafkaConfig,
+  kafkaConnection,
+  kafkaBusOptions,
+  describeKafkaConnection,
+  topicPolicy,
+  parseTopicOverrides,
+  requiredPartitions,
+  topicCreationSpec,
+  TOPIC_PREFIX_PATTERN,
+  type KafkaClientConfig,
+  type KafkaConnection,
+  type SaslMechanism,
+  type TopicCreation,
+  type TopicOverride,
+  type TopicPolicy,
+} from './kafka-config.js';
+export { topicPartitionCount, partitionCounts, physicalName, logicalName } from './kafka-topics.js';
+export {
   createKafkaBus,
   buildEvent,
   parseBrokers,
+  type KafkaBusOptions,
   type EventBus,
   type BusMessage,
   type TopicDeclaration,

@@ -93,6 +93,8 @@ class StopSignal {
 export interface ConsumerDeps {
   publish(topic: string, messages: BusMessage[]): Promise<void>;
   logger: Logger;
+  /** A logical topic or group name as it is on the wire (the bus's topic prefix); identity when absent. */
+  wire?: (name: string) => string;
 }
 
 interface Runtime extends ConsumerDeps {
@@ -163,7 +165,7 @@ async function deadLetter(rt: Runtime, { m, heartbeat }: Delivery, error: Error,
 }
 
 async function handleWithRetries(rt: Runtime, payload: EachMessagePayload): Promise<void> {
-  const m = toReceived(payload, rt.sub.groupId);
+  const m = toReceived(payload, rt.sub);
   for (let attempt = 1; ; attempt++) {
     const error = await attemptOnce(rt, m, payload.heartbeat);
     if (!error) return;
@@ -175,13 +177,14 @@ async function handleWithRetries(rt: Runtime, payload: EachMessagePayload): Prom
   }
 }
 
-function toReceived(p: EachMessagePayload, groupId: string): ReceivedMessage {
+// One topic per subscription: the handler gets the logical name it subscribed with, whatever the prefix.
+function toReceived(p: EachMessagePayload, sub: SubscribeOptions): ReceivedMessage {
   const message: KafkaMessage = p.message;
   return {
-    topic: p.topic,
+    topic: sub.topic,
     partition: p.partition,
     offset: message.offset,
-    groupId,
+    groupId: sub.groupId,
     key: message.key ? message.key.toString('utf8') : null,
     value: message.value ? message.value.toString('utf8') : null,
     headers: decodeHeaders(message.headers),
@@ -209,10 +212,10 @@ function runtimeFor(sub: SubscribeOptions, deps: ConsumerDeps, signal: StopSigna
   };
 }
 
-function consumerConfig(sub: SubscribeOptions): ConsumerConfig {
+function consumerConfig(sub: SubscribeOptions, wire: (name: string) => string): ConsumerConfig {
   const s = sub.session ?? {};
   return {
-    groupId: sub.groupId,
+    groupId: wire(sub.groupId),
     allowAutoTopicCreation: false,
     sessionTimeout: s.sessionTimeout ?? 30_000,
     rebalanceTimeout: s.rebalanceTimeout ?? 60_000,
@@ -225,10 +228,11 @@ function consumerConfig(sub: SubscribeOptions): ConsumerConfig {
 export async function startConsumer(kafka: Kafka, sub: SubscribeOptions, deps: ConsumerDeps): Promise<Subscription> {
   const signal = new StopSignal();
   const rt = runtimeFor(sub, deps, signal);
-  const consumer: Consumer = kafka.consumer(consumerConfig(sub));
+  const wire = deps.wire ?? ((name: string) => name);
+  const consumer: Consumer = kafka.consumer(consumerConfig(sub, wire));
   try {
     await consumer.connect();
-    await consumer.subscribe({ topic: sub.topic, fromBeginning: sub.fromBeginning ?? false });
+    await consumer.subscribe({ topic: wire(sub.topic), fromBeginning: sub.fromBeginning ?? false });
     await consumer.run({
       partitionsConsumedConcurrently: Math.max(1, sub.concurrency ?? 1),
       ...(sub.commitEachMessage ? { autoCommitThreshold: 1 } : {}),

@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Admin, type Producer, type LogEntry } from 'kafkajs';
-import type { Logger } from './logging.js';
+import type { KafkaConnection, TopicCreation, TopicDeclaration, TopicPolicy } from './kafka-config.js';
 import { PoisonMessageError, startConsumer, type RetryPolicy } from './kafka-consumer.js';
+import {
+  assertTopicsExist,
+  createMissingTopics,
+  partitionCounts,
+  physicalName,
+  verifyTopics,
+  type TopicNaming,
+} from './kafka-topics.js';
+import type { Logger } from './logging.js';
+
+export { parseBrokers, type TopicDeclaration } from './kafka-config.js';
 
 /** A message as the kit publishes it: the key orders one aggregate's events. */
 export interface BusMessage {
@@ -10,13 +21,8 @@ export interface BusMessage {
   headers?: Record<string, string>;
 }
 
-export interface TopicDeclaration {
-  name: string;
-  partitions: number;
-  cleanupPolicy?: 'delete' | 'compact';
-}
-
 export interface ReceivedMessage extends BusMessage {
+  /** The logical topic name the subscription named (the bus's topic prefix is not part of it). */
   topic: string;
   partition: number;
   offset: string;
@@ -29,7 +35,14 @@ export interface ReceivedMessage extends BusMessage {
  * without touching a service.
  */
 export interface EventBus {
+  /**
+   * Creates the missing topics under the topic policy (`topicCreation: 'create'`), or only checks
+   * that they exist with enough partitions and throws one error naming every missing or short one
+   * (`'verify'`).
+   */
   ensureTopics(topics: readonly TopicDeclaration[]): Promise<void>;
+  /** A topic's partition count, undefined when it does not exist (logical name). */
+  partitionCount(topic: string): Promise<number | undefined>;
   publish(topic: string, messages: BusMessage[]): Promise<void>;
   /** Raw records: the handler gets key, value and headers as strings. */
   subscribe(opts: SubscribeOptions): Promise<Subscription>;
@@ -131,17 +144,33 @@ export interface KafkaBusOptions {
   brokers: string[];
   clientId: string;
   logger: Logger;
+  /** TLS and SASL (kafkaConnection(config)); none: plaintext. */
+  connection?: KafkaConnection;
+  /**
+   * Prepended on the wire to every topic name and consumer group id the code passes (default '').
+   * Everything the code sees stays logical: ReceivedMessage.topic and groupId, the dead-letter topic
+   * names the kit computes, the `x-dlq-*` headers, the names in the bus's log lines.
+   */
+  topicPrefix?: string;
+  /** Replication factor, min.insync.replicas, retention and per-topic overrides for created topics. */
+  topicPolicy?: TopicPolicy;
+  /** `create` (default): create missing topics. `verify`: create nothing, check at ensureTopics. */
+  topicCreation?: TopicCreation;
 }
 
 /** kafkajs behind the EventBus interface: one idempotent producer, one consumer per subscription. */
 export function createKafkaBus(opts: KafkaBusOptions): EventBus {
+  const secret = opts.connection?.sasl && 'password' in opts.connection.sasl ? opts.connection.sasl.password : '';
   const kafka = new Kafka({
     clientId: opts.clientId,
     brokers: opts.brokers,
+    ...opts.connection,
     logLevel: logLevel.WARN,
-    logCreator: () => (entry: LogEntry) => logKafka(opts.logger, entry),
+    logCreator: () => (entry: LogEntry) => logKafka(opts.logger, entry, secret),
     retry: { retries: 5, initialRetryTime: 200 },
   });
+  const naming: TopicNaming = { prefix: opts.topicPrefix ?? '' };
+  const wire = (name: string) => physicalName(naming, name);
   let producer: Promise<Producer> | undefined;
   let admin: Promise<Admin> | undefined;
   const subscriptions = new Set<Subscription>();
@@ -168,29 +197,16 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   const bus: EventBus = {
     async ensureTopics(topics) {
       const a = await getAdmin();
-      const existing = new Set(await a.listTopics());
-      const missing = topics.filter((t) => !existing.has(t.name));
-      if (missing.length === 0) return;
-      // kafkajs's own waitForLeaders gives up on the UNKNOWN_TOPIC_OR_PARTITION a busy KRaft broker
-      // answers just after creating a topic; waitForLeaders below polls past it instead.
-      await a.createTopics({
-        waitForLeaders: false,
-        timeout: TOPIC_READY_MS,
-        topics: missing.map((t) => ({
-          topic: t.name,
-          numPartitions: t.partitions,
-          configEntries: [{ name: 'cleanup.policy', value: t.cleanupPolicy ?? 'delete' }],
-        })),
-      });
-      await waitForLeaders(
-        a,
-        missing.map((t) => t.name),
-      );
+      if (opts.topicCreation === 'verify') return verifyTopics(a, topics, naming, opts.topicPolicy);
+      await createMissingTopics(a, topics, { naming, policy: opts.topicPolicy, logger: opts.logger });
+    },
+    async partitionCount(topic) {
+      return (await partitionCounts(await getAdmin(), [wire(topic)])).get(wire(topic));
     },
     async publish(topic, messages) {
       const pending = getProducer();
       const record = {
-        topic,
+        topic: wire(topic),
         acks: -1,
         messages: messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
       };
@@ -207,8 +223,9 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       }
     },
     async subscribe(sub) {
-      await assertTopicsExist(await getAdmin(), sub);
-      const s = await startConsumer(kafka, sub, { publish: bus.publish, logger: opts.logger });
+      const dlq = sub.deadLetterTopic === false ? undefined : (sub.deadLetterTopic ?? `${sub.topic}.dlq`);
+      await assertTopicsExist(await getAdmin(), wire(sub.topic), dlq === undefined ? undefined : wire(dlq));
+      const s = await startConsumer(kafka, sub, { publish: bus.publish, logger: opts.logger, wire });
       const tracked: Subscription = {
         async stop() {
           await s.stop();
@@ -242,50 +259,20 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   return bus;
 }
 
-const TOPIC_READY_MS = 30_000;
-
-async function waitForLeaders(admin: Admin, names: string[]): Promise<void> {
-  const deadline = Date.now() + TOPIC_READY_MS;
-  for (;;) {
-    const ready = await admin.fetchTopicMetadata({ topics: names }).then(
-      ({ topics }) => topics.length === names.length && topics.every((t) => t.partitions.every((p) => p.leader >= 0)),
-      () => false,
-    );
-    if (ready) return;
-    if (Date.now() > deadline)
-      throw new Error(`topics without a leader after ${TOPIC_READY_MS} ms: ${names.join(', ')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function connected<C extends { connect(): Promise<void> }>(client: C): Promise<C> {
   await client.connect();
   return client;
 }
 
-// kafkajs answers a subscription to a missing topic with an unhandled rejection inside run(), which
-// would crash the process; a clear error from subscribe() is what the caller can act on.
-async function assertTopicsExist(admin: Admin, sub: SubscribeOptions): Promise<void> {
-  const existing = new Set(await admin.listTopics());
-  if (!existing.has(sub.topic))
-    throw new Error(`topic ${sub.topic} does not exist: its producer creates it at start from kafka/topics.json`);
-  if (sub.deadLetterTopic === false) return;
-  const dlq = sub.deadLetterTopic ?? `${sub.topic}.dlq`;
-  if (!existing.has(dlq))
-    throw new Error(`dead-letter topic ${dlq} does not exist: declare it in kafka/topics.json and create it at start`);
-}
-
-function logKafka(logger: Logger, entry: LogEntry): void {
-  const { message, ...rest } = entry.log;
-  const fields = { kafka: entry.namespace, ...rest };
+// kafkajs does not log credentials, but a line is scrubbed of the SASL password anyway: a future
+// client version or a broker's error text must not carry it into the logs.
+function logKafka(logger: Logger, entry: LogEntry, secret: string): void {
+  const { message: raw, ...rest } = entry.log;
+  const scrub = (text: string) => (secret ? text.replaceAll(secret, '[REDACTED]') : text);
+  const message = scrub(raw);
+  const fields: Record<string, unknown> = { kafka: entry.namespace };
+  for (const [k, v] of Object.entries(rest)) fields[k] = typeof v === 'string' ? scrub(v) : v;
   if (entry.level <= logLevel.ERROR) logger.error(fields, `kafka: ${message}`);
   else if (entry.level === logLevel.WARN) logger.warn(fields, `kafka: ${message}`);
   else logger.debug(fields, `kafka: ${message}`);
-}
-
-export function parseBrokers(value: string): string[] {
-  return value
-    .split(',')
-    .map((b) => b.trim())
-    .filter((b) => b.length > 0);
 }

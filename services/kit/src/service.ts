@@ -2,10 +2,12 @@ import type { Express } from 'express';
 import type Joi from 'joi';
 import type { Registry } from 'prom-client';
 import { assertTrustBoundary, loadConfig, requiresTransactions, type CommonConfig } from './config.js';
-import type { HealthChecks, ReadinessState } from './health.js';
-import { createKafkaBus, parseBrokers, type EventBus } from './kafka.js';
+import { reportOnly, type HealthChecks, type ReadinessState } from './health.js';
+import { describeKafkaConnection, kafkaBusOptions } from './kafka-config.js';
+import { createKafkaBus, type EventBus, type KafkaBusOptions } from './kafka.js';
 import { createLogger, type Logger } from './logging.js';
 import { createMetricsRegistry } from './metrics.js';
+import { mongoDriverOptions } from './mongo-tls.js';
 import { connectMongo, mongoCheck, type MongoHandle } from './mongo.js';
 import { runMain, serve, type RunningServer } from './server.js';
 
@@ -18,7 +20,10 @@ export interface ServiceContext<C> {
   /** The Kafka bus, present when `KAFKA_BROKERS` is set. */
   bus?: EventBus;
   readiness: ReadinessState;
-  /** `mongodb` (and `kafka` with a bus) readiness checks, ready to pass to createApp. */
+  /**
+   * Readiness checks, ready to pass to createApp: `mongodb` gates readiness; `kafka` (with a bus) is
+   * reported in the body but never makes the service unready (the outbox rides out a Kafka outage).
+   */
   checks: HealthChecks;
 }
 
@@ -79,19 +84,21 @@ export async function startService<C extends CommonConfig, B extends BuiltServic
   assertTrustBoundary(config);
   def.checkConfig?.(config);
   const logger = createLogger({ name: def.name, level: config.LOG_LEVEL, destination: opts.logDestination });
+  // Every TLS file is read before anything is dialled: a bad *_FILE path fails start at once.
+  const driverOptions = mongoDriverOptions(config);
+  const busOptions = config.KAFKA_BROKERS ? kafkaBusOptions(config, def.name, logger) : undefined;
   const db = await connectMongo({
     uri: config.MONGODB_URI,
     dbName: databaseName(def, config),
     logger,
     requireTransactions: requiresTransactions(config),
+    driverOptions,
   });
-  const bus = config.KAFKA_BROKERS
-    ? createKafkaBus({ brokers: parseBrokers(config.KAFKA_BROKERS), clientId: def.name, logger })
-    : undefined;
+  const bus = busOptions && openBus(busOptions, config, logger);
   try {
     const metrics = createMetricsRegistry();
     const readiness: ReadinessState = { shuttingDown: false };
-    const checks: HealthChecks = { mongodb: mongoCheck(db), ...(bus ? { kafka: () => bus.ping() } : {}) };
+    const checks: HealthChecks = { mongodb: mongoCheck(db), ...(bus ? { kafka: reportOnly(() => bus.ping()) } : {}) };
     const built = await def.build({ config, logger, db, metrics, bus, readiness, checks });
     const running = await serve({
       app: built.app,
@@ -112,6 +119,12 @@ export async function startService<C extends CommonConfig, B extends BuiltServic
     await db.conn.close().catch(() => undefined);
     throw err;
   }
+}
+
+function openBus(options: KafkaBusOptions, config: CommonConfig, logger: Logger): EventBus {
+  const { brokers, topicPrefix, topicCreation } = options;
+  logger.info({ brokers, topicPrefix, topicCreation }, `kafka: ${describeKafkaConnection(config)}`);
+  return createKafkaBus(options);
 }
 
 function databaseName<C extends CommonConfig>(def: ServiceDefinition<C, BuiltService>, config: Readonly<C>): string {
