@@ -2,12 +2,24 @@
 //   node --import tsx kafka/cli.ts topics
 //   node --import tsx kafka/cli.ts consume <topic> [--from-beginning] [--group <id>] [--max <n>]
 //                                          [--timeout <seconds>] [--validate]
-// KAFKA_BROKERS (default 127.0.0.1:19092, the dev profile) names the brokers. Each record prints
-// as one JSON line: { topic, partition, offset, key, headers, value } (value parsed when JSON).
+// KAFKA_BROKERS (default 127.0.0.1:19092, the dev profile) names the brokers; the services' other
+// KAFKA_* variables apply as they do to a service (KAFKA_SSL*, KAFKA_SASL_* for a secured cluster;
+// KAFKA_TOPIC_PREFIX: <topic> and --group are logical names, prefixed on the wire, and the printed
+// topic is the logical name). Each record prints as one JSON line: { topic, partition, offset, key,
+// headers, value } (value parsed when JSON).
 // --validate adds { valid, errors } from the event catalogue (kafka/schemas) to each line and
 // exits 2 at the end when any record was invalid; --max and --timeout bound the read.
 import { randomUUID } from 'node:crypto';
-import { createKafkaBus, createLogger, parseBrokers, type ReceivedMessage } from '../services/kit/src/index.js';
+import Joi from 'joi';
+import {
+  createKafkaBus,
+  createLogger,
+  kafkaBusOptions,
+  kafkaConfig,
+  loadConfig,
+  type KafkaClientConfig,
+  type ReceivedMessage,
+} from '../services/kit/src/index.js';
 import { validateEvent, type EventValidation } from './event-schemas.js';
 import { TOPIC_CATALOGUE } from './topics.js';
 
@@ -102,13 +114,15 @@ async function consume(args: ConsumeArgs, bus: ReturnType<typeof createKafkaBus>
   return invalid;
 }
 
+const cliConfig = Joi.object<KafkaClientConfig>({
+  ...kafkaConfig,
+  KAFKA_BROKERS: kafkaConfig.KAFKA_BROKERS.default('127.0.0.1:19092'),
+});
+
 async function main(argv: string[]): Promise<number> {
-  const brokers = parseBrokers(process.env.KAFKA_BROKERS ?? '127.0.0.1:19092');
-  const bus = createKafkaBus({
-    brokers,
-    clientId: 'edu-kafka-cli',
-    logger: createLogger({ name: 'kafka-cli', level: 'warn', destination: process.stderr }),
-  });
+  const config = loadConfig(cliConfig);
+  const logger = createLogger({ name: 'kafka-cli', level: 'warn', destination: process.stderr });
+  const bus = createKafkaBus(kafkaBusOptions(config, 'edu-kafka-cli', logger));
   const [command, ...rest] = argv;
   try {
     if (command === 'topics') {
