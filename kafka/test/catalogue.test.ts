@@ -11,9 +11,16 @@ import {
   type TopicName,
 } from '../topics.js';
 import { clone, INVALID_DATA, INVALID_ENVELOPE, VALID_EVENTS } from './examples.js';
+import { CLOUDEVENTS_CONTENT_TYPE, cloudEventHeaders } from '../../services/kit/src/cloudevents-headers.js';
+import { analyticsConfigSchema } from '../../services/analytics/src/config.js';
+import { documentImportConfigSchema } from '../../services/document-import/src/config.js';
+import { notificationConfigSchema } from '../../services/notification/src/config.js';
+import { userConfigSchema } from '../../services/user/src/config.js';
 
 interface AsyncApiMessage {
   name?: string;
+  contentType?: string;
+  headers?: { $ref?: string };
   payload?: { $ref?: string };
 }
 interface AsyncApiChannel {
@@ -25,12 +32,16 @@ interface AsyncApiOperation {
   action: 'send' | 'receive';
   channel: { $ref: string };
   'x-service'?: string;
+  bindings?: { kafka?: { groupId?: { enum?: string[] } } };
 }
 interface AsyncApi {
   asyncapi: string;
   channels: Record<string, AsyncApiChannel>;
   operations: Record<string, AsyncApiOperation>;
-  components: { messages: Record<string, AsyncApiMessage> };
+  components: {
+    messages: Record<string, AsyncApiMessage>;
+    schemas: Record<string, { $ref?: string; required?: string[] }>;
+  };
 }
 
 const doc = parse(readFileSync(new URL('../asyncapi.yaml', import.meta.url), 'utf8')) as AsyncApi;
@@ -38,6 +49,17 @@ const local = (ref: string, prefix: string) => {
   expect(ref.startsWith(prefix), ref).to.equal(true);
   return ref.slice(prefix.length);
 };
+const readSchema = (type: string) =>
+  JSON.parse(readFileSync(new URL(`../schemas/${type}.json`, import.meta.url), 'utf8')) as { title?: string };
+/** The consumer groups topics.json names: one per consuming service of each topic. */
+function consumerGroups(): Array<{ topic: string; service: string; group: string }> {
+  const raw = JSON.parse(readFileSync(new URL('../topics.json', import.meta.url), 'utf8')) as {
+    topics: Array<{ name: string; consumerGroups?: Record<string, string> }>;
+  };
+  return raw.topics.flatMap((t) =>
+    Object.entries(t.consumerGroups ?? {}).map(([service, group]) => ({ topic: t.name, service, group })),
+  );
+}
 const channelByAddress = (address: string) => Object.values(doc.channels).find((c) => c.address === address);
 
 describe('event catalogue: kafka/topics.json, kafka/asyncapi.yaml and kafka/schemas agree', () => {
@@ -64,16 +86,28 @@ describe('event catalogue: kafka/topics.json, kafka/asyncapi.yaml and kafka/sche
     }
   });
 
-  it('every message references an existing schema file, and every schema file is used', () => {
+  it('every message names its payload schema in components.schemas, whose file is used and titled alike', () => {
     const used = Object.entries(doc.components.messages).map(([id, m]) => {
-      const file = local(m.payload?.$ref ?? '', './schemas/');
+      const name = local(m.payload?.$ref ?? '', '#/components/schemas/');
+      const file = local(doc.components.schemas[name]?.$ref ?? '', './schemas/');
       expect(file, id).to.equal(`${m.name}.json`);
+      expect(readSchema(m.name!).title, file).to.equal(name);
       return m.name!;
     });
     expect([...new Set(used)].sort()).to.deep.equal(schemaTypes());
     const declared = new Set(TOPIC_CATALOGUE.flatMap((t) => t.events));
     expect([...declared].sort()).to.deep.equal(schemaTypes());
     expect(Object.values(EVENT_TYPES).sort()).to.deep.equal(schemaTypes());
+  });
+
+  it('every message is a structured-mode CloudEvent whose headers are exactly those the outbox relay sets', () => {
+    const sample = cloudEventHeaders('evt-1', JSON.stringify(VALID_EVENTS[EVENT_TYPES.attemptGraded]));
+    for (const [id, m] of Object.entries(doc.components.messages)) {
+      expect(m.contentType, id).to.equal('application/cloudevents+json');
+      expect(m.headers?.$ref, id).to.equal('#/components/schemas/EventHeaders');
+    }
+    expect([...doc.components.schemas.EventHeaders!.required!].sort()).to.deep.equal(Object.keys(sample).sort());
+    expect(sample['content-type']).to.equal(CLOUDEVENTS_CONTENT_TYPE);
   });
 
   it('every shared definition file is referenced by some event schema', () => {
@@ -97,6 +131,34 @@ describe('event catalogue: kafka/topics.json, kafka/asyncapi.yaml and kafka/sche
     ]);
     const key = (o: { action: string; service?: string; topic?: string }) => `${o.action} ${o.service} ${o.topic}`;
     expect(ops.map(key).sort()).to.deep.equal(expected.map(key).sort());
+  });
+
+  it("each receive operation's Kafka binding names the consumer group topics.json gives its service", () => {
+    const groups = consumerGroups();
+    for (const [id, o] of Object.entries(doc.operations).filter(([, x]) => x.action === 'receive')) {
+      const topic = doc.channels[local(o.channel.$ref, '#/channels/')]!.address;
+      const group = groups.find((g) => g.topic === topic && g.service === o['x-service']);
+      expect(group, id).to.not.equal(undefined);
+      expect(o.bindings?.kafka?.groupId?.enum, id).to.deep.equal([group!.group]);
+    }
+    const consumers = TOPIC_CATALOGUE.flatMap((t) => t.consumers.map((service) => `${t.name} ${service}`));
+    expect(groups.map((g) => `${g.topic} ${g.service}`).sort()).to.deep.equal(consumers.sort());
+  });
+
+  it('the consumer groups are the real ones: each service config default and the chart value', () => {
+    const configDefault = (schema: { describe(): unknown }, key: string) =>
+      (schema.describe() as { keys: Record<string, { flags?: { default?: string } }> }).keys[key]?.flags?.default;
+    const chart = parse(readFileSync(new URL('../../charts/edu-platform/values.yaml', import.meta.url), 'utf8')) as {
+      docxImportJob: { queue: { consumerGroup: string } };
+    };
+    const real: Record<string, string | undefined> = {
+      'docx-worker': configDefault(documentImportConfigSchema, 'DOCX_IMPORT_CONSUMER_GROUP'),
+      user: configDefault(userConfigSchema, 'USER_EVENTS_GROUP'),
+      analytics: configDefault(analyticsConfigSchema, 'ANALYTICS_CONSUMER_GROUP'),
+      notification: configDefault(notificationConfigSchema, 'NOTIFICATION_CONSUMER_GROUP'),
+    };
+    expect(chart.docxImportJob.queue.consumerGroup).to.equal(real['docx-worker']);
+    for (const g of consumerGroups()) expect(g.group, `${g.service} on ${g.topic}`).to.equal(real[g.service]);
   });
 
   it('every consumed topic has <topic>.dlq, produced by its consumer and carrying the same events', () => {
