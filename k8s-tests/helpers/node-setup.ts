@@ -2,7 +2,9 @@
 // pods. On this Docker-less machine they bring up, each once per run and with a lease on this
 // process: the test profile's MongoDB stand-in (the chart's MongoDB, reached through the bridge
 // gateway), the local node with its control plane (scripts/node.sh), the policy controller
-// (scripts/netpol.sh), and the images (scripts/images.sh builds what changed and imports it).
+// (scripts/netpol.sh), the images (scripts/images.sh builds what changed and imports it), and the
+// secure profile (scripts/infra.sh --profile secure): the SASL_SSL Kafka and the TLS MongoDB proxy
+// the release is installed against, their CA and credentials exported as EDU_SECURE_* for the suite.
 // With EDU_NODE_EXTERNAL=1 the cluster is whatever KUBECONFIG names (kind: `make kind-up`,
 // `make kind-load`) and nothing is brought up; EDU_PLATFORM_VALUES then names the chart values.
 import { execFileSync } from 'node:child_process';
@@ -33,6 +35,12 @@ function exportLines(out: string, keys: string[]): void {
 function upThisMachine(): void {
   exportLines(run('infra.sh', ['up', '--profile', 'test', ...lease]), ['MONGODB_URI', 'KAFKA_BROKERS']);
   started.push(() => run('infra.sh', ['down', '--profile', 'test', ...lease]));
+  const secure = run('infra.sh', ['up', '--profile', 'secure', ...lease]);
+  started.push(() => run('infra.sh', ['down', '--profile', 'secure', ...lease]));
+  for (const line of secure.split('\n')) {
+    const eq = line.indexOf('=');
+    if (eq > 0) process.env[`EDU_SECURE_${line.slice(0, eq)}`] = line.slice(eq + 1);
+  }
   exportLines(run('node.sh', ['up', ...lease]), ['KUBECONFIG', 'NODE_HOST_IP', 'NODE_NAME']);
   started.push(() => run('node.sh', ['down', ...lease]));
   run('netpol.sh', ['up', ...lease]);

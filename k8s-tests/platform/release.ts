@@ -1,6 +1,9 @@
 // The release the node suite installs and what its tests read of it: pods and their readiness,
 // Service addresses, the internal token, DocxImportJob status. The chart's values come from
-// EDU_PLATFORM_VALUES (default: charts/edu-platform/ci/node-values.yaml, the local node).
+// EDU_PLATFORM_VALUES (default: charts/edu-platform/ci/node-values.yaml, the local node). On the
+// local node the release reaches the secure profile's SASL_SSL Kafka and TLS MongoDB
+// (node-secure-values.yaml), with the CA, the client certificate and the Kafka credentials in Secrets.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { helm, kubectl } from '../helpers/cluster.js';
 import { repoRoot } from '../helpers/kube.js';
@@ -9,6 +12,7 @@ export const RELEASE = 'edu-platform';
 export const NAMESPACE = process.env.EDU_PLATFORM_NAMESPACE ?? 'edu-node-suite';
 export const CHART = path.join(repoRoot, 'charts', 'edu-platform');
 export const VALUES = process.env.EDU_PLATFORM_VALUES ?? path.join(CHART, 'ci', 'node-values.yaml');
+const SECURE_VALUES = path.join(repoRoot, 'k8s-tests', 'platform', 'node-secure-values.yaml');
 export const JOB = `${RELEASE}-docx-parser`;
 export const WORKERS = `${JOB}-workers`;
 /** Every label the chart puts on what it creates carries this instance. */
@@ -32,9 +36,53 @@ export async function pods(selector = INSTANCE): Promise<PodJson[]> {
 export const isReady = (p: PodJson): boolean =>
   !p.metadata.deletionTimestamp && (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 
+/** The secure profile's env lines (node-setup.ts exports them as EDU_SECURE_*), when it runs. */
+export function secureEnv(name: string): string | undefined {
+  return process.env[`EDU_SECURE_${name}`];
+}
+
+const secret = (name: string, data: Record<string, string>) => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name },
+  type: 'Opaque',
+  stringData: data,
+});
+
+/** Creates (or updates) the Secrets node-secure-values.yaml names, from the secure profile's files. */
+async function applySecureSecrets(): Promise<void> {
+  const file = (key: string) => readFileSync(secureEnv(key) ?? '', 'utf8');
+  const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } };
+  await kubectl(['apply', '-f', '-'], { input: JSON.stringify(namespace) });
+  const list = {
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [
+      secret('edu-secure-ca', { 'ca.crt': file('SECURE_CA_FILE') }),
+      secret('edu-secure-mongodb-client', {
+        'tls.crt': file('SECURE_CLIENT_CERT_FILE'),
+        'tls.key': file('SECURE_CLIENT_KEY_FILE'),
+      }),
+      secret('edu-kafka-credentials', {
+        username: secureEnv('KAFKA_SASL_USERNAME') ?? '',
+        password: secureEnv('KAFKA_SASL_PASSWORD') ?? '',
+      }),
+    ],
+  };
+  await kubectl(ns(['apply', '-f', '-']), { input: JSON.stringify(list) });
+}
+
+/** Whether this run installs against the secure profile (the local node; not an external cluster). */
+export const againstSecureStores = (): boolean =>
+  Boolean(secureEnv('KAFKA_SASL_PASSWORD')) && !process.env.EDU_PLATFORM_VALUES;
+
 /** `helm upgrade --install --wait`: every Deployment and StatefulSet of the release Ready. */
 export async function install(extra: string[] = []): Promise<string> {
   const args = ['upgrade', '--install', RELEASE, CHART, '-n', NAMESPACE, '--create-namespace', '-f', VALUES];
+  if (againstSecureStores()) {
+    await applySecureSecrets();
+    args.push('-f', SECURE_VALUES);
+  }
   return helm([...args, ...extra, '--wait', '--timeout', '12m'], { timeoutMs: 13 * 60_000 });
 }
 
