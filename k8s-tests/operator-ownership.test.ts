@@ -110,6 +110,8 @@ describe('the operator touches only the Deployments it owns', function () {
         'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy',
         '--set',
         `operator.serviceAccount.name=${OPERATOR_SA},serviceAccount.name=${WORKER_SA}`,
+        '--set',
+        'mongodb.uri=mongodb://db:27017/,kafka.brokers={kafka:9092}',
       ]);
       policyName = /name: (\S+)/.exec(manifest)?.[1] ?? '';
       await kubectl(['apply', '-f', '-'], { input: manifest });

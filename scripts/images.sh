@@ -618,7 +618,7 @@ render_chart_kafka() { # dir
     [[ -x "$h" ]] && helm="$h" && break
   done
   [[ -n "$helm" ]] || return 1
-  "$helm" template edu-verify "$REPO_ROOT/charts/edu-platform" --set kafka.enabled=true \
+  "$helm" template edu-verify "$REPO_ROOT/charts/edu-platform" --set kafka.enabled=true --set mongodb.enabled=true \
     --show-only templates/kafka/configmap.yaml --show-only templates/kafka/statefulset.yaml >"$1/chart.yaml" ||
     return 1
   # shellcheck disable=SC2016 # JavaScript, not shell
