@@ -1,8 +1,9 @@
 // The event catalogue's validator: every kafka/schemas/<type>.json (JSON Schema 2020-12) compiled
 // once, plus the catalogue's rules a schema cannot state (the type belongs to the topic, the
-// subject is the key). Services' tests call expectValidEvent(event); kafka/cli.ts --validate too.
-// The published schemas are open (consumers ignore unknown members: docs/events.md); the check
-// here is the producer's promise, so it closes every object of them (strictVariant).
+// subject is the key). Services' tests call expectValidEvent(event), the producer's promise, which
+// closes every object of the schemas (strictVariant); a consumer calls validateEvent(event, topic),
+// which applies the published schemas as they are: open, since consumers ignore members they do
+// not know (docs/events.md).
 import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -108,8 +109,9 @@ function keyRule(event: Record<string, unknown>, spec: TopicSpec | undefined): s
 
 export interface ValidateOptions {
   /**
-   * `producer` (default): the strict variant, refusing members the catalogue does not name.
-   * `consumer`: the published, open schemas, as a consumer applies them (unknown members pass).
+   * `consumer` (default): the published, open schemas, as a consumer applies them (members it
+   * does not know pass). `producer`: the strict variant, refusing members the catalogue does not
+   * name (what producers' tests hold their events to: expectValidEvent).
    */
   as?: 'producer' | 'consumer';
 }
@@ -124,7 +126,7 @@ export function validateEvent(event: unknown, topic?: string, opts: ValidateOpti
   const e = event as Record<string, unknown>;
   const type = typeof e.type === 'string' ? e.type : undefined;
   if (!type) return { valid: false, errors: ['type is required'] };
-  const validate = validators(opts.as !== 'consumer').get(type);
+  const validate = validators(opts.as === 'producer').get(type);
   if (!validate) return { valid: false, type, errors: [`no schema for event type ${type} in kafka/schemas`] };
   const errors = validate(event)
     ? []
@@ -133,9 +135,9 @@ export function validateEvent(event: unknown, topic?: string, opts: ValidateOpti
   return { valid: errors.length === 0, type, errors };
 }
 
-/** Throws, naming every violation, unless the event is valid; for services' tests. */
+/** Throws, naming every violation, unless the event is valid as a producer must emit it; for services' tests. */
 export function expectValidEvent(event: unknown, topic?: string): void {
-  const result = validateEvent(event, topic);
+  const result = validateEvent(event, topic, { as: 'producer' });
   if (!result.valid)
     throw new Error(
       `invalid ${result.type ?? 'event'}${topic ? ` on ${topic}` : ''}:\n  ${result.errors.join('\n  ')}`,

@@ -197,14 +197,14 @@ describe('event schemas: expectValidEvent', () => {
         it(`refuses ${name}`, () => {
           const e = clone(valid) as unknown as Record<string, unknown>;
           mutate(e.data as Record<string, unknown>);
-          expect(validateEvent(e).valid).to.equal(false);
+          expect(validateEvent(e, undefined, { as: 'producer' }).valid).to.equal(false);
         });
       }
       for (const [name, mutate] of INVALID_ENVELOPE) {
         it(`refuses ${name}`, () => {
           const e = clone(valid) as unknown as Record<string, unknown>;
           mutate(e);
-          expect(validateEvent(e).valid).to.equal(false);
+          expect(validateEvent(e, undefined, { as: 'producer' }).valid).to.equal(false);
         });
       }
     });
