@@ -22,7 +22,7 @@ const fences = doc.match(FENCE) ?? [];
 
 /** Inline code spans of the prose (fenced blocks left out), their first word. */
 function inlineCode(): string[] {
-  return [...prose.matchAll(/`([^`\n]+)`/g)].map((m) => m[1].trim().split(/[\s:=]/)[0]);
+  return [...prose.matchAll(/`([^`\n]+)`/g)].map((m) => (m[1] ?? '').trim().split(/[\s:=]/)[0] ?? '');
 }
 
 /** Whether a dotted path exists in values.yaml; `<name>` stands for any key at that level. */
@@ -42,15 +42,15 @@ function valueExists(dotted: string): boolean {
 /** Dotted names whose first part is a top-level value: the doc's citations of chart values. */
 function citedValues(): string[] {
   const tops = new Set(Object.keys(values));
-  const fromSet = fences.flatMap((f) => [...f.matchAll(/--set ([A-Za-z0-9.<>_-]+)=/g)].map((m) => m[1]));
+  const fromSet = fences.flatMap((f) => [...f.matchAll(/--set ([A-Za-z0-9.<>_-]+)=/g)].map((m) => m[1] ?? ''));
   const dotted = [...inlineCode(), ...fromSet].filter((t) => /^[a-zA-Z][\w-]*(\.[\w<>-]+)+$/.test(t));
-  return [...new Set(dotted.filter((t) => tops.has(t.split('.')[0]) && !/\.(md|ya?ml|json|sh|ts|io)$/.test(t)))];
+  return [...new Set(dotted.filter((t) => tops.has(t.split('.')[0] ?? '') && !/\.(md|ya?ml|json|sh|ts|io)$/.test(t)))];
 }
 
 function kafkaTopicBlock(): Obj[] {
   const m = /<!-- kafka-topics:begin -->\s*```yaml\n([\s\S]*?)```\s*<!-- kafka-topics:end -->/.exec(doc);
   expect(m, 'the kafka-topics:begin/end block in docs/operating.md').to.not.equal(null);
-  return parseAllDocuments(m![1])
+  return parseAllDocuments(m?.[1] ?? '')
     .map((d) => d.toJS() as Obj)
     .filter(Boolean);
 }
@@ -67,7 +67,7 @@ describe('docs/operating.md (the cluster admin guide)', function () {
 
   it('names repository files that exist', function () {
     const files = inlineCode().filter((t) => /^[a-z][\w.-]*\/[\w./-]*\.(md|ya?ml|json|sh|ts)$/.test(t));
-    const links = [...prose.matchAll(/\]\(([\w./-]+\.md)\)/g)].map((m) => path.join('docs', m[1]));
+    const links = [...prose.matchAll(/\]\(([\w./-]+\.md)\)/g)].map((m) => path.join('docs', m[1] ?? ''));
     expect(files).to.include('charts/edu-platform/examples/values-strimzi-tls.yaml');
     const absent = [...files, ...links].filter((f) => !existsSync(path.join(root, f)));
     expect(absent, 'files named in docs/operating.md').to.deep.equal([]);

@@ -59,10 +59,11 @@ function sha256File(file: string): Promise<string> {
 async function blob(layout: string, desc: Obj): Promise<string> {
   const m = /^sha256:([0-9a-f]{64})$/.exec(String(desc.digest));
   expect(m, `descriptor digest ${desc.digest}`).to.not.equal(null);
-  const file = path.join(layout, 'blobs', 'sha256', m![1]);
+  const hex = m?.[1] ?? '';
+  const file = path.join(layout, 'blobs', 'sha256', hex);
   expect(existsSync(file), `blob ${desc.digest} missing`).to.equal(true);
   expect(statSync(file).size, `size of ${desc.digest}`).to.equal(desc.size);
-  expect(await sha256File(file), `content of ${desc.digest}`).to.equal(m![1]);
+  expect(await sha256File(file), `content of ${desc.digest}`).to.equal(hex);
   return file;
 }
 
