@@ -119,7 +119,20 @@ export async function syncIndexes(conn: Connection): Promise<void> {
 }
 
 function ignoreExists(err: unknown): void {
-  if ((err as { codeName?: string }).codeName !== 'NamespaceExists') throw err;
+  if (!isNamespaceExists(err)) throw err;
+}
+
+/**
+ * The collection exists already, typically because another process (or a first write) created it
+ * at the same moment: NamespaceExists (48), or what mongo-java-server's H2 backend (the `make dev`
+ * stand-in) answers when two creators race, with no code: "Unknown error: Document with key
+ * 'db.coll' already existed in H2Collection(db.system.namespaces)".
+ */
+export function isNamespaceExists(err: unknown): boolean {
+  const e = err as { code?: unknown; codeName?: unknown; message?: unknown } | undefined;
+  if (e?.codeName === 'NamespaceExists' || e?.code === 48) return true;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return message.includes('already existed in') && message.includes('.system.namespaces)');
 }
 
 /** A readiness check: the server answers a ping within the check's timeout. */

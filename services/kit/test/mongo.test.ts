@@ -9,6 +9,7 @@ import {
   withTransaction,
   type MongoHandle,
 } from '../src/index.js';
+import { isNamespaceExists } from '../src/mongo.js';
 import { mongoDriverOptions } from '../src/mongo-tls.js';
 import { LogCapture } from './support/log-capture.js';
 import { testDbName, testMongoTransactions, testMongoUri } from './support/servers.js';
@@ -118,5 +119,25 @@ describe('kit mongo (real server)', () => {
     expect(err.message).to.match(/saslStart|Authentication failed/);
     expect(`${err.message}\n${err.stack}`).to.not.include(PASSWORD);
     expect(logs.text).to.not.include(PASSWORD);
+  });
+});
+
+describe('isNamespaceExists (pure)', () => {
+  it('accepts NamespaceExists by code or name', () => {
+    expect(isNamespaceExists({ code: 48, message: 'Collection already exists. NS: a.b' })).to.equal(true);
+    expect(isNamespaceExists({ codeName: 'NamespaceExists' })).to.equal(true);
+  });
+
+  it("accepts the H2 stand-in's code-less answer to two racing creators (seen in make dev)", () => {
+    const message =
+      "Unknown error: Document with key 'edu_notifications.notifications' already existed in " +
+      'H2Collection(edu_notifications.system.namespaces): {"name" : "edu_notifications.notifications"}';
+    expect(isNamespaceExists(new Error(message))).to.equal(true);
+  });
+
+  it('refuses every other error', () => {
+    expect(isNamespaceExists(new Error('Unknown error: null'))).to.equal(false);
+    expect(isNamespaceExists({ code: 11000, message: 'E11000 duplicate key error' })).to.equal(false);
+    expect(isNamespaceExists(undefined)).to.equal(false);
   });
 });
