@@ -11,7 +11,12 @@ import {
   type TopicName,
 } from '../topics.js';
 import { clone, INVALID_DATA, INVALID_ENVELOPE, VALID_EVENTS } from './examples.js';
-import { CLOUDEVENTS_CONTENT_TYPE, cloudEventHeaders } from '../../services/kit/src/cloudevents-headers.js';
+import {
+  CLOUDEVENTS_CONTENT_TYPE,
+  cloudEventHeaders,
+  LEGACY_ID_HEADER,
+} from '../../services/kit/src/cloudevents-headers.js';
+import { DLQ_HEADERS } from '../../services/kit/src/kafka-consumer.js';
 import { analyticsConfigSchema } from '../../services/analytics/src/config.js';
 import { documentImportConfigSchema } from '../../services/document-import/src/config.js';
 import { notificationConfigSchema } from '../../services/notification/src/config.js';
@@ -108,6 +113,8 @@ describe('event catalogue: kafka/topics.json, kafka/asyncapi.yaml and kafka/sche
     }
     expect([...doc.components.schemas.EventHeaders!.required!].sort()).to.deep.equal(Object.keys(sample).sort());
     expect(sample['content-type']).to.equal(CLOUDEVENTS_CONTENT_TYPE);
+    const documented = Object.keys(doc.components.schemas.EventHeaders!.properties ?? {});
+    expect(documented).to.include.members([...Object.values(DLQ_HEADERS), LEGACY_ID_HEADER]);
   });
 
   it('every shared definition file is referenced by some event schema', () => {
