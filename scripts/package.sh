@@ -31,7 +31,7 @@ die() {
   log "error: $*"
   exit 1
 }
-usage() { sed -n '5,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; }
+usage() { sed -n '5,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; }
 
 OUT="$ROOT/dist/release"
 CHART_ONLY=0
