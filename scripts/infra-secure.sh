@@ -44,6 +44,7 @@ secure_set_ports() {
   SECURE_RUN_DIR="$CACHE_DIR/run/secure"
   TLS_DIR="$SECURE_RUN_DIR/tls"
   SASL_PASSWORD_FILE="$SECURE_RUN_DIR/kafka-sasl.password"
+  # shellcheck disable=SC2034 # read by start_kafka in infra.sh
   KAFKA_TEMPLATE=server-secure.properties.template
 }
 
@@ -70,6 +71,8 @@ secure_prepare() {
   fi
   SASL_PASSWORD="$(cat "$SASL_PASSWORD_FILE")"
   local cred="name=$SECURE_SASL_USER,password=$SASL_PASSWORD"
+  # shellcheck disable=SC2034 # read by start_kafka in infra.sh; on the format JVM's command line
+  # for the second it runs (StorageTool takes SCRAM credentials no other way).
   KAFKA_FORMAT_ARGS=(--add-scram "SCRAM-SHA-256=[$cred]" --add-scram "SCRAM-SHA-512=[$cred]")
   TLS_CHANGED=0
   [[ "$(tls_ensure "$TLS_DIR" "$NODE_HOST_IP")" == changed ]] && TLS_CHANGED=1
@@ -226,6 +229,7 @@ secure_up() {
   local lease s
   lease="$(lease_name "$LEASE_ARG")" || exit 2
   if [[ ! -d $LEASES ]] && owned_pid kafka >/dev/null; then lease_take "$LEASES" manual; fi
+  secure_wait_outage "$lease"
   secure_prepare
   # The broker and the proxy read their certificates at start.
   ((TLS_CHANGED)) && stop_servers kafka tlsproxy
@@ -254,9 +258,12 @@ secure_up() {
     fi
   fi
   # 2. Start what is missing (mongo before the proxy: same order as in SECURE_SERVERS reversed).
-  local order=()
+  # Kafka stopped by this very run's kafka-stop comes back with its data.
+  local order=() mode=fresh
   for s in mongo tlsproxy kafka; do [[ " ${missing[*]} " == *" $s "* ]] && order+=("$s"); done
-  ((${#order[@]})) && secure_start fresh "${order[@]}"
+  secure_outage_holder >/dev/null && mode=keep-data
+  ((${#order[@]})) && secure_start "$mode" "${order[@]}"
+  rm -f "$RUN_DIR/kafka.outage"
 
   # 3. Record and print.
   secure_write_env
@@ -275,14 +282,65 @@ secure_down() {
     return 0
   fi
   stop_servers "${SECURE_SERVERS[@]}"
-  rm -f "$ENV_FILE"
+  rm -f "$ENV_FILE" "$RUN_DIR/kafka.outage"
   rm -rf "$LEASES"
 }
 
 # Outage tests: stop only the broker (SIGTERM, a clean shutdown), and start it again on the same
 # ports with the same data (topics, offsets and SCRAM credentials survive).
+#
+# An outage must not hit another run that shares the profile: kafka-stop waits (up to
+# EDU_INFRA_OUTAGE_WAIT seconds, default 300) until no other run holds a lease (the manual lease
+# of a person does not count; --force does not wait). While Kafka is down on purpose,
+# run/secure/kafka.outage names who stopped it, and another run's `up` waits for kafka-start
+# instead of starting a fresh (wiped) broker; a marker whose process is gone is ignored.
+readonly OUTAGE_WAIT="${EDU_INFRA_OUTAGE_WAIT:-300}"
+
+# Give the profile lock up for a second, then take it again.
+relock_profile() {
+  exec 9>&-
+  sleep 1
+  lock_profile
+}
+
+# Prints who stopped Kafka on purpose (a pid, or manual) while that process still runs.
+secure_outage_holder() {
+  local holder start
+  [[ -f $RUN_DIR/kafka.outage ]] && read -r holder start <"$RUN_DIR/kafka.outage" || return 1
+  [[ $holder == manual || "$(lease_proc_start "$holder" 2>/dev/null)" == "$start" ]] || return 1
+  printf '%s\n' "$holder"
+}
+
+# Called with the lock held by `up`; returns with it held once no outage by another run is on.
+secure_wait_outage() { # lease
+  local deadline=$((SECONDS + OUTAGE_WAIT)) holder said=0
+  while holder="$(secure_outage_holder)" && [[ $holder != "$1" ]]; do
+    ((SECONDS < deadline)) || die "the secure profile's kafka is stopped on purpose by $holder (an outage test)" \
+      "and still down after ${OUTAGE_WAIT}s (scripts/infra.sh kafka-start --profile secure starts it)"
+    ((said)) || log "kafka is stopped on purpose by $holder (an outage test); waiting for it to be started again"
+    said=1
+    relock_profile
+  done
+}
+
 secure_kafka_stop() {
   lock_profile
+  local me others deadline=$((SECONDS + OUTAGE_WAIT)) said=0
+  me="$(lease_name "$LEASE_ARG")" || exit 2
+  while :; do
+    others="$(lease_live "$LEASES" | grep -vx -e "$me" -e manual | tr '\n' ' ' || true)"
+    [[ -z $others || $FORCE == 1 ]] && break
+    ((SECONDS < deadline)) || die "other runs still use the secure profile after ${OUTAGE_WAIT}s: ${others% }" \
+      "(--force stops its kafka anyway)"
+    ((said)) || log "waiting for the other runs on the secure profile (${others% }) to finish before stopping its kafka"
+    said=1
+    relock_profile
+  done
+  if [[ $me == manual ]]; then
+    printf 'manual\n' >"$RUN_DIR/kafka.outage"
+  else
+    printf '%s %s\n' "$me" "$(lease_proc_start "$me")" >"$RUN_DIR/kafka.outage"
+  fi
   owned_pid kafka >/dev/null || {
     log "the secure profile's kafka is not running"
     return 0
@@ -295,11 +353,13 @@ secure_kafka_start() {
   [[ -f $ENV_FILE ]] || die "profile secure is not up (scripts/infra.sh up --profile secure first)"
   if owned_pid kafka >/dev/null; then
     log "the secure profile's kafka is already running"
+    rm -f "$RUN_DIR/kafka.outage"
     return 0
   fi
   require_node_modules
   secure_prepare
   secure_start keep-data kafka
+  rm -f "$RUN_DIR/kafka.outage"
 }
 
 secure_status() {

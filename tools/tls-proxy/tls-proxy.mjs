@@ -9,7 +9,9 @@
 //           "routes": [ { "listen": "127.0.0.1:27047", "target": "127.0.0.1:27067", "clientCert": "none" },
 //                       { "listen": "127.0.0.1:27057", "target": "127.0.0.1:27067", "clientCert": "require" } ] }
 // One line per listener on stdout once it listens; handshake failures are logged (one line each,
-// no payload). SIGTERM/SIGINT close the listeners and every open connection, then exit 0.
+// no payload). A client without a certificate on a 'require' route gets OpenSSL's "certificate
+// required" alert; one whose certificate the CA did not sign is dropped right after the handshake
+// (Node checks the chain itself and sends no alert, nor an event to log). SIGTERM/SIGINT close the listeners and every open connection, then exit 0.
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import process from 'node:process';
@@ -73,7 +75,9 @@ function listen(config, route) {
   const where = `${route.listen.host}:${route.listen.port}`;
   server.on('secureConnection', (socket) => relay(socket, route.target));
   server.on('tlsClientError', (err, socket) => {
-    log(`${where}: TLS handshake from ${socket.remoteAddress ?? '?'} failed: ${err.code ?? ''} ${err.message}`);
+    log(
+      `${where}: TLS handshake${socket.remoteAddress ? ` from ${socket.remoteAddress}` : ''} failed: ${err.code ?? ''} ${err.message}`,
+    );
     socket.destroy();
   });
   return new Promise((resolve, reject) => {

@@ -71,9 +71,13 @@ export function startSecureInfra(): Promise<Record<string, string>> {
   return started;
 }
 
-/** Stops only the secure profile's Kafka broker (clean shutdown; ports and data are kept). */
+/**
+ * Stops only the secure profile's Kafka broker (clean shutdown; ports and data are kept). Waits
+ * first until no other run on this machine holds a lease on the profile, so an outage never
+ * hits a run that did not ask for it; meanwhile their `up` waits for startSecureKafka().
+ */
 export async function stopSecureKafka(): Promise<void> {
-  await infra('kafka-stop');
+  await infra('kafka-stop', lease);
 }
 
 /** Starts the secure profile's Kafka broker again on the same ports with the same data; resolves when a SASL_SSL round trip answers. */
