@@ -258,10 +258,13 @@ secure_up() {
     fi
   fi
   # 2. Start what is missing (mongo before the proxy: same order as in SECURE_SERVERS reversed).
-  # Kafka stopped by this very run's kafka-stop comes back with its data.
+  # A broker started afresh has an empty data dir, unless someone may still use the data: another
+  # run holding a lease (restart after a certificate renewal), or this run's own kafka-stop.
   local order=() mode=fresh
   for s in mongo tlsproxy kafka; do [[ " ${missing[*]} " == *" $s "* ]] && order+=("$s"); done
-  secure_outage_holder >/dev/null && mode=keep-data
+  if secure_outage_holder >/dev/null || [[ -n "$(lease_live "$LEASES" | grep -vx -e "$lease" || true)" ]]; then
+    mode=keep-data
+  fi
   ((${#order[@]})) && secure_start "$mode" "${order[@]}"
   rm -f "$RUN_DIR/kafka.outage"
 
