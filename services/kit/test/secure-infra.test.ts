@@ -278,5 +278,12 @@ describe('secure local profile (scripts/infra.sh --profile secure)', function ()
         expect((statSync(path.join(runDir, name)).mode & 0o077).toString(8), name).to.equal('0');
       }
     });
+
+    it('writes the SASL password into none of the server logs', () => {
+      const runDir = path.dirname(path.dirname(env.KAFKA_SSL_CA_FILE!));
+      for (const name of ['kafka.log', 'kafka/format.log', 'tlsproxy.log', 'mongo.log']) {
+        expect(readFileSync(path.join(runDir, name), 'utf8'), name).not.to.include(env.KAFKA_SASL_PASSWORD);
+      }
+    });
   });
 });
