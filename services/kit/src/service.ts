@@ -94,7 +94,7 @@ export async function startService<C extends CommonConfig, B extends BuiltServic
     requireTransactions: requiresTransactions(config),
     driverOptions,
   });
-  const bus = busOptions && openBus(busOptions, config, logger);
+  const bus = busOptions && createKafkaBus(busOptions);
   try {
     const metrics = createMetricsRegistry();
     const readiness: ReadinessState = { shuttingDown: false };
@@ -112,7 +112,7 @@ export async function startService<C extends CommonConfig, B extends BuiltServic
       closers: closersFor(logger, built, bus, db),
       handleSignals: opts.handleSignals,
     });
-    logger.info({ port: running.port }, `${def.name} service listening`);
+    logger.info({ port: running.port, ...kafkaSummary(busOptions, config) }, `${def.name} service listening`);
     return { ...running, config, logger, db, bus, metrics, built };
   } catch (err) {
     await bus?.close().catch(() => undefined);
@@ -121,10 +121,11 @@ export async function startService<C extends CommonConfig, B extends BuiltServic
   }
 }
 
-function openBus(options: KafkaBusOptions, config: CommonConfig, logger: Logger): EventBus {
+/** What the listening line says about Kafka: protocol, mechanism, user, prefix, mode; never the password. */
+function kafkaSummary(options: KafkaBusOptions | undefined, config: CommonConfig) {
+  if (!options) return {};
   const { brokers, topicPrefix, topicCreation } = options;
-  logger.info({ brokers, topicPrefix, topicCreation }, `kafka: ${describeKafkaConnection(config)}`);
-  return createKafkaBus(options);
+  return { kafka: { connection: describeKafkaConnection(config), brokers, topicPrefix, topicCreation } };
 }
 
 function databaseName<C extends CommonConfig>(def: ServiceDefinition<C, BuiltService>, config: Readonly<C>): string {

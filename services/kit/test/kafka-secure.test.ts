@@ -263,13 +263,14 @@ describe('kit Kafka through SASL_SSL with SCRAM-SHA-512 and a private CA (secure
     );
     expect(err.message).to.match(/SASL SCRAM SHA512 authentication failed/);
     expect(err.message).to.not.include(wrong);
-    expect(logs.text).to.include('kafka: SASL_SSL scram-sha-512 as');
     expect(logs.text).to.not.include(wrong);
 
     // The right password starts it; its log names the protocol and user, never the password.
     const running = await start(env.KAFKA_SASL_PASSWORD!);
     await running.shutdown('test over');
-    expect(logs.text).to.include('kit-secure-tiny service listening');
+    const listening = logs.records().find((r) => r.msg === 'kit-secure-tiny service listening');
+    expect(listening?.kafka).to.deep.include({ topicPrefix: prefix, topicCreation: 'create' });
+    expect((listening?.kafka as { connection: string }).connection).to.match(/^SASL_SSL scram-sha-512 as \S+ \(CA /);
     expect(logs.text).to.not.include(env.KAFKA_SASL_PASSWORD!);
   });
 });
