@@ -1,6 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { EventHandler, PlatformEvent, ReceivedMessage } from './kafka.js';
-import { isDuplicateKey, type MongoHandle } from './mongo.js';
+import { isDuplicateKey, isNamespaceExists, type MongoHandle } from './mongo.js';
 
 export interface ProcessedEventRow {
   consumer: string;
@@ -56,8 +56,9 @@ function ensureIndexes(conn: Connection): Promise<void> {
     const model = processedEventModel(conn);
     ready = model
       .createCollection()
-      .catch((err: { codeName?: string }) => {
-        if (err.codeName !== 'NamespaceExists') throw err;
+      .catch((err: unknown) => {
+        // A concurrent creator won (the dev profile's stand-in says so without a code): it exists.
+        if (!isNamespaceExists(err)) throw err;
       })
       .then(() => model.createIndexes());
     indexed.set(conn, ready);
