@@ -10,6 +10,7 @@ import {
   commonConfig,
   createApp,
   createKafkaBus,
+  createLogger,
   createOutbox,
   createOutboxRelay,
   DLQ_HEADERS,
@@ -210,6 +211,14 @@ describe('kit Kafka through SASL_SSL with SCRAM-SHA-512 and a private CA (secure
     expect(await failure()).to.equal(
       `kafka: KAFKA_TOPIC_CREATION=verify and topics are missing or short: ${own}docx-import.jobs.v1 (has 2 partitions; needs 6)`,
     );
+    // Create mode never alters an existing topic: it warns about the short one and leaves it as it is.
+    const logs = new LogCapture();
+    const creating = secureBus({ KAFKA_TOPIC_PREFIX: own }, createLogger({ name: 'kit-secure', destination: logs }));
+    await creating.ensureTopics(declared);
+    expect(await topicPartitionCount(admin, `${own}docx-import.jobs.v1`)).to.equal(2);
+    const warning = logs.records().find((r) => String(r.msg).includes('fewer partitions than declared'));
+    expect(warning?.topics).to.deep.equal([`${own}docx-import.jobs.v1 (has 2 partitions; needs 6)`]);
+
     await admin.createPartitions({ topicPartitions: [{ topic: `${own}docx-import.jobs.v1`, count: 6 }] });
     await waitFor(async () => (await failure()) === 'passed', 'verify to pass once the topic has its partitions');
     expect(await topicPartitionCount(admin, `${own}docx-import.jobs.v1`)).to.equal(6);
