@@ -5,36 +5,26 @@
 // every metric an alert or the dashboard uses exported by the code.
 import { expect } from 'chai';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAllYaml, loadYaml } from '@kubernetes/client-node';
 import { helm, kubectl } from './helpers/cluster.js';
+import { goTool } from './helpers/go-tool.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rendered manifests and schemas are untyped */
 type Obj = Record<string, any>;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const chart = path.join(root, 'charts', 'edu-platform');
-const cache = process.env.EDU_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'edu-platform');
 const KUBECONFORM = 'v0.7.0';
 const valueFiles = [
   ...readdirSync(path.join(chart, 'ci')).map((f) => path.join(chart, 'ci', f)),
   ...readdirSync(path.join(chart, 'examples')).map((f) => path.join(chart, 'examples', f)),
 ];
 
-/** kubeconform from the Go module proxy, built once into the cache beside the cluster binaries. */
-function kubeconform(): string {
-  const bin = path.join(cache, `kubeconform-${KUBECONFORM}`, 'bin', 'kubeconform');
-  if (!existsSync(bin)) {
-    execFileSync('go', ['install', `github.com/yannh/kubeconform/cmd/kubeconform@${KUBECONFORM}`], {
-      env: { ...process.env, GOBIN: path.dirname(bin), PATH: `/usr/local/go/bin:${process.env.PATH}` },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  }
-  return bin;
-}
+const kubeconform = () => goTool('kubeconform', 'github.com/yannh/kubeconform/cmd/kubeconform', KUBECONFORM);
 
 /** Strict per-kind JSON schemas (kubeconform's file names) from the API server's OpenAPI v2 and the chart's CRDs. */
 async function writeSchemas(dir: string): Promise<void> {
