@@ -84,8 +84,9 @@ cluster-status: ## show the local control plane
 crds-sync: ## copy crds/ into the chart (the chart's copy must stay identical)
 	@mkdir -p charts/edu-platform/crds && cp crds/*.yaml charts/edu-platform/crds/
 
-chart-lint: ## helm lint the chart
-	@eval "$$(scripts/cluster.sh env)" && "$$HELM" lint charts/edu-platform
+chart-lint: ## helm lint the chart with each ci/ and examples/ values file (the defaults alone name no store, so they do not render)
+	@eval "$$(scripts/cluster.sh env)" && for f in charts/edu-platform/ci/*.yaml charts/edu-platform/examples/*.yaml; do \
+	  "$$HELM" lint --strict charts/edu-platform -f "$$f" --quiet || exit 1; done && echo "chart-lint: every values file lints"
 
 bench: bench-auth bench-kit bench-outbox bench-question-bank bench-question-bank-jobs bench-document-import bench-attempt bench-notification bench-analytics bench-gateway bench-security ## every benchmark
 
