@@ -77,12 +77,18 @@ export function createQueueDepthReader(opts: QueueDepthOptions): QueueDepthReade
 
   return {
     async read(owner, queue) {
-      try {
-        return await withTimeout(measure(owner, queue), timeoutMs);
-      } catch (err) {
-        await reset();
-        return failure(err, queue);
-      }
+      const attempt = async (): Promise<QueueReading> => {
+        try {
+          return await withTimeout(measure(owner, queue), timeoutMs);
+        } catch (err) {
+          await reset();
+          return failure(err, queue);
+        }
+      };
+      const first = await attempt();
+      // kafkajs's admin keeps every topic it was asked about in its metadata requests, so a topic
+      // deleted since (another job's) fails this one's reading too: a fresh client settles it.
+      return !first.ok && first.reason === 'TopicNotFound' ? attempt() : first;
     },
     forget: (owner) => arrivals.forget(owner),
     close: reset,

@@ -63,11 +63,26 @@ describe('queue-depth reader on a real Kafka topic', function () {
     expect(slowReading).to.deep.equal({ ok: true, totalPending: 9, oldestWaitingSeconds: 30, partitions: 1 });
   });
 
+  // A producer of its own: a client that targeted a deleted topic fails its next sends.
+  const sendOnce = async (to: string, partitions: number) => {
+    const own = new Kafka({ clientId: 'operator-test', brokers: testKafkaBrokers(), logLevel: logLevel.NOTHING });
+    const p = own.producer();
+    await p.connect();
+    try {
+      await p.send({
+        topic: to,
+        messages: Array.from({ length: partitions }, (_, i) => ({ partition: i, value: '{}' })),
+      });
+    } finally {
+      await p.disconnect();
+    }
+  };
+
   it('reads the partition count of the topic with the lag (the workers’ ceiling)', async () => {
     const wide = `docx-import.jobs.v1.test-${randomUUID()}`;
     await admin.createTopics({ topics: [{ topic: wide, numPartitions: 6 }], waitForLeaders: true });
     try {
-      await producer.send({ topic: wide, messages: [0, 1, 2].map((p) => ({ partition: p, value: '{}' })) });
+      await sendOnce(wide, 3);
       const reading = await reader.read('ns/wide', { topic: wide, consumerGroup: `wide-${randomUUID()}` });
       expect(reading).to.deep.include({ ok: true, totalPending: 3, partitions: 6 });
     } finally {
