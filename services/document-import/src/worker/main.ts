@@ -1,5 +1,6 @@
-// `node dist/services/cli.js docx-worker`: the parser worker process. No HTTP: the operator scales
-// it on the consumer group's lag, and SIGTERM lets the items in hand finish before it leaves.
+// `node dist/services/cli.js docx-worker`: the parser worker process. No API: the operator scales
+// it on the consumer group's lag, the kubelet probes /healthz and /readyz on WORKER_HEALTH_PORT, and
+// SIGTERM lets the items in hand finish before it leaves.
 import {
   ConfigError,
   connectMongo,
@@ -10,18 +11,27 @@ import {
   requiresTransactions,
   runMain,
 } from '../../../kit/src/index.js';
-import { documentImportConfigSchema, sandboxOptions, workerConcurrency } from '../config.js';
+import type Joi from 'joi';
+import { documentImportConfigSchema, sandboxOptions, workerConcurrency, type DocumentImportConfig } from '../config.js';
 import { closeParserSandbox, configureParserSandbox } from '../sandbox/index.js';
 import { workerCredential } from './credential.js';
 import { autoApprovalHook } from '../domain/approve.js';
 import { approvalPort } from '../domain/ports.js';
 import { workerIntegrations } from './integrations.js';
+import { stuckAfterMs, WorkerHealth } from './health.js';
+import { closeHealth, serveHealth, workerHealthConfig, type WorkerHealthConfig } from './health-server.js';
 import { startWorker } from './worker.js';
 
+type WorkerConfig = DocumentImportConfig & WorkerHealthConfig;
+
 async function main(): Promise<void> {
-  const config = workerCredential(loadConfig(documentImportConfigSchema));
+  const schema = (documentImportConfigSchema as Joi.ObjectSchema<WorkerConfig>).keys(workerHealthConfig);
+  const config = workerCredential(loadConfig(schema));
   if (!config.KAFKA_BROKERS) throw new ConfigError('config: "KAFKA_BROKERS" is required by the docx worker');
   const logger = createLogger({ name: 'docx-worker', level: config.LOG_LEVEL });
+  // Up before the consumer joins: starting is alive, not ready.
+  const health = new WorkerHealth(Date.now, stuckAfterMs(config, workerConcurrency(config)));
+  const probes = await serveHealth(health, { host: config.HOST, port: config.WORKER_HEALTH_PORT }, logger);
   const db = await connectMongo({
     uri: config.MONGODB_URI,
     dbName: config.MONGODB_DB,
@@ -30,7 +40,7 @@ async function main(): Promise<void> {
   });
   const bus = createKafkaBus({ brokers: parseBrokers(config.KAFKA_BROKERS), clientId: 'docx-worker', logger });
   configureParserSandbox(sandboxOptions(config, workerConcurrency(config)));
-  const worker = await startWorker({ config, db, bus, logger, parse: workerIntegrations(config).parse });
+  const worker = await startWorker({ config, db, bus, logger, health, parse: workerIntegrations(config).parse });
   // The same approval (and approval key) as POST .../approve, recorded as auto_approval.*.
   worker.engine.onCompleted(autoApprovalHook(worker.engine, approvalPort(config)));
   let stopping: Promise<void> | undefined;
@@ -41,6 +51,7 @@ async function main(): Promise<void> {
       await closeParserSandbox();
       await bus.close();
       await db.conn.close();
+      await closeHealth(probes);
       logger.info('docx worker stopped');
     })();
     void stopping.then(

@@ -18,6 +18,8 @@ export interface WorkerRuntime {
   completed: (jobId: string) => Promise<void>;
   /** True once the worker stops: a waiting handler gives up and leaves its offset uncommitted. */
   stopping: () => boolean;
+  /** Marks a job in hand (the liveness probe's stuck bound); the returned function ends it. */
+  inHand?: (jobId: string) => () => void;
 }
 
 const POLL_MS = 100;
@@ -84,6 +86,16 @@ async function runClaimed(rt: WorkerRuntime, row: ImportJobRow, token: string): 
   const { ctx } = rt;
   const pauseFile = ctx.config.DOCX_WORKER_PAUSE_FILE;
   if (pauseFile) await waitUntil(rt, () => !existsSync(pauseFile));
+  const done = rt.inHand?.(row._id);
+  try {
+    await runHeld(rt, row, token);
+  } finally {
+    done?.();
+  }
+}
+
+async function runHeld(rt: WorkerRuntime, row: ImportJobRow, token: string): Promise<void> {
+  const { ctx } = rt;
   const payload = row.payloadRef;
   const bytes = payload ? await ctx.spool.read(payload) : null;
   if (!payload || !bytes) {

@@ -15,6 +15,7 @@ import { createJobEngine, type JobEngine } from '../jobs/engine.js';
 import { internalsOf } from '../jobs/engine-impl.js';
 import type { WorkItem } from '../jobs/events.js';
 import { getJob } from '../jobs/queries.js';
+import type { WorkerHealth } from './health.js';
 import { nativeParseStep, type ParseStep } from './parse-step.js';
 import { handleWorkItem, type WorkerRuntime } from './run-job.js';
 
@@ -26,6 +27,8 @@ export interface WorkerOptions {
   metrics?: Registry;
   /** Default: the native parser with PARSER_ENGINE_NOT_CONNECTED. */
   parse?: ParseStep;
+  /** What the probes answer from: consumer phase and jobs in hand. */
+  health?: WorkerHealth;
 }
 
 export interface RunningWorker {
@@ -64,6 +67,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     parse: opts.parse ?? nativeParseStep,
     completed: (jobId) => runCompletedHooks(engine, jobId, logger),
     stopping: () => stopping,
+    inHand: opts.health ? (jobId) => opts.health!.jobStarted(jobId) : undefined,
   };
   const concurrency = workerConcurrency(config);
   let subscription: Subscription;
@@ -83,9 +87,12 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       handle: (event) => handleWorkItem(rt, asWorkItem(event)),
     });
   } catch (err) {
+    opts.health?.failed(`joining ${config.DOCX_IMPORT_CONSUMER_GROUP} failed: ${(err as Error).message}`);
     await engine.close();
     throw err;
   }
+  // kafkajs's run() returns once the consumer has joined the group and fetches.
+  opts.health?.consuming();
   logger.info(
     { topic: config.DOCX_IMPORT_TOPIC, group: config.DOCX_IMPORT_CONSUMER_GROUP, concurrency },
     'docx worker consuming',
@@ -94,6 +101,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     engine,
     async stop() {
       stopping = true;
+      opts.health?.draining();
       await subscription.stop();
       await engine.close();
     },
