@@ -104,7 +104,7 @@ secure_probe_args() { # servers...  (kafka, mongo: the proxy's two routes)
   if [[ " $* " == *" kafka "* ]]; then
     printf '%s\n' "PROBE_KAFKA_BROKERS=127.0.0.1:$KAFKA_SECURE_PORT" "PROBE_KAFKA_CA=$ca" \
       PROBE_KAFKA_SASL_MECHANISM=scram-sha-512 "PROBE_KAFKA_SASL_USERNAME=$SECURE_SASL_USER" \
-      "PROBE_KAFKA_SASL_PASSWORD_FILE=$SASL_PASSWORD_FILE"
+      "PROBE_KAFKA_SASL_PASSWORD_FILE=$SASL_PASSWORD_FILE" PROBE_KAFKA_GROUPS=1
     [[ -f $RUN_DIR/kafka.pid ]] && printf 'PROBE_KAFKA_PID=%s\n' "$(cat "$RUN_DIR/kafka.pid")"
   fi
   if [[ " $* " == *" mongo "* ]]; then

@@ -459,6 +459,9 @@ async function kafkaOnce() {
     const cluster = await admin.describeCluster();
     if (!cluster.brokers.length) throw new Error('metadata lists no broker yet');
     await admin.listTopics();
+    // With PROBE_KAFKA_GROUPS: ready only once the group coordinator answers (a fresh broker makes
+    // __consumer_offsets on the first FindCoordinator and answers COORDINATOR_NOT_AVAILABLE until then).
+    if (process.env.PROBE_KAFKA_GROUPS) await admin.describeGroups(['edu-infra-probe']);
     return {};
   } finally {
     await admin.disconnect().catch(() => {});
