@@ -2,15 +2,17 @@
 // it on the consumer group's lag, the kubelet probes /healthz and /readyz on WORKER_HEALTH_PORT, and
 // SIGTERM lets the items in hand finish before it leaves.
 import {
-  ConfigError,
   connectMongo,
   createKafkaBus,
   createLogger,
+  describeKafkaConnection,
+  kafkaBusOptions,
   loadConfig,
-  parseBrokers,
   requiresTransactions,
   runMain,
 } from '../../../kit/src/index.js';
+// Not re-exported by the kit's index yet.
+import { mongoDriverOptions } from '../../../kit/src/mongo-tls.js';
 import type Joi from 'joi';
 import { documentImportConfigSchema, sandboxOptions, workerConcurrency, type DocumentImportConfig } from '../config.js';
 import { closeParserSandbox, configureParserSandbox } from '../sandbox/index.js';
@@ -20,15 +22,17 @@ import { approvalPort } from '../domain/ports.js';
 import { workerIntegrations } from './integrations.js';
 import { stuckAfterMs, WorkerHealth } from './health.js';
 import { closeHealth, serveHealth, workerHealthConfig, type WorkerHealthConfig } from './health-server.js';
+import { logicalQueue } from './queue-names.js';
 import { startWorker } from './worker.js';
 
 type WorkerConfig = DocumentImportConfig & WorkerHealthConfig;
 
 async function main(): Promise<void> {
   const schema = (documentImportConfigSchema as Joi.ObjectSchema<WorkerConfig>).keys(workerHealthConfig);
-  const config = workerCredential(loadConfig(schema));
-  if (!config.KAFKA_BROKERS) throw new ConfigError('config: "KAFKA_BROKERS" is required by the docx worker');
+  const config = logicalQueue(workerCredential(loadConfig(schema)));
   const logger = createLogger({ name: 'docx-worker', level: config.LOG_LEVEL });
+  // Read before anything starts: a missing CA file or SASL setting fails start with one line.
+  const busOptions = kafkaBusOptions(config, 'docx-worker', logger);
   // Up before the consumer joins: starting is alive, not ready.
   const health = new WorkerHealth(Date.now, stuckAfterMs(config, workerConcurrency(config)));
   const probes = await serveHealth(health, { host: config.HOST, port: config.WORKER_HEALTH_PORT }, logger);
@@ -37,8 +41,10 @@ async function main(): Promise<void> {
     dbName: config.MONGODB_DB,
     logger,
     requireTransactions: requiresTransactions(config),
+    driverOptions: mongoDriverOptions(config),
   });
-  const bus = createKafkaBus({ brokers: parseBrokers(config.KAFKA_BROKERS), clientId: 'docx-worker', logger });
+  logger.info({ kafka: describeKafkaConnection(config), topic: config.DOCX_IMPORT_TOPIC }, 'docx worker: Kafka');
+  const bus = createKafkaBus(busOptions);
   configureParserSandbox(sandboxOptions(config, workerConcurrency(config)));
   const worker = await startWorker({ config, db, bus, logger, health, parse: workerIntegrations(config).parse });
   // The same approval (and approval key) as POST .../approve, recorded as auto_approval.*.
