@@ -34,8 +34,13 @@ export interface OutageResult {
   delivered: string[];
 }
 
+/**
+ * kafka-stop names this process's lease (node-setup.ts took it): the script waits only for other
+ * runs sharing the profile, never for the suite itself.
+ */
 function secureKafka(cmd: 'kafka-stop' | 'kafka-start'): void {
-  execFileSync('bash', [path.join(repoRoot, 'scripts', 'infra.sh'), cmd, '--profile', 'secure'], {
+  const lease = cmd === 'kafka-stop' && process.env.EDU_KEEP_INFRA !== '1' ? ['--lease', String(process.pid)] : [];
+  execFileSync('bash', [path.join(repoRoot, 'scripts', 'infra.sh'), cmd, '--profile', 'secure', ...lease], {
     stdio: ['ignore', 'ignore', 'inherit'],
     timeout: 300_000,
   });
