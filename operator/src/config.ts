@@ -1,9 +1,10 @@
 import Joi from 'joi';
+import { kafkaConfig, type KafkaClientConfig } from '../../services/kit/src/kafka-config.js';
 import { parseSecretFiles } from './controller/secret-files.js';
 import type { WorkerPolicy } from './controller/worker-policy.js';
 
 /** The operator's environment; main() validates it once with the kit's loadConfig. */
-export interface OperatorConfig {
+export interface OperatorConfig extends KafkaClientConfig {
   KUBECONFIG?: string;
   KAFKA_BROKERS: string;
   OPERATOR_NAMESPACE?: string;
@@ -53,6 +54,9 @@ const id = Joi.number().integer().min(1).max(2147483647);
 
 export const operatorConfigSchema = Joi.object<OperatorConfig>({
   KUBECONFIG: Joi.string().optional(),
+  // TLS and SASL of the lag reader: the platform's KAFKA_* keys. The topic keys are validated but
+  // unused: a DocxImportJob names its physical topic and group.
+  ...kafkaConfig,
   KAFKA_BROKERS: Joi.string()
     .pattern(/^[^,\s]+(,[^,\s]+)*$/)
     .required(),

@@ -4,6 +4,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 // The three kit modules the operator may use, imported directly: the kit's index would also load
 // express, mongoose and kafkajs into a process that needs none of them.
 import { loadConfig } from '../../services/kit/src/config.js';
+import { describeKafkaConnection, kafkaConnection, type KafkaConnection } from '../../services/kit/src/kafka-config.js';
 import { createLogger } from '../../services/kit/src/logging.js';
 import { createMetricsRegistry } from '../../services/kit/src/metrics.js';
 import { brokerList, leaderTimings, operatorConfigSchema, workerPolicy, type OperatorConfig } from './config.js';
@@ -15,9 +16,12 @@ import { LeaderElector } from './leader.js';
 import { createOperatorMetrics, describeRequest } from './metrics.js';
 import { createQueueDepthReader } from './queue-depth.js';
 
-function readConfig(): Readonly<OperatorConfig> {
+// The environment and the files it names (Kafka's CA and client certificate), read before any server
+// is touched; a problem is one line on stderr and exit 1.
+function readConfig(): { config: Readonly<OperatorConfig>; connection: KafkaConnection } {
   try {
-    return loadConfig(operatorConfigSchema);
+    const config = loadConfig(operatorConfigSchema);
+    return { config, connection: kafkaConnection(config) };
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
@@ -25,7 +29,7 @@ function readConfig(): Readonly<OperatorConfig> {
 }
 
 async function main(): Promise<void> {
-  const config = readConfig();
+  const { config, connection } = readConfig();
   const logger = createLogger({ name: 'docx-import-operator', level: config.LOG_LEVEL });
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
 
@@ -38,7 +42,7 @@ async function main(): Promise<void> {
   const clients = makeClients(kc, (method, url) => metrics.apiRequests.inc(describeRequest(method, url)));
   // Unique per process: a restarted pod must not mistake its predecessor's lease for its own.
   const identity = `${config.POD_NAME ?? os.hostname()}_${randomUUID().slice(0, 8)}`;
-  const depth = createQueueDepthReader({ brokers: brokerList(config), logger });
+  const depth = createQueueDepthReader({ brokers: brokerList(config), connection, logger });
   const controller = new Controller({
     kc,
     clients,
@@ -83,7 +87,12 @@ async function main(): Promise<void> {
     config.METRICS_TOKEN,
   );
   logger.info(
-    { port: boundPort(server), identity, leaderElection: config.LEADER_ELECTION },
+    {
+      port: boundPort(server),
+      identity,
+      leaderElection: config.LEADER_ELECTION,
+      kafka: describeKafkaConnection(config),
+    },
     'docx-import-operator listening',
   );
   if (elector) elector.start();
@@ -106,4 +115,9 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
-void main();
+// A start that fails after the config (the port taken, the kubeconfig unreadable) is fatal: a
+// process without its server or controller must not linger as if it ran.
+main().catch((err: unknown) => {
+  process.stderr.write(`startup failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type Admin, type LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
+import type { KafkaConnection } from '../../services/kit/src/kafka-config.js';
 import type { QueueSpec } from './api/docx-import-job.js';
 import { ArrivalLogs, partitionLags, totalLag, type QueueReading } from './queue-lag.js';
 
@@ -16,6 +17,8 @@ export interface QueueDepthReader {
 
 export interface QueueDepthOptions {
   brokers: string[];
+  /** TLS and SASL (the kit's kafkaConnection(config)); none: plaintext. */
+  connection?: KafkaConnection;
   logger: Logger;
   /** Upper bound on one reading, so a hung broker cannot stall a reconcile. */
   timeoutMs?: number;
@@ -28,6 +31,7 @@ export function createQueueDepthReader(opts: QueueDepthOptions): QueueDepthReade
   const kafka = new Kafka({
     clientId: 'docx-import-operator',
     brokers: opts.brokers,
+    ...opts.connection,
     connectionTimeout: 3000,
     requestTimeout: 5000,
     // Few, short retries: the resync retries anyway, and a reading must end within the reconcile.
