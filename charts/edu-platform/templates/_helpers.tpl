@@ -316,7 +316,9 @@ The DOCX workers' ConfigMap data: document-import's database, spool and peers, t
 MongoDB client settings (the files and credentials come through the operator's WORKER_SECRET_FILES
 and WORKER_SECRET_ENV), and worker.extraEnv's literal values. The operator injects
 DOCX_IMPORT_TOPIC, DOCX_IMPORT_CONSUMER_GROUP and WORKER_CONCURRENCY from the job's spec: physical
-names, so the workers get no KAFKA_TOPIC_PREFIX (their bus must not prefix again).
+names. The workers still get the release's KAFKA_TOPIC_PREFIX: they relay document-import's outbox
+(job events, re-enqueued work) into the release's topics, so their bus prefixes like every other
+bus of the release, and the worker takes the prefix off the job's physical names once, at start.
 */}}
 {{- define "edu-platform.worker.config" -}}
 {{- $job := .Values.docxImportJob -}}
@@ -324,7 +326,7 @@ MONGODB_DB: {{ (index .Values.services "document-import").database | quote }}
 {{- include "edu-platform.peerUrls" . }}
 {{- include "edu-platform.documentImport.config" . }}
 {{- include "edu-platform.kafka.clientConfig" . }}
-{{- include "edu-platform.kafka.topicConfig" (dict "root" . "prefix" false) }}
+{{- include "edu-platform.kafka.topicConfig" (dict "root" . "prefix" true) }}
 {{- include "edu-platform.mongodb.clientConfig" . }}
 {{- range $job.worker.extraEnv }}
 {{- if hasKey . "value" }}
