@@ -38,6 +38,9 @@ const policy: WorkerPolicy = {
   allowedImages: [TEST_WORKER_IMAGE.split(':')[0]!],
   imagePullSecrets: [],
   secretEnv: [],
+  // The Kafka CA the chart render below configures (kafka.tls.caSecret): the policy admits its volume.
+  secretFiles: [{ secret: 'kafka-ca', key: 'ca.crt', path: '/etc/edu-platform/kafka/ca.crt' }],
+  healthPort: 8081,
   podLabels: {},
   tmpSizeLimit: '64Mi',
   maxResources: { cpu: '1', memory: '1Gi', 'ephemeral-storage': '1Gi' },
@@ -111,7 +114,7 @@ describe('the operator touches only the Deployments it owns', function () {
         '--set',
         `operator.serviceAccount.name=${OPERATOR_SA},serviceAccount.name=${WORKER_SA}`,
         '--set',
-        'mongodb.uri=mongodb://db:27017/,kafka.brokers={kafka:9092}',
+        'mongodb.uri=mongodb://db:27017/,kafka.brokers={kafka:9092},kafka.tls.enabled=true,kafka.tls.caSecret.name=kafka-ca',
       ]);
       policyName = /name: (\S+)/.exec(manifest)?.[1] ?? '';
       await kubectl(['apply', '-f', '-'], { input: manifest });
@@ -188,11 +191,25 @@ describe('the operator touches only the Deployments it owns', function () {
       hostile.spec!.template.spec!.volumes!.push({ name: 'root', hostPath: { path: '/' } });
       const mounted = await refusal(() => asOperator.createNamespacedDeployment({ namespace: ns, body: hostile }));
       expect(mounted.code).to.equal(403);
-      expect(mounted.message).to.include('emptyDir volumes only');
+      expect(mounted.message).to.include('projected volumes of the');
       expect(await readDeployment(k, ns, 'hostile-workers')).to.equal(undefined);
     });
 
-    it('lets it create and change the worker Deployment it builds for its own job (the control)', async () => {
+    it("refuses a worker pod that mounts a Secret other than the configured TLS files (the platform's own credentials)", async () => {
+      const owner = await createJob(k, job(ns, 'thief'));
+      const built = workerTemplate(owner, {
+        ...policy,
+        secretFiles: [{ secret: 'edu-secrets', key: 'INTERNAL_API_TOKEN', path: '/etc/edu-platform/kafka/ca.crt' }],
+      });
+      if (!built.ok) throw new Error(built.problems.join('; '));
+      const thief = await refusal(() =>
+        asOperator.createNamespacedDeployment({ namespace: ns, body: desiredDeployment(owner, 1, built.template) }),
+      );
+      expect(thief.code).to.equal(403);
+      expect(await readDeployment(k, ns, 'thief-workers')).to.equal(undefined);
+    });
+
+    it('lets it create and change the worker Deployment it builds for its own job, the Kafka CA mounted (the control)', async () => {
       const owner = await createJob(k, job(ns, 'parse'));
       const built = workerTemplate(owner, policy);
       if (!built.ok) throw new Error(built.problems.join('; '));
