@@ -45,7 +45,7 @@ interface AsyncApi {
   operations: Record<string, AsyncApiOperation>;
   components: {
     messages: Record<string, AsyncApiMessage>;
-    schemas: Record<string, { $ref?: string; required?: string[] }>;
+    schemas: Record<string, { $ref?: string; required?: string[]; properties?: Record<string, unknown> }>;
   };
 }
 
