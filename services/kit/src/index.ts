@@ -107,7 +107,9 @@ export {
   type ConsumeOptions,
   type EventHandler,
   type SessionOptions,
+  type ConsumerState,
 } from './kafka.js';
+export { mongoTlsConfig, mongoDriverOptions, type MongoTlsConfig, type MongoDriverOptions } from './mongo-tls.js';
 export {
   PoisonMessageError,
   DEFAULT_RETRY,

@@ -224,12 +224,22 @@ function consumerConfig(sub: SubscribeOptions, wire: (name: string) => string): 
   };
 }
 
+function reportState(consumer: Consumer, sub: SubscribeOptions): void {
+  const report = sub.onState;
+  if (!report) return;
+  consumer.on(consumer.events.GROUP_JOIN, () => report({ phase: 'joined' }));
+  consumer.on(consumer.events.CRASH, (e) =>
+    report({ phase: 'crashed', error: e.payload.error.message, restarting: e.payload.restart }),
+  );
+}
+
 /** Joins the group and runs the handler; stop() lets in-flight messages finish, commits and leaves. */
 export async function startConsumer(kafka: Kafka, sub: SubscribeOptions, deps: ConsumerDeps): Promise<Subscription> {
   const signal = new StopSignal();
   const rt = runtimeFor(sub, deps, signal);
   const wire = deps.wire ?? ((name: string) => name);
   const consumer: Consumer = kafka.consumer(consumerConfig(sub, wire));
+  reportState(consumer, sub);
   try {
     await consumer.connect();
     await consumer.subscribe({ topic: wire(sub.topic), fromBeginning: sub.fromBeginning ?? false });

@@ -89,7 +89,15 @@ export interface SubscribeOptions {
    * exactly what is waiting or in hand (a work queue scaled on its lag needs that).
    */
   commitEachMessage?: boolean;
+  /**
+   * Told when the consumer joins (or rejoins) its group and when it crashes: `restarting` true
+   * when kafkajs restarts it on its own (a retriable error), false when it has stopped for good.
+   * A worker's probes read it: a consumer that stopped is a worker that must be restarted.
+   */
+  onState?: (state: ConsumerState) => void;
 }
+
+export type ConsumerState = { phase: 'joined' } | { phase: 'crashed'; error: string; restarting: boolean };
 
 export type EventHandler<T = unknown> = (event: PlatformEvent<T>, message: ReceivedMessage) => Promise<void>;
 

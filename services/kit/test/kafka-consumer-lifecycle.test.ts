@@ -159,4 +159,23 @@ describe('kit consumer lifecycle (real broker)', function () {
     expect(membersDuring).to.have.length(1);
     expect(membersAfter, 'same member: never expired and rejoined').to.deep.equal(membersDuring);
   });
+
+  it("tells onState when the consumer has joined its group (a worker's readiness reads it)", async () => {
+    const topic = await topicWithDlq('kit-state');
+    const states: string[] = [];
+    const own = testBus('kit-state');
+    try {
+      await own.consume({
+        topic,
+        groupId: uniqueGroup('kit-state'),
+        session: FAST_SESSION,
+        handle: async () => undefined,
+        onState: (s) => void states.push(s.phase),
+      });
+      await waitFor('the joined state', () => states.includes('joined'), 30000);
+      expect(states).to.not.include('crashed');
+    } finally {
+      await own.close();
+    }
+  });
 });

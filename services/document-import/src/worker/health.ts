@@ -91,9 +91,14 @@ export class WorkerHealth {
     readonly stuckAfterMs: number,
   ) {}
 
-  /** Joined the group (a later failure is not undone by it). */
+  /** Joined (or rejoined) the group (a later failure is not undone by it). */
   consuming(): void {
     if (this.phase === 'starting') this.phase = 'consuming';
+  }
+
+  /** The consumer crashed and kafkajs restarts it: alive, not ready until it has joined again. */
+  rejoining(): void {
+    if (this.phase === 'consuming') this.phase = 'starting';
   }
 
   draining(): void {

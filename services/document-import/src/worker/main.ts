@@ -8,11 +8,10 @@ import {
   describeKafkaConnection,
   kafkaBusOptions,
   loadConfig,
+  mongoDriverOptions,
   requiresTransactions,
   runMain,
 } from '../../../kit/src/index.js';
-// Not re-exported by the kit's index yet.
-import { mongoDriverOptions } from '../../../kit/src/mongo-tls.js';
 import type Joi from 'joi';
 import { documentImportConfigSchema, sandboxOptions, workerConcurrency, type DocumentImportConfig } from '../config.js';
 import { closeParserSandbox, configureParserSandbox } from '../sandbox/index.js';

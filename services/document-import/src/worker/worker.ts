@@ -4,6 +4,7 @@
 import type { Registry } from 'prom-client';
 import {
   PoisonMessageError,
+  type ConsumerState,
   type EventBus,
   type Logger,
   type MongoHandle,
@@ -58,6 +59,14 @@ async function runCompletedHooks(engine: JobEngine, jobId: string, logger: Logge
   }
 }
 
+/** The consumer's own state into the probes: a crash kafkajs will not restart from fails liveness. */
+export function reportConsumerState(health: WorkerHealth | undefined, state: ConsumerState): void {
+  if (!health) return;
+  if (state.phase === 'joined') health.consuming();
+  else if (state.restarting) health.rejoining();
+  else health.failed(`consumer crashed: ${state.error}`);
+}
+
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const { config, logger, bus } = opts;
   const engine = await createJobEngine({ config, db: opts.db, bus, logger, metrics: opts.metrics });
@@ -85,6 +94,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         fetchMaxWaitMs: 500,
       },
       handle: (event) => handleWorkItem(rt, asWorkItem(event)),
+      onState: (state) => reportConsumerState(opts.health, state),
     });
   } catch (err) {
     opts.health?.failed(`joining ${config.DOCX_IMPORT_CONSUMER_GROUP} failed: ${(err as Error).message}`);

@@ -1,6 +1,7 @@
 // The worker's probe answers as pure functions of its state and an injected clock.
 import { expect } from 'chai';
 import { liveness, readiness, stuckAfterMs, WorkerHealth } from '../../src/worker/health.js';
+import { reportConsumerState } from '../../src/worker/worker.js';
 
 const BOUND = 80_000;
 
@@ -50,6 +51,28 @@ describe('docx worker probes (pure)', () => {
         message: 'consumer stopped: group coordinator refused: not authorized',
       });
       expect(h.readiness().ok).to.equal(false);
+    });
+
+    it("follows the consumer's own state: a restarting crash is alive but not ready until it rejoins; one it will not restart from fails liveness", () => {
+      const h = health();
+      reportConsumerState(h, { phase: 'joined' });
+      expect(h.readiness().ok).to.equal(true);
+      reportConsumerState(h, {
+        phase: 'crashed',
+        error: 'The coordinator is not aware of this member',
+        restarting: true,
+      });
+      expect(h.liveness().ok).to.equal(true);
+      expect(h.readiness()).to.deep.equal({ ok: false, message: 'starting' });
+      reportConsumerState(h, { phase: 'joined' });
+      expect(h.readiness().ok).to.equal(true);
+      reportConsumerState(h, { phase: 'crashed', error: 'SASL authentication failed', restarting: false });
+      expect(h.liveness()).to.deep.equal({
+        ok: false,
+        message: 'consumer stopped: consumer crashed: SASL authentication failed',
+      });
+      reportConsumerState(h, { phase: 'joined' });
+      expect(h.liveness().ok, 'a stopped consumer stays failed').to.equal(false);
     });
 
     it('is alive but not ready while draining on SIGTERM', () => {
