@@ -41,6 +41,8 @@ export function testSetup(file: string, extra: Record<string, string> = {}): Tes
     DOCX_IMPORT_LIVE_POLL_MS: '100',
     DOCX_WORKER_LEASE_MS: '2000',
     DOCX_WORKER_SESSION_TIMEOUT_MS: '6000',
+    // Any free port: several workers of a test share this machine (a pod has 8081 to itself).
+    WORKER_HEALTH_PORT: '0',
     ...extra,
   };
   return { env, config: loadConfig(documentImportConfigSchema, env) };
