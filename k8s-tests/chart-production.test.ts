@@ -67,6 +67,12 @@ const find = (objs: Obj[], kind: string, name: string): Obj => {
   return o;
 };
 
+/** The chart with every component and store option on (ci/external-values.yaml), as objects. */
+async function renderExternal(): Promise<Obj[]> {
+  const values = valueFiles.find((f) => f.endsWith('external-values.yaml'))!;
+  return objects(await helm(['template', 'edu', chart, '-n', 'edu', '-f', values]));
+}
+
 describe('charts/edu-platform for production: kubeconform, subchart, store security, monitoring', function () {
   this.timeout(600_000);
   let bin = '';
@@ -128,17 +134,7 @@ describe('charts/edu-platform for production: kubeconform, subchart, store secur
   });
 
   it('mounts the Kafka and MongoDB TLS files and credentials into every pod that talks to them, and tells the operator for the workers', async () => {
-    const objs = objects(
-      await helm([
-        'template',
-        'edu',
-        chart,
-        '-n',
-        'edu',
-        '-f',
-        valueFiles.find((f) => f.endsWith('external-values.yaml'))!,
-      ]),
-    );
+    const objs = await renderExternal();
     const deployments = objs.filter((o) => o.kind === 'Deployment');
     for (const d of deployments) {
       const name = d.metadata.name as string;
@@ -205,17 +201,7 @@ describe('charts/edu-platform for production: kubeconform, subchart, store secur
   });
 
   it('scrapes with the metrics token and alerts and charts only on metrics the code exports', async () => {
-    const objs = objects(
-      await helm([
-        'template',
-        'edu',
-        chart,
-        '-n',
-        'edu',
-        '-f',
-        valueFiles.find((f) => f.endsWith('external-values.yaml'))!,
-      ]),
-    );
+    const objs = await renderExternal();
     const monitors = objs.filter((o) => o.kind === 'ServiceMonitor');
     expect(monitors.map((m) => m.metadata.name)).to.include.members([
       'edu-edu-platform-gateway',
