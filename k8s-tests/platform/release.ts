@@ -49,6 +49,9 @@ const secret = (name: string, data: Record<string, string>) => ({
   stringData: data,
 });
 
+/** The Secrets the suite makes for node-secure-values.yaml: the admin's, not the release's (uninstall keeps them). */
+export const SUITE_SECRETS = ['edu-secure-ca', 'edu-secure-mongodb-client', 'edu-kafka-credentials'];
+
 /** Creates (or updates) the Secrets node-secure-values.yaml names, from the secure profile's files. */
 async function applySecureSecrets(): Promise<void> {
   const file = (key: string) => readFileSync(secureEnv(key) ?? '', 'utf8');
@@ -58,12 +61,12 @@ async function applySecureSecrets(): Promise<void> {
     apiVersion: 'v1',
     kind: 'List',
     items: [
-      secret('edu-secure-ca', { 'ca.crt': file('SECURE_CA_FILE') }),
-      secret('edu-secure-mongodb-client', {
+      secret(SUITE_SECRETS[0]!, { 'ca.crt': file('SECURE_CA_FILE') }),
+      secret(SUITE_SECRETS[1]!, {
         'tls.crt': file('SECURE_CLIENT_CERT_FILE'),
         'tls.key': file('SECURE_CLIENT_KEY_FILE'),
       }),
-      secret('edu-kafka-credentials', {
+      secret(SUITE_SECRETS[2]!, {
         username: secureEnv('KAFKA_SASL_USERNAME') ?? '',
         password: secureEnv('KAFKA_SASL_PASSWORD') ?? '',
       }),
