@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Registry } from 'prom-client';
-import { createApp, mongoCheck, type ReadinessState, readOpenApi } from '../../kit/src/index.js';
+import { createApp, type HealthChecks, mongoCheck, type ReadinessState, readOpenApi } from '../../kit/src/index.js';
 import type { AuthDeps } from './domain/deps.js';
 import { authRoutes } from './routes.js';
 
@@ -10,6 +10,8 @@ export const SERVICE_VERSION = '0.1.0';
 export interface AuthAppOptions {
   metrics: Registry;
   readiness?: ReadinessState;
+  /** The kit's readiness checks (MongoDB gating, Kafka reported); MongoDB alone when omitted. */
+  checks?: HealthChecks;
   internalToken?: string;
   /** Bearer token for /metrics (unset: the internal token guards it). */
   metricsToken?: string;
@@ -23,7 +25,7 @@ export function buildApp(deps: AuthDeps, opts: AuthAppOptions): Express {
     name: SERVICE_NAME,
     version: SERVICE_VERSION,
     routes: authRoutes(deps),
-    checks: { mongodb: mongoCheck(deps.db) },
+    checks: opts.checks ?? { mongodb: mongoCheck(deps.db) },
     logger: deps.logger,
     metrics: opts.metrics,
     openapi,

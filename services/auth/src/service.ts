@@ -17,12 +17,13 @@ export const authService: ServiceDefinition<AuthConfig, BuiltAuth> = {
   name: SERVICE_NAME,
   configSchema: authConfigSchema,
   checkConfig: assertProductionSafe,
-  async build({ config, logger, db, metrics, readiness, bus }) {
+  async build({ config, logger, db, metrics, readiness, checks, bus }) {
     const deps = await createAuthDeps(db, config, logger, metrics);
     logger.info({ bcryptCost: config.AUTH_BCRYPT_COST }, 'auth settings');
     const app = buildApp(deps, {
       metrics,
       readiness,
+      checks,
       internalToken: config.INTERNAL_API_TOKEN,
       metricsToken: config.METRICS_TOKEN,
       trustProxy: config.TRUST_PROXY,
