@@ -4,6 +4,7 @@ import type { DocumentImportConfig } from '../config.js';
 import { createJobContext, type JobContext } from './context.js';
 import type { CompletedHook, JobEngine, JobEngineOptions } from './engine.js';
 import { createLiveFeed } from './live.js';
+import { registerJobMetrics } from './metrics.js';
 import { getJob, jobEvents, jobStatus, listJobs, queueOf } from './queries.js';
 import { recoverJobs } from './recover.js';
 import { findApproval, recordApproval, recordAutoApprovalFailure, saveReview } from './review.js';
@@ -48,6 +49,8 @@ export async function buildEngine(opts: JobEngineOptions): Promise<JobEngine> {
   const live = createLiveFeed(ctx, opts.config.DOCX_IMPORT_LIVE_POLL_MS);
   ctx.changed = (id) => live.changed(id);
   const relay = startRelay(ctx, opts.bus);
+  // Only the API process passes a registry (worker/main.ts passes none: workers are not scraped).
+  if (opts.metrics) registerJobMetrics(ctx, opts.metrics);
   const completedHooks: CompletedHook[] = [];
   const engine: JobEngine = {
     submitUpload: (scope, input) => submitJob(ctx, scope, input),
