@@ -95,6 +95,8 @@ export interface ConsumerDeps {
   logger: Logger;
   /** A logical topic or group name as it is on the wire (the bus's topic prefix); identity when absent. */
   wire?: (name: string) => string;
+  /** Told the (logical) dead-letter topic each time a message is dead-lettered (a metric). */
+  onDeadLettered?: (dlq: string) => void;
 }
 
 interface Runtime extends ConsumerDeps {
@@ -155,6 +157,7 @@ async function deadLetter(rt: Runtime, { m, heartbeat }: Delivery, error: Error,
   for (let tries = 1; ; tries++) {
     try {
       await rt.publish(rt.dlq!, [copy]);
+      rt.onDeadLettered?.(rt.dlq!);
       rt.logger.error({ ...where(m), attempts, dlq: rt.dlq, err: error.message }, 'kafka: message dead-lettered');
       return;
     } catch (err) {

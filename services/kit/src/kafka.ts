@@ -10,6 +10,7 @@ import {
   verifyTopics,
   type TopicNaming,
 } from './kafka-topics.js';
+import { Counter, type Registry } from 'prom-client';
 import type { Logger } from './logging.js';
 
 export { parseBrokers, type TopicDeclaration } from './kafka-config.js';
@@ -164,6 +165,8 @@ export interface KafkaBusOptions {
   topicPolicy?: TopicPolicy;
   /** `create` (default): create missing topics. `verify`: create nothing, check at ensureTopics. */
   topicCreation?: TopicCreation;
+  /** The service's registry: `kafka_dead_lettered_total{topic}` counts what its consumers dead-letter. */
+  metrics?: Registry;
 }
 
 /** kafkajs behind the EventBus interface: one idempotent producer, one consumer per subscription. */
@@ -178,6 +181,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     retry: { retries: 5, initialRetryTime: 200 },
   });
   const naming: TopicNaming = { prefix: opts.topicPrefix ?? '' };
+  const onDeadLettered = deadLetterCounter(opts.metrics);
   const wire = (name: string) => physicalName(naming, name);
   let producer: Promise<Producer> | undefined;
   let admin: Promise<Admin> | undefined;
@@ -233,7 +237,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     async subscribe(sub) {
       const dlq = sub.deadLetterTopic === false ? undefined : (sub.deadLetterTopic ?? `${sub.topic}.dlq`);
       await assertTopicsExist(await getAdmin(), wire(sub.topic), dlq === undefined ? undefined : wire(dlq));
-      const s = await startConsumer(kafka, sub, { publish: bus.publish, logger: opts.logger, wire });
+      const s = await startConsumer(kafka, sub, { publish: bus.publish, logger: opts.logger, wire, onDeadLettered });
       const tracked: Subscription = {
         async stop() {
           await s.stop();
@@ -283,4 +287,16 @@ function logKafka(logger: Logger, entry: LogEntry, secret: string): void {
   if (entry.level <= logLevel.ERROR) logger.error(fields, `kafka: ${message}`);
   else if (entry.level === logLevel.WARN) logger.warn(fields, `kafka: ${message}`);
   else logger.debug(fields, `kafka: ${message}`);
+}
+
+/** Counts dead-lettered messages by (logical) dead-letter topic in the service's registry, if any. */
+function deadLetterCounter(registry: Registry | undefined): ((dlq: string) => void) | undefined {
+  if (!registry) return undefined;
+  const counter = new Counter({
+    name: 'kafka_dead_lettered_total',
+    help: 'Messages this process moved to a dead-letter topic after their retries, by dead-letter topic',
+    labelNames: ['topic'],
+    registers: [registry],
+  });
+  return (dlq) => counter.inc({ topic: dlq });
 }

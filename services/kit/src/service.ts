@@ -94,9 +94,9 @@ export async function startService<C extends CommonConfig, B extends BuiltServic
     requireTransactions: requiresTransactions(config),
     driverOptions,
   });
-  const bus = busOptions && createKafkaBus(busOptions);
+  const metrics = createMetricsRegistry();
+  const bus = busOptions && createKafkaBus({ ...busOptions, metrics });
   try {
-    const metrics = createMetricsRegistry();
     const readiness: ReadinessState = { shuttingDown: false };
     const checks: HealthChecks = { mongodb: mongoCheck(db), ...(bus ? { kafka: reportOnly(() => bus.ping()) } : {}) };
     const built = await def.build({ config, logger, db, metrics, bus, readiness, checks });

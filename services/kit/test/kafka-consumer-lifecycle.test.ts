@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Registry } from 'prom-client';
 import type { Admin } from 'kafkajs';
 import { buildEvent, type EventBus } from '../src/kafka.js';
 import {
@@ -174,6 +175,34 @@ describe('kit consumer lifecycle (real broker)', function () {
       });
       await waitFor('the joined state', () => states.includes('joined'), 30000);
       expect(states).to.not.include('crashed');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('counts what it dead-letters in the service registry: kafka_dead_lettered_total by dead-letter topic', async () => {
+    const topic = await topicWithDlq('kit-dlq-metric');
+    const registry = new Registry();
+    const own = testBus('kit-dlq-metric', 'silent', registry);
+    const broken = event('k', 1);
+    await bus.publish(topic, [{ key: 'k', value: JSON.stringify(broken) }]);
+    const dead = () =>
+      registry
+        .getSingleMetric('kafka_dead_lettered_total')
+        ?.get()
+        .then((m) => m.values.find((v) => v.labels.topic === `${topic}.dlq`)?.value ?? 0);
+    try {
+      await own.consume({
+        topic,
+        groupId: uniqueGroup('kit-dlq-metric'),
+        fromBeginning: true,
+        session: FAST_SESSION,
+        retry: { attempts: 2, initialMs: 10, maxMs: 20 },
+        handle: async () => {
+          throw new Error('always fails');
+        },
+      });
+      await waitFor('the dead-lettered count', async () => (await dead()) === 1, 60000);
     } finally {
       await own.close();
     }

@@ -1,4 +1,5 @@
 // Shared by the kit's Kafka tests: a bounded poll, unique names, and a raw admin for assertions.
+import type { Registry } from 'prom-client';
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { createKafkaBus, type EventBus, type SessionOptions } from '../../src/kafka.js';
@@ -24,8 +25,13 @@ export function uniqueGroup(prefix: string): string {
   return `${prefix}-${randomUUID()}`;
 }
 
-export function testBus(clientId: string, level: 'silent' | 'warn' = 'silent'): EventBus {
-  return createKafkaBus({ brokers: testKafkaBrokers(), clientId, logger: createLogger({ name: clientId, level }) });
+export function testBus(clientId: string, level: 'silent' | 'warn' = 'silent', metrics?: Registry): EventBus {
+  return createKafkaBus({
+    brokers: testKafkaBrokers(),
+    clientId,
+    logger: createLogger({ name: clientId, level }),
+    metrics,
+  });
 }
 
 /** A raw kafkajs admin for what the bus deliberately hides (topic configs, group offsets, members). */
