@@ -65,6 +65,12 @@ export function createOperatorMetrics(registry: Registry) {
       labelNames: jobLabels,
       registers,
     }),
+    deadLetters: new Gauge({
+      name: 'docx_import_queue_dead_letters',
+      help: "Messages in the work queue's dead-letter topic (<topic>.dlq): work items the workers gave up on",
+      labelNames: jobLabels,
+      registers,
+    }),
     desired: new Gauge({
       name: 'docx_import_workers_desired',
       help: 'Worker replicas the operator set',

@@ -61,9 +61,10 @@ export function createQueueDepthReader(opts: QueueDepthOptions): QueueDepthReade
 
   async function measure(owner: string, queue: QueueSpec): Promise<QueueReading> {
     const a = await connected();
-    const [topicOffsets, groupOffsets] = await Promise.all([
+    const [topicOffsets, groupOffsets, deadLetters] = await Promise.all([
       a.fetchTopicOffsets(queue.topic),
       a.fetchOffsets({ groupId: queue.consumerGroup, topics: [queue.topic] }),
+      deadLetterCount(a, `${queue.topic}.dlq`),
     ]);
     const committed = groupOffsets.find((t) => t.topic === queue.topic)?.partitions ?? [];
     const lags = partitionLags(topicOffsets, committed);
@@ -76,6 +77,7 @@ export function createQueueDepthReader(opts: QueueDepthOptions): QueueDepthReade
       oldestWaitingSeconds: log.oldestPendingSeconds(lags, now),
       // fetchTopicOffsets answers one entry per partition of the topic's metadata: no second round trip.
       partitions: topicOffsets.length,
+      ...(deadLetters === undefined ? {} : { deadLetters }),
     };
   }
 
@@ -97,6 +99,22 @@ export function createQueueDepthReader(opts: QueueDepthOptions): QueueDepthReade
     forget: (owner) => arrivals.forget(owner),
     close: reset,
   };
+}
+
+/**
+ * What the dead-letter topic holds, or undefined without one: a reading never fails for want of it.
+ * Asked only of a listed topic (kafkajs keeps a topic it was asked about in its metadata requests,
+ * and an unknown one there fails the readings that follow).
+ */
+async function deadLetterCount(admin: Admin, dlq: string): Promise<number | undefined> {
+  const topics = await admin.listTopics().catch(() => [] as string[]);
+  if (!topics.includes(dlq)) return undefined;
+  return admin.fetchTopicOffsets(dlq).then(retained, () => undefined);
+}
+
+/** Messages a topic retains: the sum over partitions of high watermark minus log start. */
+export function retained(partitions: ReadonlyArray<{ high: string; low: string }>): number {
+  return partitions.reduce((n, p) => n + Math.max(0, Number(p.high) - Number(p.low)), 0);
 }
 
 function failure(err: unknown, queue: QueueSpec): QueueReading {

@@ -7,6 +7,8 @@ export type QueueReading =
       oldestWaitingSeconds: number;
       /** The topic's partition count: the most consumers of one group that can have work. */
       partitions?: number;
+      /** Messages kept in the queue's dead-letter topic (`<topic>.dlq`); absent when it cannot be read. */
+      deadLetters?: number;
     }
   | { ok: false; reason: string; message: string };
 

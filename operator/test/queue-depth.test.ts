@@ -90,6 +90,27 @@ describe('queue-depth reader on a real Kafka topic', function () {
     }
   });
 
+  it("reads what the queue's dead-letter topic holds (the work items the workers gave up on), and no figure without one", async () => {
+    const queue = `docx-import.jobs.v1.test-${randomUUID()}`;
+    await admin.createTopics({
+      topics: [
+        { topic: queue, numPartitions: 1 },
+        { topic: `${queue}.dlq`, numPartitions: 2 },
+      ],
+      waitForLeaders: true,
+    });
+    try {
+      await sendOnce(`${queue}.dlq`, 2);
+      const reading = await reader.read('ns/dlq', { topic: queue, consumerGroup: `dlq-${randomUUID()}` });
+      expect(reading).to.deep.include({ ok: true, totalPending: 0, deadLetters: 2 });
+      const bare = await reader.read('ns/bare', { topic, consumerGroup: `bare-${randomUUID()}` });
+      expect(bare.ok).to.equal(true);
+      expect(bare).to.not.have.property('deadLetters');
+    } finally {
+      await admin.deleteTopics({ topics: [queue, `${queue}.dlq`] }).catch(() => undefined);
+    }
+  });
+
   it('starts a forgotten job over: its backlog is dated from the next reading', async () => {
     const queue = { topic, consumerGroup: `gone-${randomUUID()}` };
     await reader.read('ns/gone', queue);

@@ -76,6 +76,8 @@ export interface QueueStatus {
   oldestWaitingSeconds: number;
   /** Partitions of the topic: the most workers that can have work at once. */
   partitions?: number;
+  /** Messages in the queue's dead-letter topic (`<topic>.dlq`): work items the workers gave up on. */
+  deadLetters?: number;
 }
 
 export interface DocxImportJobStatus {

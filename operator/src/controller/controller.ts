@@ -176,6 +176,7 @@ export class Controller {
     if (q) {
       this.deps.metrics.pending.set(labels, q.totalPending);
       this.deps.metrics.oldest.set(labels, q.oldestWaitingSeconds);
+      if (q.deadLetters !== undefined) this.deps.metrics.deadLetters.set(labels, q.deadLetters);
     }
     this.deps.metrics.desired.set(labels, decision.status.desiredWorkers ?? 0);
   }
@@ -187,7 +188,8 @@ export class Controller {
     this.status.ledger.forget(key);
     this.deps.depth.forget(key);
     const labels = { namespace: job.metadata?.namespace ?? '', name: job.metadata?.name ?? '' };
-    for (const g of [this.deps.metrics.pending, this.deps.metrics.oldest, this.deps.metrics.desired]) g.remove(labels);
+    const { pending, oldest, desired, deadLetters } = this.deps.metrics;
+    for (const g of [pending, oldest, desired, deadLetters]) g.remove(labels);
   }
 
   private jobReflector(): Reflector<DocxImportJob> {

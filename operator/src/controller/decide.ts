@@ -86,10 +86,14 @@ function buildStatus({ job, observed, depth, now }: Inputs, step: Step): DocxImp
 }
 
 function queueStatus(reading: QueueReading & { ok: true }, capacity: number): QueueStatus {
-  const { totalPending, oldestWaitingSeconds, partitions } = reading;
+  const { totalPending, oldestWaitingSeconds, partitions, deadLetters } = reading;
   const active = Math.min(totalPending, capacity);
   const queue: QueueStatus = { totalPending, active, waiting: totalPending - active, oldestWaitingSeconds };
-  return partitions === undefined ? queue : { ...queue, partitions };
+  return {
+    ...queue,
+    ...(partitions === undefined ? {} : { partitions }),
+    ...(deadLetters === undefined ? {} : { deadLetters }),
+  };
 }
 
 function stepConditions(job: DocxImportJob, depth: QueueReading, step: Step, ready: number): C.ConditionInput[] {
