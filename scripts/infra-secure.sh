@@ -274,20 +274,7 @@ secure_up() {
   cat "$ENV_FILE"
 }
 
-secure_down() {
-  lock_profile
-  local lease others
-  if [[ -n $LEASE_ARG && $LEASE_ARG =~ ^[0-9]+$ ]]; then lease=$LEASE_ARG; else lease="$(lease_name "$LEASE_ARG")" || exit 2; fi
-  lease_release "$LEASES" "$lease"
-  others="$(lease_live "$LEASES" | tr '\n' ' ')"
-  if [[ -n $others && $FORCE != 1 ]]; then
-    log "profile $PROFILE stays up: still leased by ${others% } (--force stops it anyway)"
-    return 0
-  fi
-  stop_servers "${SECURE_SERVERS[@]}"
-  rm -f "$ENV_FILE" "$RUN_DIR/kafka.outage"
-  rm -rf "$LEASES"
-}
+secure_down() { cmd_down "${SECURE_SERVERS[@]}" -- "$RUN_DIR/kafka.outage"; }
 
 # Outage tests: stop only the broker (SIGTERM, a clean shutdown), and start it again on the same
 # ports with the same data (topics, offsets and SCRAM credentials survive).

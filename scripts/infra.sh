@@ -777,7 +777,13 @@ cmd_up() {
   cat "$ENV_FILE"
 }
 
+# Gives the lease back; when none is left, stops the profile's servers and removes its state files.
+# Usage: cmd_down SERVER... -- FILE...
 cmd_down() {
+  local servers=() files=()
+  while (($#)) && [[ $1 != -- ]]; do servers+=("$1") && shift; done
+  (($#)) && shift
+  files=("$@")
   lock_profile
   local lease others
   if [[ -n $LEASE_ARG && $LEASE_ARG =~ ^[0-9]+$ ]]; then lease=$LEASE_ARG; else lease="$(lease_name "$LEASE_ARG")" || exit 2; fi
@@ -787,8 +793,8 @@ cmd_down() {
     log "profile $PROFILE stays up: still leased by ${others% } (--force stops it anyway)"
     return 0
   fi
-  stop_servers kafka mongo
-  rm -f "$ENV_FILE" "$RUN_DIR/mongo.external"
+  stop_servers "${servers[@]}"
+  rm -f "$ENV_FILE" "${files[@]}"
   rm -rf "$LEASES"
 }
 
@@ -876,7 +882,7 @@ main() {
   fi
   case "$cmd" in
     up) cmd_up ;;
-    down) cmd_down ;;
+    down) cmd_down kafka mongo -- "$RUN_DIR/mongo.external" ;;
     status) cmd_status ;;
     env) cmd_env ;;
     kafka-stop | kafka-start) die "$cmd is for --profile secure only" ;;
