@@ -200,6 +200,13 @@ describe('charts/edu-platform for production: kubeconform, subchart, store secur
     expect(find(objs, 'PodDisruptionBudget', 'edu-edu-platform-gateway').spec.maxUnavailable).to.equal(1);
   });
 
+  it("runs every service's outbox relay: events reach Kafka (OUTBOX_PUBLISHER=kafka unless a service's env says otherwise)", async () => {
+    const objs = await renderExternal();
+    for (const svc of ['auth', 'analytics', 'attempt', 'question-bank', 'document-import']) {
+      expect(find(objs, 'ConfigMap', `edu-edu-platform-${svc}`).data.OUTBOX_PUBLISHER, svc).to.equal('kafka');
+    }
+  });
+
   it('scrapes with the metrics token and alerts and charts only on metrics the code exports', async () => {
     const objs = await renderExternal();
     const monitors = objs.filter((o) => o.kind === 'ServiceMonitor');

@@ -104,6 +104,7 @@ metrics:
     outboxPendingAgeSeconds: 300
     importQueuePendingJobs: 100
     importQueueOldestSeconds: 900
+    importFailures: 5
     http5xxRatio: 0.05
   dashboard:
     enabled: false

@@ -240,6 +240,10 @@ UPLOAD_MAX_CONCURRENT: {{ .root.Values.uploads.maxConcurrent | quote }}
 {{- end }}
 {{- include "edu-platform.kafka.clientConfig" .root }}
 {{- include "edu-platform.kafka.topicConfig" (dict "root" .root "prefix" true) }}
+{{- /* Kafka is mandatory in the chart: every service's outbox relay publishes (a service's env may still say none). */}}
+{{- if not (hasKey (.svc.env | default dict) "OUTBOX_PUBLISHER") }}
+OUTBOX_PUBLISHER: "kafka"
+{{- end }}
 {{- include "edu-platform.mongodb.clientConfig" .root }}
 {{ include "edu-platform.commonConfig" (dict "root" .root "logLevel" .svc.logLevel "env" .svc.env) }}
 {{- end -}}
