@@ -11,7 +11,7 @@ TEST_LOG_DIR := $(RUN_DIR)/test-logs
 
 .PHONY: help install build typecheck lint format test unit-test k8s-test schemathesis dev dev-down dev-status \
         infra-up infra-down infra-status cluster-build cluster-up cluster-down cluster-status \
-        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import bench-attempt bench-notification bench-analytics bench-gateway bench-security clean kind-up kind-load helm-install node-up node-down netpol-up netpol-down images node-test bench-operator-node package
+        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import bench-attempt bench-notification bench-analytics bench-gateway bench-security bench-kafka-secure clean kind-up kind-load helm-install node-up node-down netpol-up netpol-down images node-test bench-operator-node package
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -88,7 +88,7 @@ chart-lint: ## helm lint the chart with each ci/ and examples/ values file (the 
 	@eval "$$(scripts/cluster.sh env)" && for f in charts/edu-platform/ci/*.yaml charts/edu-platform/examples/*.yaml; do \
 	  "$$HELM" lint --strict charts/edu-platform -f "$$f" --quiet || exit 1; done && echo "chart-lint: every values file lints"
 
-bench: bench-auth bench-kit bench-outbox bench-question-bank bench-question-bank-jobs bench-document-import bench-attempt bench-notification bench-analytics bench-gateway bench-security ## every benchmark
+bench: bench-auth bench-kit bench-outbox bench-question-bank bench-question-bank-jobs bench-document-import bench-attempt bench-notification bench-analytics bench-gateway bench-security bench-kafka-secure ## every benchmark
 
 bench-auth: install ## auth throughput and latency at the production bcrypt cost
 	@scripts/with-servers.sh -- node --import tsx bench/auth/run.ts
@@ -116,6 +116,9 @@ bench-analytics: install ## analytics weak-topics p50/p99 over 100 results throu
 
 bench-gateway: install ## p50/p99 and throughput of `me` and an analytics read through the gateway and directly, same run
 	@scripts/with-servers.sh -- node --import tsx bench/gateway/run.ts
+
+bench-kafka-secure: install ## the kit bus over SASL_SSL (SCRAM-SHA-512, private CA) beside plaintext in one run: first publish, end-to-end p50/p99 at 200 events/s, batch throughput
+	@node --import tsx bench/kafka-secure/run.ts
 
 bench-security: install ## /healthz latency of a service while it processes each hostile input, beside the idle service; the API's peak RSS
 	@scripts/with-servers.sh -- node --import tsx bench/security/run.ts
