@@ -61,6 +61,25 @@ export default tseslint.config(
     },
   },
   {
+    // The operator's tests may also use the kit's test servers (the local profiles' helpers).
+    files: ['operator/test/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '/services/(?!kit/src/(config|config-error|kafka-config|kafka-topics|logging|metrics|secrets)\\.js$|kit/test/support/(secure-infra|servers)\\.js$)',
+              message:
+                'operator tests import only the kit modules the operator may, and the kit test servers (support/secure-infra, support/servers)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Domain files hold decisions: no HTTP, no storage driver, no environment.
     files: ['services/*/src/domain/**/*.ts', 'operator/src/controller/decide.ts'],
     rules: {

@@ -7,7 +7,7 @@ import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { pino } from 'pino';
 import { loadConfig } from '../../services/kit/src/config.js';
 import { kafkaConfig, kafkaConnection, type KafkaClientConfig } from '../../services/kit/src/kafka-config.js';
-import { secureKafkaEnv } from './support/secure-kafka.js';
+import { startSecureInfra } from '../../services/kit/test/support/secure-infra.js';
 import { createQueueDepthReader, type QueueDepthReader } from '../src/queue-depth.js';
 
 describe('queue-depth reader through SASL_SSL (SCRAM, private CA)', function () {
@@ -20,7 +20,7 @@ describe('queue-depth reader through SASL_SSL (SCRAM, private CA)', function () 
   const silent = pino({ level: 'silent' });
 
   before(async () => {
-    const env = await secureKafkaEnv();
+    const env = await startSecureInfra();
     config = loadConfig(Joi.object(kafkaConfig), env) as typeof config;
     const kafka = new Kafka({
       clientId: 'operator-secure-test',
