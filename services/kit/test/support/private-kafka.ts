@@ -24,15 +24,25 @@ function kafkaHome(): string {
   return path.join(cache, `kafka-${KAFKA_VERSION}`);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
+/**
+ * `n` distinct free ports: every listener stays open until all are bound (closing each before
+ * asking for the next let the OS hand the same port out twice: broker and controller then clash).
+ */
+async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const srv = net.createServer();
+          srv.once('error', reject);
+          srv.listen(0, '127.0.0.1', () => resolve(srv));
+        }),
+    ),
+  );
+  const ports = servers.map((srv) => (srv.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((srv) => new Promise((resolve) => srv.close(resolve))));
+  return ports;
 }
 
 function clusterId(): string {
@@ -62,7 +72,8 @@ export class PrivateKafka {
 
   /** Renders the config, formats the data dir and starts the broker; resolves once it answers. */
   static async start(timeoutMs = 90000): Promise<PrivateKafka> {
-    const k = new PrivateKafka(await freePort(), await freePort());
+    const [port, controllerPort] = await freePorts(2);
+    const k = new PrivateKafka(port!, controllerPort!);
     try {
       k.render();
       k.format();
