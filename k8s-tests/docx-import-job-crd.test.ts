@@ -50,7 +50,7 @@ describe('DocxImportJob CRD (crds/docximportjobs.imports.edu-platform.io.yaml)',
   it('is listed by `kubectl get dij` with Waiting, Active, Desired, Ready and Age columns filled from status', async () => {
     await kubectl(['apply', '-f', '-'], { input: manifest('columns', ns) });
     const status = {
-      queue: { totalPending: 17, active: 4, waiting: 13, oldestWaitingSeconds: 42 },
+      queue: { totalPending: 17, active: 4, waiting: 13, oldestWaitingSeconds: 42, partitions: 6 },
       desiredWorkers: 4,
       readyWorkers: 2,
     };
@@ -80,6 +80,7 @@ describe('DocxImportJob CRD (crds/docximportjobs.imports.edu-platform.io.yaml)',
       'DESIRED',
       'READY',
       'OLDEST',
+      'PARTITIONS',
       'TOPIC',
       'AGE',
     ]);

@@ -50,7 +50,8 @@ describe('docx-import-operator on a real API server and Kafka', function () {
   beforeEach(async () => {
     ns = await createNamespace(k, 'dij-op');
     queue = new TestQueue();
-    await queue.create(3);
+    // More partitions than any test's maxWorkers: the operator never scales past the partition count.
+    await queue.create(12);
     kubeconfig = await operatorKubeconfig(k, ns);
     operators = [];
   });
@@ -229,7 +230,7 @@ describe('docx-import-operator on a real API server and Kafka', function () {
     expect(warnings).to.have.length(1);
 
     // Kafka finishes a topic deletion asynchronously; creating the name again succeeds once it has.
-    await waitFor('the topic to be created again', async () => queue.createTopic(3));
+    await waitFor('the topic to be created again', async () => queue.createTopic(12));
     const healed = await waitStatus(
       'QueueDepthAvailable True again',
       (s) => condition(s, 'QueueDepthAvailable') === 'True/LagRead',
