@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAllYaml } from '@kubernetes/client-node';
 import { helm, kubectl } from './helpers/cluster.js';
+import { installCrd } from './helpers/kube.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rendered manifests are untyped YAML */
 type Obj = Record<string, any>;
@@ -52,6 +53,10 @@ describe('charts/edu-platform: helm upgrade --reuse-values from the previous cha
     execFileSync('bash', ['-c', `git archive ${PREVIOUS} charts/edu-platform | tar -x -C "${dir}"`], { cwd: root });
     previous = path.join(dir, 'charts', 'edu-platform');
     await kubectl(['create', 'namespace', ns]);
+    // The CRD is the cluster's, shared with the other cluster tests (which apply it server-side):
+    // the current one is applied here and both charts install with --skip-crds (Helm never
+    // upgrades CRDs anyway; the admin applies them, docs/operating.md).
+    await installCrd();
   });
 
   after(async () => {
@@ -61,7 +66,7 @@ describe('charts/edu-platform: helm upgrade --reuse-values from the previous cha
   });
 
   it('installs 0.1.0, upgrades with --reuse-values, and renders exactly what a fresh install of this version would', async () => {
-    const old = await helm(['install', release, previous, '-n', ns, ...VALUES]);
+    const old = await helm(['install', release, previous, '-n', ns, '--skip-crds', ...VALUES]);
     expect(old).to.match(/STATUS: deployed/);
     expect(await helm(['history', release, '-n', ns, '-o', 'json'])).to.contain('edu-platform-0.1.0');
 
