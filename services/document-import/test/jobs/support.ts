@@ -8,13 +8,16 @@ import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import {
   connectMongo,
+  createKafkaBus,
   createLogger,
   loadConfig,
+  type EventBus,
   type MongoHandle,
   type PlatformEvent,
 } from '../../../kit/src/index.js';
 import { testDbName, testKafkaBrokers, testMongoUri } from '../../../kit/test/support/servers.js';
 import { documentImportConfigSchema, type DocumentImportConfig } from '../../src/config.js';
+import { createJobEngine, type JobEngine } from '../../src/jobs/engine.js';
 import { outboxModels } from '../../../kit/src/index.js';
 import { makeDocx } from '../parser/support/build-docx.js';
 
@@ -57,6 +60,18 @@ export async function connect(config: DocumentImportConfig): Promise<MongoHandle
 }
 
 export const quietLogger = () => createLogger({ name: 'docx-test', level: 'silent' });
+
+/** The test's database, a plain bus on its brokers and a job engine over both (what a worker process shares with the test). */
+export async function testEngine(setup: TestSetup): Promise<{ db: MongoHandle; bus: EventBus; engine: JobEngine }> {
+  const db = await connect(setup.config);
+  const bus = createKafkaBus({
+    brokers: setup.config.KAFKA_BROKERS!.split(','),
+    clientId: 'docx-test',
+    logger: quietLogger(),
+  });
+  const engine = await createJobEngine({ config: setup.config, db, bus, logger: quietLogger() });
+  return { db, bus, engine };
+}
 
 /** A real DOCX with `n` numbered questions, each with four options and an answer line. */
 export async function questionsDocx(n: number): Promise<Buffer> {

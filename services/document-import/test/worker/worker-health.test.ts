@@ -3,18 +3,18 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { createKafkaBus, type EventBus, type MongoHandle } from '../../../kit/src/index.js';
+import type { EventBus, MongoHandle } from '../../../kit/src/index.js';
 import { waitFor } from '../../../kit/test/support/kafka-helpers.js';
-import { createJobEngine, type JobEngine } from '../../src/jobs/engine.js';
+import type { JobEngine } from '../../src/jobs/engine.js';
 import { WorkerHealth } from '../../src/worker/health.js';
 import { closeHealth, serveHealth } from '../../src/worker/health-server.js';
 import {
-  connect,
   questionsDocx,
   quietLogger,
   SCOPE,
   startWorkerProcess,
   stopWorker,
+  testEngine,
   testSetup,
   type TestSetup,
   type WorkerProcess,
@@ -79,13 +79,7 @@ describe('docx worker process probes (real MongoDB and Kafka)', function () {
 
   before(async () => {
     setup = testSetup(import.meta.url);
-    db = await connect(setup.config);
-    bus = createKafkaBus({
-      brokers: setup.config.KAFKA_BROKERS!.split(','),
-      clientId: 'docx-test',
-      logger: quietLogger(),
-    });
-    engine = await createJobEngine({ config: setup.config, db, bus, logger: quietLogger() });
+    ({ db, bus, engine } = await testEngine(setup));
   });
   afterEach(async () => {
     if (worker) await stopWorker(worker);

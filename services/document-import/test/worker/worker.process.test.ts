@@ -4,14 +4,13 @@ import { expect } from 'chai';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOPICS } from '../../../../kafka/topics.js';
-import { createKafkaBus, type EventBus, type MongoHandle } from '../../../kit/src/index.js';
+import type { EventBus, MongoHandle } from '../../../kit/src/index.js';
 import { expectValidEvent } from '../../../kit/test/support/event-schemas.js';
 import { waitFor } from '../../../kit/test/support/kafka-helpers.js';
 import { createJobEngine, type JobEngine, type JobStatus } from '../../src/jobs/engine.js';
 import { jobModels } from '../../src/store/job-models.js';
 import { makeDocx } from '../parser/support/build-docx.js';
 import {
-  connect,
   entityExpansionDocx,
   outboxEvents,
   questionsDocx,
@@ -19,6 +18,7 @@ import {
   SCOPE,
   startWorkerProcess,
   stopWorker,
+  testEngine,
   testSetup,
   zipBombDocx,
   type TestSetup,
@@ -38,13 +38,7 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
 
   before(async () => {
     setup = testSetup(import.meta.url);
-    db = await connect(setup.config);
-    bus = createKafkaBus({
-      brokers: setup.config.KAFKA_BROKERS!.split(','),
-      clientId: 'docx-test',
-      logger: quietLogger(),
-    });
-    engine = await createJobEngine({ config: setup.config, db, bus, logger: quietLogger() });
+    ({ db, bus, engine } = await testEngine(setup));
     docx = await questionsDocx(4);
   });
   afterEach(async () => {
