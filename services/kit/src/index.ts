@@ -31,6 +31,8 @@ export {
 } from './idempotency.js';
 export { requireRole } from './roles.js';
 export { validate, input, type RequestSchemas, type FieldError } from './validate.js';
+export { tolerant, applySpellings, type Spelling, type SpellingConflict } from './tolerant.js';
+export { trimmedString } from './text.js';
 export {
   readActor,
   internalTokenGuard,

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type Joi from 'joi';
 import { AppError } from './errors.js';
+import { applySpellings, spellingsFor } from './tolerant.js';
 
 export interface RequestSchemas {
   params?: Joi.Schema;
@@ -21,7 +22,7 @@ export interface ValidatedInput {
 
 declare module 'express-serve-static-core' {
   interface Request {
-    /** What `validate()` accepted: converted, defaulted, unknown keys refused. */
+    /** What `validate()` accepted: converted, defaulted, unknown keys refused (dropped by a `tolerant()` schema). */
     valid?: ValidatedInput;
   }
 }
@@ -45,8 +46,10 @@ export function validate(schemas: RequestSchemas) {
     for (const part of PARTS) {
       const schema = schemas[part];
       if (!schema) continue;
-      const input: unknown = (req[part] as unknown) ?? {};
-      const { value, error } = schema.validate(input, { abortEarly: false, convert: true });
+      // A tolerant() schema's aliases are copied to their paths first; a disagreeing pair is a 400.
+      const spelled = applySpellings((req[part] as unknown) ?? {}, spellingsFor(schema));
+      details.push(...spelled.conflicts);
+      const { value, error } = schema.validate(spelled.value, { abortEarly: false, convert: true });
       if (error) details.push(...error.details.map((d) => toFieldError(part, d)));
       else valid[part] = value as Record<string, unknown>;
     }
