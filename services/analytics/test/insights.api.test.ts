@@ -181,12 +181,22 @@ describe('analytics weak topics, summaries and events API', function () {
       expect(reused.body.error.code).to.equal('IDEMPOTENCY_KEY_REUSED');
     });
 
+    it('ignores members it does not use (never stored) and takes the ids nested as result rows spell them', async () => {
+      const body = { type: 'a', organizationId: 'org-b', extra: { x: 1 }, student: { id: 's1' }, exam: { id: 'e1' } };
+      const res = await post(body).expect(201);
+      expect(res.body.data).to.deep.include({ organizationId: ORG, studentId: 's1', examId: 'e1', payload: {} });
+      const stored = JSON.stringify(await svc.built.deps.models.AnalyticsEvent.findOne({}).lean());
+      expect(stored).to.not.include('org-b');
+      expect(stored).to.not.include('extra');
+    });
+
     const bad: Array<[string, unknown]> = [
       ['a missing type', { payload: {} }],
       ['a type with spaces', { type: 'a b' }],
       ['a payload that is not an object', { type: 'a', payload: [1] }],
       ['a payload over 16 KiB', { type: 'a', payload: { big: 'x'.repeat(17 * 1024) } }],
-      ['an unknown field', { type: 'a', organizationId: 'org-b' }],
+      ['a nested student id that disagrees with studentId', { type: 'a', studentId: 's1', student: { id: 's2' } }],
+      ['a flat studentId outside the id alphabet', { type: 'a', student: { id: 'a b' } }],
       ['a bad occurredAt', { type: 'a', occurredAt: 'now' }],
     ];
     for (const [what, body] of bad) {

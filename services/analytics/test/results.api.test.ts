@@ -65,7 +65,85 @@ describe('analytics results API', function () {
       expect(res.body.data.weakTopics).to.deep.equal([{ topic: 'Tích phân', topicId: null, questionId: null }]);
     });
 
+    it('accepts the public ids beside the row fields and ignores (never stores) members it does not use', async () => {
+      const body = snapshot({
+        examId: 'exam-1',
+        studentId: 'stu-1',
+        classroomId: 'class-1',
+        subjectId: 'math',
+        gradeLevel: 12,
+        totalScore: 7.5,
+        passwordHash: 'x',
+        student: { id: 'stu-1', fullName: 'Nguyễn Văn A', accountCode: 'HS001', email: 'a@b.c' },
+        exam: { id: 'exam-1', title: 'Kiểm tra Toán', subjectId: 'math', gradeLevel: 12, durationMinutes: 45 },
+        weakTopics: [{ topic: 'Hàm số', topicId: 'topic-fn', questionId: 'q-1', note: 'x' }],
+      });
+      const res = await put(svc, 'att-1', body).expect(200);
+      expect(res.body.data).to.deep.include({ score: 7.5 });
+      expect(res.body.data.exam).to.deep.equal({
+        id: 'exam-1',
+        title: 'Kiểm tra Toán',
+        subjectId: 'math',
+        gradeLevel: 12,
+      });
+      const stored = JSON.stringify(await svc.built.deps.models.Result.findById('att-1').lean());
+      for (const unused of ['passwordHash', 'totalScore', 'email', 'durationMinutes', 'note']) {
+        expect(stored).to.not.include(unused);
+      }
+    });
+
+    it('takes the public ids flat where the nested objects leave them out', async () => {
+      const { student: _s, classroom: _c, ...rest } = snapshot();
+      const body = {
+        ...rest,
+        exam: { id: 'exam-1', title: 'Kiểm tra Lý' },
+        studentId: 'stu-9',
+        classroomId: 'class-9',
+        subjectId: 'phys',
+        gradeLevel: 11,
+      };
+      const res = await put(svc, 'att-1', body).expect(200);
+      expect(res.body.data.student).to.deep.equal({ id: 'stu-9', fullName: null, accountCode: null });
+      expect(res.body.data.classroom).to.deep.equal({ id: 'class-9', name: null });
+      expect(res.body.data.exam).to.deep.equal({
+        id: 'exam-1',
+        title: 'Kiểm tra Lý',
+        subjectId: 'phys',
+        gradeLevel: 11,
+      });
+      const filtered = await get('/v1/analytics/results?subjectId=phys&gradeLevel=11&classroomId=class-9').expect(200);
+      expect(filtered.body.data.items).to.have.length(1);
+    });
+
+    it('counts the 500-character topic label limit after trimming', async () => {
+      const label = 'T'.repeat(500);
+      const ok = await put(svc, 'att-1', snapshot({ weakTopics: [{ topic: `  ${label}  ` }] })).expect(200);
+      expect(ok.body.data.weakTopics[0].topic).to.equal(label);
+      await put(svc, 'att-2', snapshot({ weakTopics: [{ topic: `${label}T` }] })).expect(400);
+    });
+
+    const disagreeing: Array<[string, Record<string, unknown>]> = [
+      ['examId', snapshot({ examId: 'exam-2' })],
+      ['studentId', snapshot({ studentId: 'stu-2' })],
+      ['classroomId', snapshot({ classroomId: 'class-2' })],
+      ['classroomId', snapshot({ classroom: null, classroomId: 'class-2' })],
+      ['subjectId', snapshot({ subjectId: 'chem' })],
+      ['gradeLevel', snapshot({ gradeLevel: 10 })],
+      ['totalScore', snapshot({ totalScore: 1 })],
+    ];
+    for (const [alias, body] of disagreeing) {
+      it(`refuses ${alias} that disagrees with the nested value with 400 naming it, and writes nothing`, async () => {
+        const res = await put(svc, 'att-1', body).expect(400);
+        expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+        expect(res.body.error.details.map((d: { path: string }) => d.path)).to.include(alias);
+        expect(await svc.built.deps.models.Result.countDocuments({})).to.equal(0);
+      });
+    }
+
     const bad: Array<[string, Record<string, unknown>]> = [
+      ['a flat gradeLevel sent as a string', snapshot({ exam: { id: 'e', title: 't' }, gradeLevel: '12' })],
+      ['a flat studentId outside the id alphabet', snapshot({ student: undefined, studentId: 'a b' })],
+      ['a missing score (an unused totalScore absent too)', snapshot({ score: undefined })],
       ['a missing student', snapshot({ student: undefined })],
       ['a missing exam title', snapshot({ exam: { id: 'e' } })],
       ['a score sent as a string', snapshot({ score: '7' })],
@@ -79,7 +157,6 @@ describe('analytics results API', function () {
         'more than 500 topic occurrences',
         snapshot({ weakTopics: Array.from({ length: 501 }, () => ({ topic: 't' })) }),
       ],
-      ['an unknown field', snapshot({ passwordHash: 'x' })],
       ['an id outside the id alphabet', snapshot({ student: { id: 'a b' } })],
       ['an attemptId that differs from the path', snapshot({ attemptId: 'att-2' })],
     ];
