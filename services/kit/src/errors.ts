@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { drainThen, DRAIN_LIMIT_BYTES } from './drain.js';
 import type { Logger } from './logging.js';
 
 export interface AppErrorOptions {
@@ -135,7 +136,11 @@ export function errorMiddleware(logger: Logger) {
     for (const [name, value] of Object.entries(appErr.headers ?? {})) res.setHeader(name, value);
     const error: { code: string; details?: unknown } = { code: appErr.code };
     if (appErr.details !== undefined) error.details = appErr.details;
-    res.status(status).json({ success: false, message: appErr.message, error });
+    const send = () => void res.status(status).json({ success: false, message: appErr.message, error });
+    // A body refused before it was read (an upload's 401, say) is read first, so a client still
+    // sending gets this answer; a 413 is an oversized body, answered at once.
+    if (status === 413) send();
+    else drainThen(req, res, { limit: DRAIN_LIMIT_BYTES }, send);
   };
 }
 

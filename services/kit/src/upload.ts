@@ -7,6 +7,7 @@ import { extname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { NextFunction, Request, Response } from 'express';
+import { drainThen } from './drain.js';
 import { AppError } from './errors.js';
 
 export interface UploadOptions {
@@ -76,16 +77,18 @@ export function upload(opts: UploadOptions) {
   const cfg = settings(opts);
   let active = 0;
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!req.is('multipart/form-data')) {
-      refuse(res, next, new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be multipart/form-data'));
+    if (Number(req.headers['content-length'] ?? 0) > cfg.maxRequestBytes) {
+      cut(res, next, tooLarge(cfg.maxBytes));
       return;
     }
-    if (Number(req.headers['content-length'] ?? 0) > cfg.maxRequestBytes) {
-      refuse(res, next, tooLarge(cfg.maxBytes));
+    if (!req.is('multipart/form-data')) {
+      drainThen(req, res, { limit: cfg.maxRequestBytes }, () =>
+        next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be multipart/form-data')),
+      );
       return;
     }
     if (active >= cfg.maxConcurrent) {
-      refuse(res, next, busy(cfg.maxConcurrent));
+      drainThen(req, res, { limit: cfg.maxRequestBytes }, () => next(busy(cfg.maxConcurrent)));
       return;
     }
     active += 1;
@@ -117,8 +120,8 @@ function settings(opts: UploadOptions): Settings {
   };
 }
 
-// An unread body behind an early answer would otherwise be read to its end to keep the connection.
-function refuse(res: Response, next: NextFunction, err: AppError): void {
+// An oversized body is not read: the answer goes out, then the connection is closed behind it.
+function cut(res: Response, next: NextFunction, err: AppError): void {
   res.setHeader('Connection', 'close');
   next(err);
 }
@@ -153,6 +156,8 @@ class Receiver {
   private sink?: WriteStream;
   private parser?: Busboy;
   private settled = false;
+  /** Bytes of the request body read so far (the form's part headers included). */
+  private received = 0;
   private resolve: (r: Received) => void = () => undefined;
   private reject: (e: unknown) => void = () => undefined;
 
@@ -174,6 +179,7 @@ class Receiver {
         if (!this.req.complete) this.fail(invalid('Request aborted'));
       });
       this.req.once('error', () => this.fail(invalid('Request aborted')));
+      this.req.on('data', (chunk: Buffer) => (this.received += chunk.length));
       this.start();
     });
   }
@@ -232,7 +238,7 @@ class Receiver {
     const path = join(this.cfg.spoolDir, `${UPLOAD_TEMP_PREFIX}${randomUUID()}`);
     this.tempPath = path;
     this.sink = createWriteStream(path, { flags: 'wx', mode: 0o600 });
-    stream.once('limit', () => this.fail(tooLarge(this.cfg.maxBytes)));
+    stream.once('limit', () => this.fail(tooLarge(this.cfg.maxBytes), { cut: true }));
     const hash = createHash('sha256');
     let size = 0;
     const meter = new Transform({
@@ -276,17 +282,23 @@ class Receiver {
     this.resolve({ file, fields: this.fields });
   }
 
-  private fail(err: unknown): void {
+  /**
+   * Refuses the upload. What is still coming is read and discarded first, so the client gets the
+   * answer; only a body past the size limit (`cut`, or more than `maxRequestBytes` in all) is
+   * answered at once, with the connection closed behind the answer.
+   */
+  private fail(err: unknown, opts: { cut?: boolean } = {}): void {
     if (this.settled) return;
     this.settled = true;
     if (this.parser) this.req.unpipe(this.parser);
-    if (!this.req.complete) {
-      // Discard what is still coming and close the connection after the answer.
+    void this.discard();
+    if (opts.cut && !this.req.complete) {
       if (!this.res.headersSent) this.res.setHeader('Connection', 'close');
       this.req.resume();
+      this.reject(err);
+      return;
     }
-    void this.discard();
-    this.reject(err);
+    drainThen(this.req, this.res, { limit: this.cfg.maxRequestBytes, seen: this.received }, () => this.reject(err));
   }
 
   private async discard(): Promise<void> {

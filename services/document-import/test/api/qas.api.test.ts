@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { UPLOAD_TEMP_PREFIX } from '../../../kit/src/index.js';
 import { startTestService, type TestService } from '../../../kit/test/support/harness.js';
@@ -11,6 +12,7 @@ import {
   noticeDocx,
   notAWordPackage,
   rawUpload,
+  sendUpload,
   simpleDocx,
   sseEvents,
   teacher,
@@ -188,6 +190,59 @@ describe('document-import: synchronous QAS routes', () => {
       expect([bomb.status, bomb.body.error.code]).to.deep.equal([413, 'DOCX_COMPRESSION_RATIO']);
       const entities = await post('/v1/import/docx/qas/stream', entityExpansion());
       expect([entities.status, entities.body.error.code]).to.deep.equal([400, 'DOCX_XML_DOCTYPE']);
+    });
+  });
+
+  describe('refusals reach a client that is still sending', () => {
+    // 8 MB, under the 50 MB limit: more than loopback socket buffers take, so a connection closed
+    // under the sender is EPIPE there (800 KB fit in the buffers and hid the fault).
+    const big = Buffer.alloc(8 * 1024 * 1024, 0x41);
+    const UPLOAD_PATHS = ['/v1/import/docx/qas', '/v1/import/docx/qas/stream', '/v1/import/docx/qas/jobs'];
+
+    for (const path of UPLOAD_PATHS) {
+      it(`${path}: a whole non-.docx upload gets 415 with its message, not a closed connection`, async () => {
+        const res = await sendUpload(svc.url, path, teacher(), { name: 'notes.txt', bytes: big });
+        expect(res.status, res.body).to.equal(415);
+        expect(JSON.parse(res.body)).to.deep.include({
+          success: false,
+          message: 'File must have one of the extensions: .docx',
+        });
+      });
+    }
+
+    it('a whole upload refused for its headers (401) or its form (400) gets the answer too', async () => {
+      const anon = await sendUpload(
+        svc.url,
+        '/v1/import/docx/qas',
+        { organizationId: 'org-a' },
+        { name: 'a.docx', bytes: big },
+      );
+      expect([anon.status, JSON.parse(anon.body).error.code]).to.deep.equal([401, 'UNAUTHENTICATED']);
+      const badMagic = await sendUpload(svc.url, '/v1/import/docx/qas', teacher(), { name: 'a.docx', bytes: big });
+      expect([badMagic.status, JSON.parse(badMagic.body).error.code]).to.deep.equal([415, 'DOCX_INVALID_FILE']);
+    });
+
+    it('a declared Content-Length past the limit gets 413 at once, before the body is sent', async () => {
+      const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(`${svc.url}/v1/import/docx/qas`, {
+          method: 'POST',
+          agent: false,
+          headers: {
+            'Content-Type': 'multipart/form-data; boundary=x',
+            'Content-Length': String(60 * 1024 * 1024),
+            ...headers(teacher()),
+          },
+        });
+        req.on('response', (r) => {
+          let body = '';
+          r.setEncoding('utf8');
+          r.on('data', (c: string) => (body += c));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.flushHeaders();
+      });
+      expect([res.status, JSON.parse(res.body).error.code]).to.deep.equal([413, 'PAYLOAD_TOO_LARGE']);
     });
   });
 });

@@ -108,6 +108,60 @@ export function rawUpload(url: string, path: string, who: Who, fileName = 'de-th
   return { req, response };
 }
 
+/**
+ * Sends a whole multipart upload of `bytes` as `fileName` the way a real client does: with a
+ * Content-Length, chunk after chunk, waiting for each to drain. Resolves with the answer only if
+ * every byte could be sent; a connection closed under the sender rejects (EPIPE, ECONNRESET).
+ */
+export function sendUpload(
+  url: string,
+  path: string,
+  who: Who,
+  file: { name: string; bytes: Buffer },
+): Promise<RawResponse> {
+  const { name: fileName, bytes } = file;
+  const boundary = 'b0undary9';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
+      `Content-Type: application/octet-stream\r\n\r\n`,
+  );
+  const body = Buffer.concat([head, bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  return new Promise<RawResponse>((resolve, reject) => {
+    const req = http.request(`${url}${path}`, {
+      method: 'POST',
+      agent: false,
+      headers: {
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': String(body.length),
+        ...headers(who),
+      },
+    });
+    let answer: RawResponse | undefined;
+    let sent = false;
+    const settle = () => (answer && sent ? resolve(answer) : undefined);
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => {
+        answer = { status: res.statusCode ?? 0, body: text, headers: res.headers };
+        settle();
+      });
+    });
+    const write = async () => {
+      for (let at = 0; at < body.length; at += 16 * 1024) {
+        if (!req.write(body.subarray(at, at + 16 * 1024))) await new Promise((r) => req.once('drain', r));
+      }
+      req.end(() => {
+        sent = true;
+        settle();
+      });
+    };
+    write().catch(reject);
+  });
+}
+
 /** Parses a text/event-stream body into its events (comments skipped). */
 export function sseEvents(body: string): Array<{ event: string; data: unknown }> {
   return body
