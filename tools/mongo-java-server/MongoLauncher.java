@@ -1,7 +1,14 @@
 import de.bwaldvogel.mongo.MongoBackend;
+import de.bwaldvogel.mongo.MongoCollection;
+import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.CollectionOptions;
+import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
+import org.h2.mvstore.MVStore;
 
 /**
  * Runs mongo-java-server on a chosen address, which its own mains (fixed localhost:27017) cannot.
@@ -14,6 +21,14 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
  * the H2 MVStore backend keeps data in that file across restarts (dev profile); it is flushed and
  * closed by the shutdown hook on SIGTERM, so stop it with SIGTERM, not SIGKILL. --oplog enables the
  * oplog, which change streams ({@code watch()}) need; it costs one extra write per write.
+ *
+ * <p>Both backends are used through the subclasses below, which make creating a collection atomic.
+ * mongo-java-server 1.47.0's {@code create} command checks that the collection does not exist and
+ * then creates it outside the database's lock, which every implicit creator (insert, update,
+ * createIndexes) takes: a {@code create} racing another creator of the same collection registered
+ * it twice, and the loser got "Unknown error: Document with key 'db.coll' already existed in
+ * H2Collection(db.system.namespaces)" (no code) instead of NamespaceExists (48), the answer of a
+ * real MongoDB. Services starting together on a fresh dev data file died of it (issue 22).
  *
  * Compiled once with javac by scripts/infra.sh into the cache; see tools/README.md.
  */
@@ -44,7 +59,7 @@ public final class MongoLauncher {
             usage("HOST and PORT are required");
         }
 
-        MongoBackend backend = h2File == null ? new MemoryBackend() : new H2Backend(h2File);
+        MongoBackend backend = h2File == null ? new AtomicMemoryBackend() : new AtomicH2Backend(h2File);
         if (oplog) {
             backend.enableOplog();
         }
@@ -68,5 +83,48 @@ public final class MongoLauncher {
         System.err.println("mongo-launcher: " + problem);
         System.err.println("usage: MongoLauncher HOST PORT [H2_FILE] [--oplog]");
         System.exit(2);
+    }
+
+    // Check-then-create under the database's own lock, the one resolveOrCreateCollection (every
+    // implicit creator) holds: the loser of a race now finds the collection and gets code 48.
+
+    static final class AtomicH2Backend extends H2Backend {
+        AtomicH2Backend(String file) {
+            super(file);
+        }
+
+        @Override
+        protected MongoDatabase openOrCreateDatabase(String databaseName) {
+            return new AtomicH2Database(databaseName, getMvStore(), getCursorRegistry());
+        }
+    }
+
+    static final class AtomicH2Database extends H2Database {
+        AtomicH2Database(String databaseName, MVStore mvStore, CursorRegistry cursorRegistry) {
+            super(databaseName, mvStore, cursorRegistry);
+        }
+
+        @Override
+        public synchronized MongoCollection<Object> createCollectionOrThrowIfExists(String name, CollectionOptions options) {
+            return super.createCollectionOrThrowIfExists(name, options);
+        }
+    }
+
+    static final class AtomicMemoryBackend extends MemoryBackend {
+        @Override
+        public MemoryDatabase openOrCreateDatabase(String databaseName) {
+            return new AtomicMemoryDatabase(databaseName, getCursorRegistry());
+        }
+    }
+
+    static final class AtomicMemoryDatabase extends MemoryDatabase {
+        AtomicMemoryDatabase(String databaseName, CursorRegistry cursorRegistry) {
+            super(databaseName, cursorRegistry);
+        }
+
+        @Override
+        public synchronized MongoCollection<Integer> createCollectionOrThrowIfExists(String name, CollectionOptions options) {
+            return super.createCollectionOrThrowIfExists(name, options);
+        }
     }
 }
