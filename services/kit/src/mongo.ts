@@ -29,6 +29,10 @@ export async function connectMongo(opts: ConnectOptions): Promise<MongoHandle> {
     dbName: opts.dbName,
     serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 10000,
     autoIndex: false,
+    // Nor collections at model registration: mongoose would send `create` for every model in the
+    // background, racing syncIndexes' own `create` of the same collection at every start. The
+    // service's syncIndexes creates them, one after the other, before it serves.
+    autoCreate: false,
     // Fail at once with a 503 when MongoDB is gone, instead of queueing requests for 10 s.
     bufferCommands: false,
   });
@@ -125,8 +129,9 @@ function ignoreExists(err: unknown): void {
 /**
  * The collection exists already, typically because another process (or a first write) created it
  * at the same moment: NamespaceExists (48), or what mongo-java-server's H2 backend (the `make dev`
- * stand-in) answers when two creators race, with no code: "Unknown error: Document with key
- * 'db.coll' already existed in H2Collection(db.system.namespaces)".
+ * stand-in) answered to two racing creators, with no code, before tools/mongo-java-server made its
+ * `create` atomic (issue 22): "Unknown error: Document with key 'db.coll' already existed in
+ * H2Collection(db.system.namespaces)". Kept for a stand-in started from an older build.
  */
 export function isNamespaceExists(err: unknown): boolean {
   const e = err as { code?: unknown; codeName?: unknown; message?: unknown } | undefined;

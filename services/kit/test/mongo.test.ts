@@ -88,6 +88,17 @@ describe('kit mongo (real server)', () => {
     expect(isDuplicateKey(err, 'email')).to.equal(false);
   });
 
+  // Issue 22: mongoose's default would send `create` for a model as it is registered, racing the
+  // service's own syncIndexes for the same collection at every start.
+  it('registering a model creates no collection (syncIndexes is the one creator, in order)', async () => {
+    const Later = db.conn.model('Later', new Schema({ name: { type: String, unique: true } }));
+    await Later.init();
+    const names = async () => (await db.conn.db!.listCollections().toArray()).map((c) => c.name);
+    expect(await names()).to.not.include('laters');
+    await syncIndexes(db.conn);
+    expect(await names()).to.include('laters');
+  });
+
   it('mongoCheck: passes against the live server and fails once the connection is closed', async () => {
     const other = await connectMongo({
       uri: testMongoUri(),
