@@ -28,7 +28,7 @@ function kafkaHome(): string {
  * `n` distinct free ports: every listener stays open until all are bound (closing each before
  * asking for the next let the OS hand the same port out twice: broker and controller then clash).
  */
-async function freePorts(n: number): Promise<number[]> {
+export async function freePorts(n: number): Promise<number[]> {
   const servers = await Promise.all(
     Array.from(
       { length: n },
