@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { armExitWatchdog } from '../../services/kit/test/support/exit-watchdog.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cluster = path.join(root, 'scripts', 'cluster.sh');
@@ -42,6 +43,7 @@ export const mochaHooks = {
   },
   afterAll(this: Mocha.Context): void {
     this.timeout(120_000);
+    armExitWatchdog();
     if (process.env.EDU_KEEP_INFRA === '1') return;
     for (const stop of started.reverse()) stop();
   },

@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { armExitWatchdog } from '../../services/kit/test/support/exit-watchdog.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const script = (name: string) => path.join(root, 'scripts', name);
@@ -57,6 +58,7 @@ export const mochaHooks = {
   },
   afterAll(this: Mocha.Context): void {
     this.timeout(300_000);
+    armExitWatchdog();
     if (process.env.EDU_KEEP_INFRA === '1') return;
     for (const stop of started.reverse()) {
       try {

@@ -1,6 +1,7 @@
 // Mocha global fixtures: the real local servers start once per test run, not once per file.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { armExitWatchdog } from './exit-watchdog.js';
 
 const script = fileURLToPath(new URL('../../../../scripts/infra.sh', import.meta.url));
 // The run's lease on the shared test profile: another run (another clone on this machine) keeps
@@ -35,4 +36,5 @@ export function mochaGlobalSetup(): void {
 export function mochaGlobalTeardown(): void {
   // Gives the lease back; the servers stop only if no other run (or a person) still holds one.
   if (leased && process.env.EDU_KEEP_INFRA !== '1') infra('down');
+  armExitWatchdog();
 }
