@@ -116,7 +116,13 @@ describe('make package: the release an admin pushes (scripts/package.sh)', funct
     let index: Obj = {};
 
     before(async function () {
-      if (!canBuildImages) this.skip(); // building the image needs root (scripts/images.sh)
+      if (!canBuildImages) {
+        console.log(
+          'skipped: the image archive tests: building the image needs root (scripts/images.sh: debootstrap, buildah); ' +
+            'run `sudo make k8s-test` (EDU_PACKAGE_CHART_ONLY=1 or EDU_SKIP_NODE_TESTS=1 also skip them)',
+        );
+        this.skip();
+      }
       this.timeout(5 * 60_000);
       expect(existsSync(path.join(out, imageFile)), `${imageFile} in ${readdirSync(out).join(', ')}`).to.equal(true);
       execFileSync('tar', ['-xf', path.join(out, imageFile), '-C', layout]);
