@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { trimmedString } from '../../kit/src/index.js';
 import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS } from './domain/passwords.js';
 
 /**
@@ -39,15 +40,11 @@ const phone = Joi.string()
  * the document's pattern means the same in every regex engine.
  */
 const WS = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
-/** In the document: at most 120 characters as sent, and two that are not whitespace. */
-export const FULL_NAME_PATTERN = `[^${WS}][\\s\\S]*[^${WS}]`;
+/** In the document: two that are not whitespace with at most 118 characters between them (2..120 after trimming). */
+export const FULL_NAME_PATTERN = `^[${WS}]*[^${WS}][\\s\\S]{0,118}[^${WS}][${WS}]*$`;
 
-/** Trimmed, 2 to 120 characters (the contract); the 120 bound applies to the value as sent. */
-const fullName = Joi.string().custom((value: string, helpers) => {
-  if ([...value].length > 120) return helpers.error('string.max', { limit: 120 });
-  const trimmed = value.trim();
-  return [...trimmed].length < 2 ? helpers.error('string.min', { limit: 2 }) : trimmed;
-});
+/** Trimmed, 2 to 120 characters (the contract): the bounds apply after trimming. */
+const fullName = trimmedString(2, 120);
 
 export const registerBody = Joi.object({
   email: email.required(),

@@ -169,6 +169,15 @@ describe('POST /v1/auth/register', () => {
     expect(res.status).to.equal(429);
   });
 
+  it('counts the 120-character fullName limit after trimming: 120 characters in spaces register, 121 do not', async () => {
+    const name = 'Ă'.repeat(120);
+    const res = await register(newUser({ fullName: `   ${name}\t ` }));
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.data.user.fullName).to.equal(name);
+    const over = await register(newUser({ fullName: `${name}B` }));
+    expect([over.status, over.body.error.details[0].path]).to.deep.equal([400, 'fullName']);
+  });
+
   it('refuses unknown fields instead of silently dropping them', async () => {
     const res = await register(newUser({ isAdmin: true }));
     expect(res.status).to.equal(400);
@@ -183,10 +192,23 @@ describe('register body: the document states exactly what the validation does', 
   const props = doc.components.schemas.RegisterRequest.properties;
   const valid = (over: object) => registerBody.validate({ ...newUser(), ...over }).error === undefined;
 
-  it('fullName: the same pattern; what it refuses is what trims to fewer than two characters', () => {
+  it('fullName: the same pattern; what it refuses is what trims to fewer than 2 or more than 120 characters', () => {
     expect(props.fullName?.pattern).to.equal(FULL_NAME_PATTERN);
     const pattern = new RegExp(FULL_NAME_PATTERN, 'u');
-    for (const name of ['An', '  An  ', 'a ', '\ufeffa', '\u3000b\u00a0', 'Nguyễn Văn An', 'x\ty']) {
+    const long = 'Ă'.repeat(120);
+    const names = [
+      'An',
+      '  An  ',
+      'a ',
+      '\ufeffa',
+      '\u3000b\u00a0',
+      'Nguyễn Văn An',
+      'x\ty',
+      long,
+      ` ${long} `,
+      `${long}b`,
+    ];
+    for (const name of names) {
       expect(valid({ fullName: name }), JSON.stringify(name)).to.equal(pattern.test(name));
     }
   });

@@ -1,13 +1,13 @@
 import Joi from 'joi';
-import { ROLES } from '../../kit/src/index.js';
+import { ROLES, trimmedString } from '../../kit/src/index.js';
 
 /**
  * What String.prototype.trim removes (ECMAScript WhiteSpace and LineTerminator), spelled out so
  * the document's patterns mean the same in every regex engine (the fuzzer's is Python's).
  */
 const WS = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
-/** In the document: two characters that are not whitespace (so two remain after trimming). */
-export const FULL_NAME_PATTERN = `[^${WS}][\\s\\S]*[^${WS}]`;
+/** In the document: two that are not whitespace with at most 118 characters between them (2..120 after trimming). */
+export const FULL_NAME_PATTERN = `^[${WS}]*[^${WS}][\\s\\S]{0,118}[^${WS}][${WS}]*$`;
 export const NOT_BLANK_PATTERN = `[^${WS}]`;
 export const PHONE_PATTERN = /^ *(?:\+?[0-9][0-9 ().-]{1,30}[0-9)] *)?$/;
 /** An absolute http(s) URL of printable ASCII without spaces, or empty (which becomes null). */
@@ -16,14 +16,8 @@ export const AVATAR_URL_PATTERN = /^(https?:\/\/[!-~]+)?$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
 
-const length = (v: string) => [...v].length;
-
-/** Trimmed, 2 to 120 characters; the 120 bound applies to the value as sent (code points). */
-export const fullName = Joi.string().custom((value: string, helpers) => {
-  if (length(value) > 120) return helpers.error('string.max', { limit: 120 });
-  const trimmed = value.trim();
-  return length(trimmed) < 2 ? helpers.error('string.min', { limit: 2 }) : trimmed;
-});
+/** Trimmed, 2 to 120 characters (code points); the bounds apply after trimming. */
+export const fullName = trimmedString(2, 120);
 
 const email = Joi.string()
   .trim()
@@ -50,14 +44,11 @@ const phone = Joi.string()
 
 const avatarUrl = Joi.string().allow('', null).max(2048).pattern(AVATAR_URL_PATTERN);
 
-/** Optional free text: at most `max` code points as sent, trimmed; empty becomes null. */
+/** Optional free text, trimmed, then at most `max` code points; empty (or only spaces) becomes null. */
 function text(max: number) {
-  return Joi.string()
+  return trimmedString(0, max)
     .allow('', null)
-    .custom((value: string, helpers) => {
-      if (length(value) > max) return helpers.error('string.max', { limit: max });
-      return value.trim() || null;
-    });
+    .custom((value: string) => value || null);
 }
 
 const dateTime = Joi.string()
@@ -134,11 +125,7 @@ export const teacherProfileBody = blanksAsNull(
   Joi.object({
     schoolName: text(160),
     subjects: Joi.array()
-      .items(
-        Joi.string()
-          .pattern(new RegExp(NOT_BLANK_PATTERN))
-          .custom((v: string, h) => (length(v) > 80 ? h.error('string.max', { limit: 80 }) : v.trim())),
-      )
+      .items(trimmedString(1, 80))
       .max(30)
       .custom((list: string[]) => [...new Set(list)]),
     bio: text(1000),

@@ -54,6 +54,13 @@ describe('user profile routes (GET and PATCH)', () => {
   });
 
   describe('PATCH /v1/users/:userId/profile', () => {
+    it('counts the 120-character fullName limit after trimming', async () => {
+      const name = 'Ă'.repeat(120);
+      const res = await patch('profile', { fullName: `  ${name}  ` }).expect(200);
+      expect(res.body.data.fullName).to.equal(name);
+      await patch('profile', { fullName: `${name}B` }).expect(400);
+    });
+
     it('trims fullName, lowercases email, turns empty phone and avatarUrl into null', async () => {
       const res = await patch('profile', {
         fullName: '  Trần Thị Bình  ',
