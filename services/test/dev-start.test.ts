@@ -5,7 +5,9 @@
 // collections (issue 22: a service died with "Document with key 'edu_auth.users' already existed
 // in H2Collection(edu_auth.system.namespaces)"), so each round is a private instance with its own
 // cache directory (the provisioned jars linked in, read only), its own ports and a fresh file;
-// three rounds, since it is a race. The user's own dev profile is never touched.
+// two rounds (the race itself is caught by the racing-creators test below, which failed against the
+// unfixed stand-in; a round of every process takes a minute). The user's own dev profile is never
+// touched.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import net from 'node:net';
@@ -170,7 +172,7 @@ describe('MongoDB: racing creators of one collection get it or NamespaceExists (
 describe('make dev on a fresh data file: every service and worker, started at once, answers /readyz', function () {
   this.timeout(15 * 60_000);
 
-  for (const round of [1, 2, 3]) {
+  for (const round of [1, 2]) {
     it(`round ${round}: a new dev profile instance`, async () => {
       const cache = privateCache();
       const env = await privateEnv(cache);
