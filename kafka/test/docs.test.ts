@@ -12,11 +12,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const README_MAX_LINES = 120;
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git', 'coverage']);
 const FORBIDDEN = [/\.\.\/shared/i, /polyglot/i];
-/** Known mentions still to be removed by their owners: file → the one text allowed there. */
-const KNOWN: Record<string, string> = {
-  // The parser's evaluation corpus of real teachers' files, never committed (docs/docx-parser.md).
-  'services/document-import/PARSER.md': '../shared/corpus-real-docx',
-};
 
 const read = (rel: string): string => readFileSync(path.join(root, rel), 'utf8');
 
@@ -91,10 +86,9 @@ export function brokenLinks(file: string, markdown: string, readText: (rel: stri
 
 /** Lines of `file` that point outside the clone or name the machine by an internal label. */
 export function forbiddenMentions(file: string, markdown: string): string[] {
-  const allowed = KNOWN[file];
   return markdown
     .split('\n')
-    .map((line, i) => ({ line: allowed ? line.split(allowed).join('') : line, n: i + 1 }))
+    .map((line, i) => ({ line, n: i + 1 }))
     .filter(({ line }) => FORBIDDEN.some((re) => re.test(line)))
     .map(({ n }) => `${file}:${n}`);
 }
