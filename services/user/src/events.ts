@@ -1,8 +1,8 @@
 import { TOPICS } from '../../../kafka/topics.js';
-import { AppError, PoisonMessageError, type EventHandler } from '../../kit/src/index.js';
+import { AppError, PoisonMessageError, applySpellings, type EventHandler } from '../../kit/src/index.js';
 import type { UserDeps } from './domain/deps.js';
 import { upsertSnapshot, type SnapshotInput } from './domain/snapshot.js';
-import { userChangedData } from './schemas.js';
+import { SNAPSHOT_SPELLINGS, userChangedData } from './schemas.js';
 
 export const USER_CHANGED_TOPIC = TOPICS.identityUserChanged;
 
@@ -18,7 +18,12 @@ interface UserChangedData {
  */
 export function userChangedHandler(deps: UserDeps): EventHandler {
   return async (event) => {
-    const { value, error } = userChangedData.validate(event.data, { abortEarly: false, convert: true });
+    // The user snapshot inside is read as the HTTP one is: its id may be spelled userId too.
+    const data0 = event.data as { user?: unknown } | null;
+    const spelled = applySpellings(data0?.user, SNAPSHOT_SPELLINGS);
+    if (spelled.conflicts.length > 0) throw new PoisonMessageError(`invalid ${event.type} data: user.userId differs`);
+    const given = spelled.value === undefined ? data0 : { ...data0, user: spelled.value };
+    const { value, error } = userChangedData.validate(given, { abortEarly: false, convert: true });
     if (error) throw new PoisonMessageError(`invalid ${event.type} data: ${error.message}`);
     const data = value as UserChangedData;
     if (data.user.id !== undefined && data.user.id !== data.userId)

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { ROLES, trimmedString } from '../../kit/src/index.js';
+import { ROLES, tolerant, trimmedString } from '../../kit/src/index.js';
 
 /**
  * What String.prototype.trim removes (ECMAScript WhiteSpace and LineTerminator), spelled out so
@@ -76,7 +76,7 @@ const membership = Joi.object({
     .valid(...ROLES)
     .required(),
   status: Joi.string().min(1).max(50).required(),
-}).unknown(true);
+});
 
 const teacherKyc = blanksAsNull(
   Joi.object({
@@ -90,28 +90,40 @@ const teacherKyc = blanksAsNull(
       .allow(null)
       .default(null),
     identityNumberHash: Joi.string().min(1).max(256).allow(null).default(null),
-  }).unknown(true),
+  }),
 );
 
-/** Unknown fields are allowed and dropped (passwordHash, refreshToken, ...): the domain keeps named fields only. */
-export const snapshotBody = blanksAsNull(
-  Joi.object({
-    id: Joi.string().pattern(ID),
-    accountCode: Joi.string().min(1).max(64).required(),
-    email: email.required(),
-    fullName: fullName.required(),
-    role: Joi.string()
-      .valid(...ROLES)
-      .required(),
-    status: Joi.string().min(1).max(50).required(),
-    phone,
-    avatarUrl,
-    defaultOrganizationId: Joi.string().pattern(ID).allow(null),
-    memberships: Joi.array().items(membership).max(100),
-    createdAt: dateTime,
-    updatedAt: dateTime.required(),
-    teacherKyc: teacherKyc.allow(null),
-  }).unknown(true),
+/**
+ * The id may also come as `userId`, as the path and identity.user-changed.v1 spell it; when both
+ * are sent they must agree.
+ */
+export const SNAPSHOT_SPELLINGS = [{ path: 'id', alias: 'userId' }] as const;
+
+/**
+ * A tolerant reader: members the schema does not name (passwordHash, refreshToken, ...) are
+ * dropped at every depth, never refused nor stored; the named ones keep their rules.
+ */
+export const snapshotBody = tolerant(
+  blanksAsNull(
+    Joi.object({
+      id: Joi.string().pattern(ID),
+      accountCode: Joi.string().min(1).max(64).required(),
+      email: email.required(),
+      fullName: fullName.required(),
+      role: Joi.string()
+        .valid(...ROLES)
+        .required(),
+      status: Joi.string().min(1).max(50).required(),
+      phone,
+      avatarUrl,
+      defaultOrganizationId: Joi.string().pattern(ID).allow(null),
+      memberships: Joi.array().items(membership).max(100),
+      createdAt: dateTime,
+      updatedAt: dateTime.required(),
+      teacherKyc: teacherKyc.allow(null),
+    }),
+  ),
+  SNAPSHOT_SPELLINGS,
 );
 
 /** identity.user-changed.v1's data, read by the same rules as the HTTP snapshot. */

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { snapshotBody } from '../src/schemas.js';
 import { admin, owner, seed, snapshot, startUser, type TestUser } from './support.js';
 
 describe('PUT /v1/users/:userId/profile-snapshot', () => {
@@ -47,6 +48,55 @@ describe('PUT /v1/users/:userId/profile-snapshot', () => {
     expect(JSON.stringify(row)).not.to.include(secret);
     expect(JSON.stringify(row)).not.to.include('eyJ.secret.token');
     expect(row).not.to.have.any.keys('passwordHash', 'refreshToken', 'tokenHash', 'extra');
+  });
+
+  it('drops unnamed members at every depth (memberships, teacherKyc): accepted, never stored', async () => {
+    const member = { organizationId: 'o-1', organizationName: 'Trường A', role: 'TEACHER', status: 'ACTIVE' };
+    const kyc = { status: 'PENDING', scanUrl: 'https://scans.example/cccd.png' };
+    const res = await put(
+      't-9',
+      snapshot({
+        role: 'TEACHER',
+        memberships: [
+          {
+            organizationId: 'o-1',
+            organizationName: 'Trường A',
+            role: 'TEACHER',
+            status: 'ACTIVE',
+            inviteToken: 'tok-1',
+          },
+        ],
+        teacherKyc: { status: 'PENDING', scanUrl: 'https://scans.example/cccd.png' },
+      }),
+    ).expect(200);
+    expect(res.body.data.profile.memberships).to.deep.equal([
+      { organizationId: 'o-1', organizationName: 'Trường A', role: 'TEACHER', status: 'ACTIVE' },
+    ]);
+    const stored = JSON.stringify(await raw('t-9'));
+    expect(stored).not.to.include('inviteToken');
+    expect(stored).not.to.include('tok-1');
+    expect(stored).not.to.include('scanUrl');
+    // The reader drops them itself (the store's strict schema is a second guard, not the first).
+    const read = snapshotBody.validate(snapshot({ memberships: [{ ...member, inviteToken: 't' }], teacherKyc: kyc }));
+    expect(JSON.stringify(read.value)).not.to.match(/inviteToken|scanUrl/);
+  });
+
+  it('takes the id spelled userId (as the path and identity.user-changed.v1 spell it)', async () => {
+    const res = await put('u-10', snapshot({ userId: 'u-10' })).expect(200);
+    expect(res.body.data.profile.id).to.equal('u-10');
+    await put('u-11', snapshot({ id: 'u-11', userId: 'u-11' })).expect(200);
+    expect(JSON.stringify(await raw('u-10'))).not.to.include('userId');
+  });
+
+  it('refuses a userId that disagrees with id (400 naming userId) or with the path (400 naming id)', async () => {
+    const both = await put('u-12', snapshot({ id: 'u-12', userId: 'u-13' })).expect(400);
+    expect(both.body.error.code).to.equal('VALIDATION_ERROR');
+    expect(both.body.error.details.map((d: { path: string }) => d.path)).to.include('userId');
+    const path = await put('u-12', snapshot({ userId: 'u-13' })).expect(400);
+    expect(path.body.error.details.map((d: { path: string }) => d.path)).to.include('id');
+    const alphabet = await put('u-12', snapshot({ userId: 'a b' })).expect(400);
+    expect(alphabet.body.error.details.map((d: { path: string }) => d.path)).to.include('id');
+    expect(await raw('u-12')).to.equal(null);
   });
 
   it('stores the teacher verification record but never returns its identity-number hash', async () => {
@@ -140,6 +190,10 @@ describe('PUT /v1/users/:userId/profile-snapshot', () => {
       [{ avatarUrl: 'javascript:alert(1)' }, 'avatarUrl'],
       [{ memberships: [{ organizationId: 'o' }] }, 'memberships.0.organizationName'],
       [{ teacherKyc: { status: 'MAYBE' } }, 'teacherKyc.status'],
+      [
+        { memberships: [{ organizationId: 'o', organizationName: 'O', role: 'ROOT', status: 'A' }] },
+        'memberships.0.role',
+      ],
     ];
     for (const [over, path] of bad) {
       const res = await put('u-5', snapshot(over));

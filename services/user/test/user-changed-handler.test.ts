@@ -35,6 +35,30 @@ describe('user: identity.user-changed.v1 handler', () => {
     expect(stored).not.to.have.property('passwordHash');
   });
 
+  it('reads the user id spelled userId inside the snapshot too, and refuses one that disagrees', async () => {
+    const { id: _id, ...rest } = { id: '', ...snapshot() };
+    const event = (user: Record<string, unknown>) =>
+      userChangedHandler(svc.built.deps)(
+        buildEvent(
+          {
+            source: 'auth',
+            type: 'identity.user-changed.v1',
+            subject: 'u-3',
+            data: { userId: 'u-3', change: 'UPDATED', user },
+          },
+          new Date(),
+        ),
+        message,
+      );
+    expect(await event({ ...rest, id: 'u-3', userId: 'u-4' }).catch((e: unknown) => e)).to.be.instanceOf(
+      PoisonMessageError,
+    );
+    expect(await event({ ...rest, userId: 'u-4' }).catch((e: unknown) => e)).to.be.instanceOf(PoisonMessageError);
+    expect(await row('u-3')).to.equal(null);
+    await event({ ...rest, userId: 'u-3' });
+    expect(await row('u-3')).to.include({ fullName: 'Nguyễn Văn An' });
+  });
+
   it('throws PoisonMessageError for invalid data, a mismatched id and an e-mail another profile holds', async () => {
     await seed(svc, 'a', { email: 'a@x.vn' });
     const bad = [
