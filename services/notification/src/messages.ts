@@ -7,6 +7,7 @@ export const MSG = {
   parentOnly: 'Parent alerts are for PARENT callers',
   batchKeyReused: 'batchKey was already used with a different body',
   eventIdReused: 'event.id was already recorded with a different body',
+  snapshotIdMismatch: 'id must equal the path\u2019s notificationId',
 } as const;
 
 export const CODES = {

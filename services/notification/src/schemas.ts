@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { pagingKeys } from '../../kit/src/index.js';
+import { pagingKeys, tolerant } from '../../kit/src/index.js';
 import { MAX_ALERT_PARENTS, MAX_BATCH_RECIPIENTS, MAX_EVENT_NOTIFICATIONS } from './messages.js';
 
 // The same id shape the kit accepts in actor headers.
@@ -39,14 +39,22 @@ const content = {
 
 export const createBody = Joi.object({ userId: id().required(), ...content });
 
-export const snapshotBody = Joi.object({
-  userId: id().required(),
-  ...content,
-  isRead: Joi.boolean(),
-  readAt: Joi.date().iso().allow(null),
-  createdAt: Joi.date().iso(),
-  updatedAt: Joi.date().iso(),
-});
+/** The row's own id may come in the body (as rows are read), spelled id or notificationId. */
+export const SNAPSHOT_SPELLINGS = [{ path: 'id', alias: 'notificationId' }] as const;
+
+// A tolerant reader (a backfill's body): members the schema does not name are dropped, never stored.
+export const snapshotBody = tolerant(
+  Joi.object({
+    id: id(),
+    userId: id().required(),
+    ...content,
+    isRead: Joi.boolean(),
+    readAt: Joi.date().iso().allow(null),
+    createdAt: Joi.date().iso(),
+    updatedAt: Joi.date().iso(),
+  }),
+  SNAPSHOT_SPELLINGS,
+);
 
 export const batchBody = Joi.object({
   batchKey: id(),
@@ -68,27 +76,46 @@ const weakTopic = Joi.object({
   shouldAlert: Joi.boolean(),
 });
 
-export const weakTopicBody = Joi.object({
-  studentId: id().required(),
-  parentIds: Joi.array().items(id().required()).min(1).max(MAX_ALERT_PARENTS).required(),
-  alertKey: id(),
-  organizationId: nullableId(),
-  attemptId: nullableId(),
-  classroomId: nullableId(),
-  exam: Joi.object({ id: id().required(), title: text(300).min(1).required() }).allow(null),
-  topics: Joi.array().items(weakTopic).min(1).max(50).required(),
-});
+/**
+ * The public ids flat or nested (analytics' result rows nest them: student.id, classroom.id), and
+ * the exam flat as the alert's own data spells it (examId, examTitle); both spellings must agree.
+ */
+export const WEAK_TOPIC_SPELLINGS = [
+  { path: 'studentId', alias: 'student.id' },
+  { path: 'classroomId', alias: 'classroom.id' },
+  { path: 'attemptId', alias: 'attempt.id' },
+  { path: 'exam.id', alias: 'examId' },
+  { path: 'exam.title', alias: 'examTitle' },
+] as const;
 
-export const eventBody = Joi.object({
-  event: Joi.object({
-    id: id(),
-    type: Joi.string().pattern(TYPE).required(),
-    actorId: nullableId(),
-    targetUserId: nullableId(),
-    entity: Joi.string().pattern(TYPE).required(),
-    entityId: id().required(),
+// A tolerant reader: members the schema does not name are dropped at every depth, never stored.
+export const weakTopicBody = tolerant(
+  Joi.object({
+    studentId: id().required(),
+    parentIds: Joi.array().items(id().required()).min(1).max(MAX_ALERT_PARENTS).required(),
+    alertKey: id(),
     organizationId: nullableId(),
-    data: data(),
-  }).required(),
-  notifications: Joi.array().items(createBody).max(MAX_EVENT_NOTIFICATIONS),
-});
+    attemptId: nullableId(),
+    classroomId: nullableId(),
+    exam: Joi.object({ id: id().required(), title: text(300).min(1).required() }).allow(null),
+    topics: Joi.array().items(weakTopic).min(1).max(50).required(),
+  }),
+  WEAK_TOPIC_SPELLINGS,
+);
+
+// A tolerant reader like the snapshot; `data` is the free-form part and is kept whole.
+export const eventBody = tolerant(
+  Joi.object({
+    event: Joi.object({
+      id: id(),
+      type: Joi.string().pattern(TYPE).required(),
+      actorId: nullableId(),
+      targetUserId: nullableId(),
+      entity: Joi.string().pattern(TYPE).required(),
+      entityId: id().required(),
+      organizationId: nullableId(),
+      data: data(),
+    }).required(),
+    notifications: Joi.array().items(createBody).max(MAX_EVENT_NOTIFICATIONS),
+  }),
+);

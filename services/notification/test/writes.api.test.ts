@@ -214,6 +214,39 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
       await svc.request.put('/v1/notifications/legacy-1/snapshot').send({ userId: 's1' }).expect(400);
       await svc.request.put('/v1/notifications/legacy-1/snapshot').set(headers(parent())).send(body).expect(403);
     });
+
+    it('ignores members it does not use (never stored) and takes the id spelled id or notificationId', async () => {
+      const body = {
+        id: 'legacy-2',
+        userId: 's1',
+        type: 'INFO',
+        title: 'Cũ',
+        sourceKey: 'forged',
+        legacyFlags: { pinned: true },
+      };
+      await svc.request.put('/v1/notifications/legacy-2/snapshot').send(body).expect(201);
+      const spelled = { userId: 's1', type: 'INFO', title: 'Mới', notificationId: 'legacy-3' };
+      await svc.request.put('/v1/notifications/legacy-3/snapshot').send(spelled).expect(201);
+      const stored = JSON.stringify(await svc.built.deps.models.Notification.find({}).lean());
+      expect(stored).not.to.match(/forged|legacyFlags|pinned/);
+      expect(stored).to.include('snapshot:legacy-2');
+    });
+
+    const disagreeing: Array<[string, string, Record<string, unknown>]> = [
+      ['id', 'an id other than the path', { id: 'other' }],
+      ['id', 'a notificationId other than the path', { notificationId: 'other' }],
+      ['notificationId', 'a notificationId other than id', { id: 'legacy-4', notificationId: 'other' }],
+      ['userId', 'a userId outside the id alphabet', { userId: 'a b' }],
+    ];
+    for (const [path, what, over] of disagreeing) {
+      it(`refuses ${what} with 400 naming ${path}, and writes nothing`, async () => {
+        const body = { userId: 's1', type: 'INFO', title: 'x', ...over };
+        const res = await svc.request.put('/v1/notifications/legacy-4/snapshot').send(body).expect(400);
+        expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+        expect(res.body.error.details.map((d: { path: string }) => d.path)).to.include(path);
+        expect(await count()).to.equal(0);
+      });
+    }
   });
 
   describe('POST /v1/alerts/weak-topic', () => {
@@ -251,6 +284,49 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
       expect(link?.parentIds).to.deep.equal(['p1', 'p2', 'p-muted']);
     });
 
+    it('takes the ids nested and the exam flat, and ignores (never stores) members it does not use', async () => {
+      const body = {
+        student: { id: 's1', fullName: 'Nguyễn Văn A' },
+        attempt: { id: 'att-2' },
+        classroom: { id: 'c1', name: '12A1' },
+        examId: 'e2',
+        examTitle: 'Kiểm tra giữa kỳ',
+        parentIds: ['p1'],
+        parentEmails: ['p1@x.vn'],
+        topics: [{ ...topics[0], questionIds: ['q-secret'] }],
+      };
+      const res = await svc.request.post('/v1/alerts/weak-topic').send(body).expect(201);
+      expect(res.body.data).to.include({ alertKey: 'attempt:att-2', created: 1 });
+      const row = await svc.built.deps.models.Notification.findOne({ userId: 'p1' }).lean();
+      expect(row?.title).to.contain('Kiểm tra giữa kỳ');
+      expect(JSON.parse(row!.data)).to.include({
+        studentId: 's1',
+        attemptId: 'att-2',
+        examId: 'e2',
+        classroomId: 'c1',
+      });
+      const stored = JSON.stringify(await svc.built.deps.models.Notification.find({}).lean());
+      expect(stored).not.to.match(/fullName|12A1|parentEmails|p1@x\.vn|q-secret/);
+    });
+
+    const disagreeing: Array<[string, Record<string, unknown>]> = [
+      ['student.id', { student: { id: 's2' } }],
+      ['examId', { exam: { id: 'e1', title: 't' }, examId: 'e2' }],
+      ['examTitle', { exam: { id: 'e1', title: 't' }, examTitle: 'u' }],
+      ['attempt.id', { attemptId: 'a1', attempt: { id: 'a2' } }],
+      ['classroom.id', { classroomId: 'c1', classroom: { id: 'c2' } }],
+      ['examId', { exam: null, examId: 'e2' }],
+    ];
+    for (const [alias, over] of disagreeing) {
+      it(`refuses ${alias} that disagrees with the other spelling (400 naming it), writing nothing`, async () => {
+        const body = { studentId: 's1', parentIds: ['p1'], topics, ...over };
+        const res = await svc.request.post('/v1/alerts/weak-topic').send(body).expect(400);
+        expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+        expect(res.body.error.details.map((d: { path: string }) => d.path)).to.include(alias);
+        expect(await count()).to.equal(0);
+      });
+    }
+
     it('refuses missing parents, empty topics, accuracy above 1 and a STUDENT caller', async () => {
       const ok = { studentId: 's1', parentIds: ['p1'], topics };
       for (const body of [
@@ -258,6 +334,9 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
         { ...ok, topics: [] },
         { ...ok, topics: [{ ...topics[0], accuracy: 1.5 }] },
         { ...ok, studentId: undefined },
+        { ...ok, studentId: undefined, student: { id: 'a b' } },
+        { ...ok, examId: 'e1' },
+        { ...ok, topics: [{ ...topics[0], wrongCount: -1 }] },
       ]) {
         const res = await svc.request.post('/v1/alerts/weak-topic').send(body);
         expect(res.status, JSON.stringify(body)).to.equal(400);
@@ -310,6 +389,27 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
       expect(await svc.built.deps.models.NotificationEvent.countDocuments()).to.equal(1);
     });
 
+    it('ignores members it does not use at every depth (never stored); data is kept whole', async () => {
+      const body = {
+        event: { type: 'VIEWED', entity: 'EXAM', entityId: 'e1', data: { keep: { deep: 1 } }, ip: '10.0.0.1' },
+        notifications: [{ userId: 's1', type: 'VIEWED', title: 't', channel: 'sms' }],
+        traceId: 'trace-xyz',
+      };
+      const res = await svc.request.post('/v1/events/notification').send(body).expect(201);
+      expect(res.body.data.event.data).to.deep.equal({ keep: { deep: 1 } });
+      expect(res.body.data.notifications.created).to.equal(1);
+      const stored = JSON.stringify([
+        await svc.built.deps.models.NotificationEvent.find({}).lean(),
+        await svc.built.deps.models.Notification.find({}).lean(),
+      ]);
+      expect(stored).not.to.match(/10\.0\.0\.1|sms|trace-xyz/);
+      // The standalone create keeps refusing them (a public-facing shape).
+      await svc.request
+        .post('/v1/notifications')
+        .send({ userId: 's1', type: 'VIEWED', title: 't', channel: 'sms' })
+        .expect(400);
+    });
+
     it('records an event without notifications, and refuses a bad event with 400', async () => {
       const res = await svc.request
         .post('/v1/events/notification')
@@ -321,6 +421,8 @@ describe('notification service: create, batch, snapshot, weak-topic alerts, even
         {},
         { event: { type: 'VIEWED', entity: 'N' } },
         { event: { type: 'x y', entity: 'N', entityId: 'n' } },
+        { event: { type: 'A', entity: 'N', entityId: 'n', targetUserId: 7 } },
+        { event: { type: 'A', entity: 'N', entityId: 'n' }, notifications: [{ userId: 's1', type: 'A' }] },
       ]) {
         const r = await svc.request.post('/v1/events/notification').send(body);
         expect(r.status, JSON.stringify(body)).to.equal(400);

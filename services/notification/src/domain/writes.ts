@@ -26,6 +26,7 @@ export async function createNotification(deps: NotificationDeps, actor: Actor, i
 }
 
 export type SnapshotInput = CreateInput & {
+  id?: string;
   isRead?: boolean;
   readAt?: Date | null;
   createdAt?: Date;
@@ -33,6 +34,11 @@ export type SnapshotInput = CreateInput & {
 };
 
 export async function upsertSnapshot(deps: NotificationDeps, actor: Actor, id: string, input: SnapshotInput) {
+  if (input.id !== undefined && input.id !== id) {
+    throw new AppError('VALIDATION_ERROR', MSG.snapshotIdMismatch, {
+      details: [{ path: 'id', message: MSG.snapshotIdMismatch }],
+    });
+  }
   assertWriter(actor);
   const now = deps.clock();
   const isRead = input.isRead ?? Boolean(input.readAt);
