@@ -116,6 +116,91 @@ describe('read-model backfill routes', () => {
     });
   });
 
+  describe('tolerant bodies and trimmed limits', () => {
+    const dump = async () =>
+      JSON.stringify(
+        await Promise.all(
+          (await svc.db.conn.db!.listCollections().toArray()).map((c) =>
+            svc.db.conn.collection(c.name).find({}).toArray(),
+          ),
+        ),
+      );
+
+    it('ignores members the four backfills do not use, at every depth, and never stores them', async () => {
+      await put('/v1/taxonomy/refs', {
+        source: 'legacy-sync',
+        items: [{ id: 's1', kind: 'SUBJECT', code: 'MATH', name: 'Toán', legacyParent: 'mk-tax' }],
+      }).expect(200);
+      await put('/v1/questions/usage-counts', {
+        batch: 'mk-batch',
+        items: [{ questionId: 'q1', examItems: 1, attemptItems: 2, answers: 3, lastUsedBy: 'mk-usage' }],
+      }).expect(200);
+      await put('/v1/questions/relation-refs', {
+        users: [{ id: 'u1', fullName: 'Cô Lan', email: 'lan@x.vn', passwordHash: 'mk-secret' }],
+        organizations: [{ id: 'org-a', name: 'Trường A', slug: 'truong-a', plan: 'mk-plan' }],
+        cursor: 'mk-cursor',
+      }).expect(200);
+      await put('/v1/questions/exam-refs', {
+        exams: [
+          {
+            questionId: 'q1',
+            examId: 'e1',
+            title: 'Đề 1',
+            status: 'PUBLISHED',
+            createdAt: '2026-01-01T00:00:00Z',
+            durationMinutes: 45,
+            owner: { id: 'mk-owner' },
+          },
+        ],
+      }).expect(200);
+      const stored = await dump();
+      expect(stored).to.include('Trường A');
+      expect(stored).not.to.match(/mk-|legacyParent|durationMinutes|passwordHash/);
+    });
+
+    it('keeps checking the members they use: a wrong type or a bad id is still 400, writing nothing', async () => {
+      const cases: Array<[string, object]> = [
+        ['/v1/questions/usage-counts', { items: [{ questionId: 'q1', examItems: '1', attemptItems: 0, answers: 0 }] }],
+        ['/v1/questions/usage-counts', { items: [{ questionId: 'a b', examItems: 1, attemptItems: 0, answers: 0 }] }],
+        ['/v1/questions/relation-refs', { cursor: 'x' }],
+        ['/v1/taxonomy/refs', { items: [{ id: 's1', kind: 'SUBJECT', code: 'M', name: 'x', numericLevel: '3' }] }],
+        ['/v1/questions/exam-refs', { exams: [{ questionId: 'q1', examId: 'e1', title: 't', status: 'P' }] }],
+      ];
+      for (const [path, body] of cases) {
+        const res = await put(path, body);
+        expect(res.status, `${path} ${JSON.stringify(body)}`).to.equal(400);
+        expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+      }
+      expect(await dump()).not.to.match(/"questionId":"q1"|"_id":"s1"/);
+    });
+
+    it('counts a text limit after trimming: at the limit with spaces around is stored trimmed, one over is 400', async () => {
+      const name = 'N'.repeat(500);
+      await put('/v1/taxonomy/refs', {
+        items: [{ id: 's1', kind: 'SUBJECT', code: '  MATH  ', name: `  ${name}  ` }],
+      }).expect(200);
+      const [ref] = (await refs({})).body.data.items;
+      expect(ref).to.include({ code: 'MATH', name });
+      const over = await put('/v1/taxonomy/refs', {
+        items: [{ id: 's2', kind: 'SUBJECT', code: 'M', name: `${name}N` }],
+      });
+      expect(over.status).to.equal(400);
+      const folder = 'F'.repeat(200);
+      const made = await svc.request
+        .post('/v1/question-folders')
+        .set(teacher)
+        .send({ name: ` ${folder}\t` });
+      expect(made.status, JSON.stringify(made.body)).to.equal(201);
+      expect(made.body.data.name).to.equal(folder);
+      await svc.request
+        .post('/v1/question-folders')
+        .set(teacher)
+        .send({ name: `${folder}F` })
+        .expect(400);
+      await svc.request.post('/v1/question-folders').set(teacher).send({ name: '   ' }).expect(400);
+    });
+  });
+
   describe('fixed paths under /v1/questions and /v1/question-types', () => {
     it('answer other methods with 405 and exactly their own method in Allow, never as a question or type id', async () => {
       for (const [path, allow] of [

@@ -88,7 +88,10 @@ describe('contract review', () => {
       expect(res.body.error.code).to.equal('VALIDATION_ERROR');
       const doc = await svc.request.get('/v1/openapi.json').expect(200);
       const link = doc.body.components.schemas.TaxonomyRefInput.properties.subjectId;
-      expect(link).to.include({ minLength: 1, pattern: '\\S' });
+      // The document refuses it too: its pattern (1..200 after trimming) matches no blank value.
+      expect(link).to.include({ minLength: 1 });
+      expect(new RegExp(link.pattern).test(' ')).to.equal(false);
+      expect(new RegExp(link.pattern).test(` ${'N'.repeat(200)} `)).to.equal(true);
     });
   });
 });

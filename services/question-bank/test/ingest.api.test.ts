@@ -340,7 +340,11 @@ describe('POST /v1/questions/import-docx-output', () => {
       ],
       ['a wrong correct_answer shape', smallDoc({ questions: [{ id: 'q1', content: 'a', correct_answer: 5 }] })],
       ['gradeLevel 13', smallDoc({ gradeLevel: 13 })],
-      ['an unknown top-level field', smallDoc({ surprise: true })],
+      [
+        'a correct_answer key past H',
+        smallDoc({ questions: [{ id: 'q1', content: 'a', correct_answer: { A: true, Z: true } }] }),
+      ],
+      ['a known member of the wrong type beside unknown ones', smallDoc({ surprise: true, latency_ms: 'fast' })],
       [
         '501 questions',
         smallDoc({ questions: Array.from({ length: 501 }, (_, i) => ({ id: `q${i}`, content: 'x' })) }),
@@ -354,6 +358,23 @@ describe('POST /v1/questions/import-docx-output', () => {
         expect(await col('question_ingest_ledgers').countDocuments()).to.equal(0);
       });
     }
+
+    it('ignores members it does not use at every depth (a parser adding fields), never storing them', async () => {
+      const doc = smallDoc({ surprise: 'mk-top', parser_version: 'mk-ver' });
+      const [q1, ...rest] = doc.questions as Body[];
+      const options = (q1!.options as Body[]).map((o) => ({ ...o, style: 'mk-option' }));
+      const media = (q1!.media as Body[]).map((m) => ({ ...m, crop: 'mk-media' }));
+      doc.questions = [{ ...q1, options, media, confidence_debug: 'mk-question' }, ...rest];
+      doc.groups = (doc.groups as Body[]).map((g) => ({ ...g, layout: 'mk-group' }));
+      doc.warnings = [{ code: 'W', message: 'm', severity: 'mk-warning' }];
+      const res = await post(doc);
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.data.questionIds).to.have.length(4);
+      const names = (await svc.db.conn.db!.listCollections().toArray()).map((c) => c.name);
+      const stored = JSON.stringify(await Promise.all(names.map((n) => col(n).find({}).toArray())));
+      expect(stored).to.include('Phương án A');
+      expect(stored).not.to.match(/mk-|parser_version|confidence_debug/);
+    });
 
     it('refuses an over-long Idempotency-Key (400), missing scope headers (401/403/400) and GET (405)', async () => {
       expect((await post(smallDoc(), teacher(), 'k'.repeat(121))).status).to.equal(400);

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { pagingKeys } from '../../../kit/src/index.js';
+import { pagingKeys, tolerant, trimmedString } from '../../../kit/src/index.js';
 import { LEGACY_TYPE_MAP } from '../domain/ingest/type-map.js';
 import { FOLDER_VISIBILITIES, TAXONOMY_KINDS, TYPE_STATUSES } from '../store/catalog-models.js';
 
@@ -36,11 +36,8 @@ const dateTime = Joi.string()
     return Number.isNaN(t) ? helpers.error('date.base') : new Date(t);
   });
 const q = chars(0, 200).allow('');
-// At least one non-space character (the document's pattern \S), then trimmed.
-const text = (max: number) =>
-  chars(1, max)
-    .pattern(/\S/)
-    .custom((v: string) => v.trim());
+// Trimmed, then 1..max characters: the limit counts what is stored, not the spaces around it.
+const text = (max: number) => trimmedString(1, max);
 const json = Joi.alternatives().try(Joi.object().unknown(true), Joi.array()).allow(null);
 const count = int(0, Number.MAX_SAFE_INTEGER).required();
 const ownerOrg = id.allow(null);
@@ -106,70 +103,82 @@ export const listTaxonomyQuery = Joi.object({
 
 const items = (item: Joi.ObjectSchema) => Joi.array().items(item).max(MAX_BACKFILL_ITEMS);
 
-export const putTaxonomyBody = Joi.object({
-  items: items(
-    Joi.object({
-      id: id.required(),
-      kind: Joi.string()
-        .valid(...TAXONOMY_KINDS)
-        .required(),
-      code: text(200).required(),
-      name: text(500).required(),
-      organizationId: ownerOrg,
-      status: Joi.string()
-        .max(32)
-        .pattern(/^[A-Z_]+$/),
-      numericLevel: int(0, 1000).allow(null),
-      engineDifficulty: chars(1, 32).allow(null),
-      subjectId: text(200).allow(null),
-      gradeId: text(200).allow(null),
-      curriculumId: text(200).allow(null),
-    }),
-  ).required(),
-});
+// The four read-model backfills are tolerant readers: members the schema does not name are dropped
+// at every depth, never refused nor stored; the named ones keep their rules. The contract names one
+// spelling for each item field (questionId, examId, ...), so no alias is read.
 
-export const putUsageCountsBody = Joi.object({
-  items: items(
-    Joi.object({
-      questionId: id.required(),
-      organizationId: ownerOrg,
-      examItems: count,
-      attemptItems: count,
-      answers: count,
-    }),
-  ).required(),
-});
+export const putTaxonomyBody = tolerant(
+  Joi.object({
+    items: items(
+      Joi.object({
+        id: id.required(),
+        kind: Joi.string()
+          .valid(...TAXONOMY_KINDS)
+          .required(),
+        code: text(200).required(),
+        name: text(500).required(),
+        organizationId: ownerOrg,
+        status: Joi.string()
+          .max(32)
+          .pattern(/^[A-Z_]+$/),
+        numericLevel: int(0, 1000).allow(null),
+        engineDifficulty: chars(1, 32).allow(null),
+        subjectId: text(200).allow(null),
+        gradeId: text(200).allow(null),
+        curriculumId: text(200).allow(null),
+      }),
+    ).required(),
+  }),
+);
 
-export const putRelationRefsBody = Joi.object({
-  users: items(
-    Joi.object({
-      id: id.required(),
-      fullName: text(200).required(),
-      email: chars(1, 320).required(),
-      organizationId: ownerOrg,
-    }),
-  ),
-  organizations: items(
-    Joi.object({
-      id: id.required(),
-      name: text(200).required(),
-      slug: text(200).required(),
-      organizationId: ownerOrg,
-    }),
-  ),
-})
-  // An empty body is a mistake, not a request to write nothing.
-  .or('users', 'organizations');
+export const putUsageCountsBody = tolerant(
+  Joi.object({
+    items: items(
+      Joi.object({
+        questionId: id.required(),
+        organizationId: ownerOrg,
+        examItems: count,
+        attemptItems: count,
+        answers: count,
+      }),
+    ).required(),
+  }),
+);
 
-export const putExamRefsBody = Joi.object({
-  exams: items(
-    Joi.object({
-      questionId: id.required(),
-      examId: id.required(),
-      title: text(500).required(),
-      status: text(32).required(),
-      createdAt: dateTime.required(),
-      organizationId: ownerOrg,
-    }),
-  ).required(),
-});
+export const putRelationRefsBody = tolerant(
+  Joi.object({
+    users: items(
+      Joi.object({
+        id: id.required(),
+        fullName: text(200).required(),
+        email: chars(1, 320).required(),
+        organizationId: ownerOrg,
+      }),
+    ),
+    organizations: items(
+      Joi.object({
+        id: id.required(),
+        name: text(200).required(),
+        slug: text(200).required(),
+        organizationId: ownerOrg,
+      }),
+    ),
+  })
+    // An empty body is a mistake, not a request to write nothing.
+    .or('users', 'organizations'),
+);
+
+export const putExamRefsBody = tolerant(
+  Joi.object({
+    exams: items(
+      Joi.object({
+        questionId: id.required(),
+        examId: id.required(),
+        title: text(500).required(),
+        status: text(32).required(),
+        createdAt: dateTime.required(),
+        organizationId: ownerOrg,
+      }),
+    ).required(),
+  }),
+);

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { tolerant } from '../../../kit/src/index.js';
 import { ID_PATTERN, MAX_CONTENT, URI_REFERENCE } from './questions.js';
 
 export const INGEST_LIMITS = {
@@ -81,14 +82,19 @@ const media = Joi.object({
   width: Joi.number().integer().min(0).max(100000),
   height: Joi.number().integer().min(0).max(100000),
   alt: str(1000).allow(''),
+  // Named so that it stays refused: inline bytes are never a reference (the tolerant body would drop it).
+  data: Joi.forbidden(),
 }).or('media_asset_id', 'url', 'object_key');
 const correctAnswer = Joi.alternatives(
   str(1000).allow(''),
   Joi.array().items(str(1000)).max(26),
-  Joi.object().pattern(/^[A-Ha-h]$/, Joi.alternatives(Joi.boolean(), str(20))),
+  // Closed on purpose: the tolerant reader must not drop a key outside A..H, it is refused.
+  Joi.object()
+    .pattern(/^[A-Ha-h]$/, Joi.alternatives(Joi.boolean(), str(20)))
+    .unknown(false),
 ).allow(null);
 
-// Open to fields a legacy parser adds (ignored); the fields we read are checked.
+// Fields a legacy parser adds are dropped by the tolerant body (never stored); the fields we read are checked.
 const question = Joi.object({
   id: str(200).invalid('').pattern(nonBlank).required(),
   number: Joi.number().integer().min(0).max(1_000_000),
@@ -115,7 +121,7 @@ const question = Joi.object({
   formulas: Joi.array().items(formula).max(INGEST_LIMITS.formulas),
   media: Joi.array().items(media).max(INGEST_LIMITS.media),
   source_location: safeObject().allow(null),
-}).unknown(true);
+});
 
 const group = Joi.object({
   group_id: str(200).invalid('').pattern(nonBlank).required(),
@@ -127,7 +133,7 @@ const group = Joi.object({
   from: Joi.number().integer().min(0).max(1_000_000).allow(null),
   to: Joi.number().integer().min(0).max(1_000_000).allow(null),
   content: str(MAX_CONTENT).allow(''),
-}).unknown(true);
+});
 
 const warning = Joi.object({
   // The parser's own diagnostics: kept as sent, an empty code included (the document allows it).
@@ -136,17 +142,21 @@ const warning = Joi.object({
   question_id: str(200),
 });
 
-export const ingestBody = Joi.object({
-  document_id: str(200).invalid('').pattern(nonBlank).required(),
-  latency_ms: Joi.number().min(0).max(1e15).required(),
-  questions: Joi.array().items(question).min(1).max(INGEST_LIMITS.questions).unique('id').required(),
-  groups: Joi.array().items(group).max(INGEST_LIMITS.groups),
-  warnings: Joi.array().items(warning).max(INGEST_LIMITS.warnings).required(),
-  stats: safeObject().required(),
-  subjectId: id,
-  gradeLevel: Joi.number().integer().min(1).max(12),
-  sourceFileName: str(500).invalid('').pattern(nonBlank),
-  sourceImportJobId: id,
-  sourceMetadataJson: safeObject(),
-  tags: Joi.array().items(str(200).invalid('').pattern(nonBlank)).max(50),
-});
+// A tolerant reader (the parser's output is internal): members the schema does not name are dropped
+// at every depth, never refused nor stored; stats, source_location and sourceMetadataJson stay free.
+export const ingestBody = tolerant(
+  Joi.object({
+    document_id: str(200).invalid('').pattern(nonBlank).required(),
+    latency_ms: Joi.number().min(0).max(1e15).required(),
+    questions: Joi.array().items(question).min(1).max(INGEST_LIMITS.questions).unique('id').required(),
+    groups: Joi.array().items(group).max(INGEST_LIMITS.groups),
+    warnings: Joi.array().items(warning).max(INGEST_LIMITS.warnings).required(),
+    stats: safeObject().required(),
+    subjectId: id,
+    gradeLevel: Joi.number().integer().min(1).max(12),
+    sourceFileName: str(500).invalid('').pattern(nonBlank),
+    sourceImportJobId: id,
+    sourceMetadataJson: safeObject(),
+    tags: Joi.array().items(str(200).invalid('').pattern(nonBlank)).max(50),
+  }),
+);
