@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { pagingKeys } from '../../../kit/src/index.js';
+import { pagingKeys, trimmedString } from '../../../kit/src/index.js';
 
 const id = Joi.string().pattern(/^[A-Za-z0-9_.:-]{1,100}$/);
 const actorId = Joi.string().pattern(/^[A-Za-z0-9_.:@-]{1,128}$/);
@@ -28,7 +28,8 @@ const filters = {
 export const libraryQuery = Joi.object(filters);
 export const listQuery = Joi.object({ ...filters, createdBy: actorId });
 
-export const uploadJobFields = Joi.object({ title: Joi.string().max(300).allow('') });
+// The upload's title is stored trimmed, so its 300-character limit counts the trimmed title.
+export const uploadJobFields = Joi.object({ title: trimmedString(0, 300).allow('') });
 
 export const fastJobBody = Joi.object({
   questionStorageKey: Joi.string().max(300).pattern(STORAGE_KEY).required(),

@@ -45,6 +45,21 @@ describe('document-import: upload jobs, lists, detail, status, review, event str
   }
 
   describe('POST /v1/import/docx/qas/jobs', () => {
+    it('counts the 300-character title limit after trimming: stored trimmed at the limit, one over is 400', async () => {
+      await writeFile(stack.pauseFile, 'hold');
+      const title = 'Đ'.repeat(300);
+      const res = await upload(teacher(), docx, 'de-thi.docx', `  ${title}\t `);
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+      expect(res.body.data.title).to.equal(title);
+      const row = await stack.svc.db.conn.collection('import_jobs').findOne({ _id: res.body.data.id as never });
+      expect(row?.title).to.equal(title);
+      const over = await upload(teacher(), docx, 'de-thi.docx', ` ${title}Đ `);
+      expect(over.status).to.equal(400);
+      expect(over.body.error.code).to.equal('VALIDATION_ERROR');
+      await rm(stack.pauseFile, { force: true });
+      await waitForStatus(stack.svc, teacher(), res.body.data.id, 'COMPLETED');
+    });
+
     it('answers 202 with a PENDING summary and its queue, then the worker completes it and the spool is emptied', async () => {
       await writeFile(stack.pauseFile, 'hold');
       const res = await upload(teacher(), docx, 'de-thi.docx', 'Đề kiểm tra');
