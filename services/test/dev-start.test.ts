@@ -146,22 +146,30 @@ async function racingCreators(uri: string, rounds: number): Promise<string[]> {
   return odd;
 }
 
+/** Brings up a private dev profile (own cache, ports and fresh data file), runs `body` with what
+ * `infra.sh up` printed and the environment that reaches it, then takes it down and deletes it. */
+async function withPrivateDevProfile(body: (infraOut: string, env: NodeJS.ProcessEnv) => Promise<void>): Promise<void> {
+  const cache = privateCache();
+  const env = await privateEnv(cache);
+  const lease = ['--lease', String(process.pid)];
+  try {
+    const infra = await run('infra.sh', ['up', '--profile', 'dev', ...lease], env);
+    expect(infra.code, `scripts/infra.sh up --profile dev:\n${infra.out}`).to.equal(0);
+    await body(infra.out, env);
+  } finally {
+    await run('infra.sh', ['down', '--profile', 'dev', ...lease, '--force'], env);
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+
 describe('MongoDB: racing creators of one collection get it or NamespaceExists (48), nothing else', function () {
   this.timeout(5 * 60_000);
 
   it("the dev profile's server (the H2 file-backed stand-in, or mongod), on a fresh data file", async () => {
-    const cache = privateCache();
-    const env = await privateEnv(cache);
-    const lease = ['--lease', String(process.pid)];
-    try {
-      const infra = await run('infra.sh', ['up', '--profile', 'dev', ...lease], env);
-      expect(infra.code, `scripts/infra.sh up --profile dev:\n${infra.out}`).to.equal(0);
-      const uri = /^MONGODB_URI=(.+)$/m.exec(infra.out)![1]!;
+    await withPrivateDevProfile(async (infraOut) => {
+      const uri = /^MONGODB_URI=(.+)$/m.exec(infraOut)![1]!;
       expect(await racingCreators(uri, 100)).to.deep.equal([]);
-    } finally {
-      await run('infra.sh', ['down', '--profile', 'dev', ...lease, '--force'], env);
-      rmSync(cache, { recursive: true, force: true });
-    }
+    });
   });
 
   it("the test profile's server (in memory)", async () => {
@@ -174,22 +182,17 @@ describe('make dev on a fresh data file: every service and worker, started at on
 
   for (const round of [1, 2]) {
     it(`round ${round}: a new dev profile instance`, async () => {
-      const cache = privateCache();
-      const env = await privateEnv(cache);
-      const lease = ['--lease', String(process.pid)];
-      try {
-        const infra = await run('infra.sh', ['up', '--profile', 'dev', ...lease], env);
-        expect(infra.code, `scripts/infra.sh up --profile dev:\n${infra.out}`).to.equal(0);
-        const dev = await run('dev.sh', ['up'], env);
-        expect(dev.code, `scripts/dev.sh up:\n${dev.out}`).to.equal(0);
-        const urls = printedUrls(dev.out);
-        expect([...urls.keys()].sort()).to.deep.equal([...EXPECTED].sort());
-        for (const [name, url] of urls) expect(await readyz(url), `${name} ${url}/readyz`).to.equal(200);
-      } finally {
-        await run('dev.sh', ['down'], env);
-        await run('infra.sh', ['down', '--profile', 'dev', ...lease, '--force'], env);
-        rmSync(cache, { recursive: true, force: true });
-      }
+      await withPrivateDevProfile(async (_infraOut, env) => {
+        try {
+          const dev = await run('dev.sh', ['up'], env);
+          expect(dev.code, `scripts/dev.sh up:\n${dev.out}`).to.equal(0);
+          const urls = printedUrls(dev.out);
+          expect([...urls.keys()].sort()).to.deep.equal([...EXPECTED].sort());
+          for (const [name, url] of urls) expect(await readyz(url), `${name} ${url}/readyz`).to.equal(200);
+        } finally {
+          await run('dev.sh', ['down'], env);
+        }
+      });
     });
   }
 });
