@@ -8,7 +8,7 @@ import { startAttempt } from '../domain/start.js';
 import type { StartInput } from '../domain/start-input.js';
 import { submitAttempt } from '../domain/submit.js';
 import { attemptView, resultView } from '../domain/view.js';
-import { answerBody, attemptIdParams, eventBody, submitBody } from '../schemas/attempts.js';
+import { answerBody, attemptIdParams, eventBody, submitBody, type EventBody } from '../schemas/attempts.js';
 import { examIdParams, startBody } from '../schemas/start.js';
 
 const START_PATHS = ['/v1/exams/:examId/attempts', '/v1/exams/:examId/start'];
@@ -56,7 +56,9 @@ export function attemptRoutes(deps: AttemptDeps): Router {
     student,
     validate({ params: attemptIdParams, body: eventBody }),
     async (req, res) => {
-      const posted = await postEvent(deps, readActor(req), id(req), input<ClientEventInput>(req, 'body'));
+      const { type, question, metadata } = input<EventBody>(req, 'body');
+      const event: ClientEventInput = { type, questionId: question?.id, metadata };
+      const posted = await postEvent(deps, readActor(req), id(req), event);
       if (posted.kind === 'graded') ok(res, view(req, posted.attempt));
       else ok(res, posted.event, 'OK', 201);
     },

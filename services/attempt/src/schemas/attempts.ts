@@ -1,5 +1,6 @@
 import Joi from 'joi';
-import { CLIENT_EVENT_TYPES } from '../domain/events.js';
+import { tolerant } from '../../../kit/src/index.js';
+import { CLIENT_EVENT_TYPES, type ClientEventInput } from '../domain/events.js';
 import { ID_PATTERN } from './start.js';
 
 const id = Joi.string().pattern(ID_PATTERN);
@@ -27,19 +28,36 @@ export const submitBody = Joi.object({
   source: Joi.string().valid('STUDENT').default('STUDENT'),
 }).default({});
 
-export const eventBody = Joi.object({
-  type: Joi.string()
-    .valid(...CLIENT_EVENT_TYPES)
-    .required(),
-  questionId: id,
-  metadata: Joi.object()
-    .max(20)
-    .pattern(/^[A-Za-z0-9_.-]{1,64}$/, [
-      Joi.string().max(500).allow(''),
-      Joi.number().strict(),
-      Joi.boolean().strict(),
-      Joi.valid(null),
-    ]),
-});
+/** The question may also come nested (`question: { id }`); both given must agree. */
+export const EVENT_SPELLINGS = [{ path: 'question.id', alias: 'questionId' }] as const;
+
+// A tolerant reader: members not named here are dropped at every depth, never stored. The
+// metadata keys are data, so one breaking the pattern stays refused (unknown(false): not dropped).
+export const eventBody = tolerant(
+  Joi.object({
+    type: Joi.string()
+      .valid(...CLIENT_EVENT_TYPES)
+      .required(),
+    questionId: id,
+    question: Joi.object({ id }),
+    metadata: Joi.object()
+      .max(20)
+      .pattern(/^[A-Za-z0-9_.-]{1,64}$/, [
+        Joi.string().max(500).allow(''),
+        Joi.number().strict(),
+        Joi.boolean().strict(),
+        Joi.valid(null),
+      ])
+      .unknown(false),
+  }),
+  EVENT_SPELLINGS,
+);
+
+/** The event body as validated: the question's id is read from `question.id` (either spelling). */
+export interface EventBody {
+  type: ClientEventInput['type'];
+  question?: { id?: string };
+  metadata?: Record<string, unknown>;
+}
 
 export const eventsQuery = Joi.object({});

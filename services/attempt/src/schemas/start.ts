@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { tolerant } from '../../../kit/src/index.js';
 
 // Ids as the actor headers carry them; body numbers and booleans are strict ("5" is not a count).
 export const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
@@ -6,8 +7,9 @@ const id = Joi.string().pattern(ID_PATTERN);
 const bool = () => Joi.boolean().strict();
 const int = (min: number, max: number) => Joi.number().strict().integer().min(min).max(max);
 const num = (min: number, max: number) => Joi.number().strict().min(min).max(max);
-// Snapshot members we do not read are stored as given: a key MongoDB cannot store as a field
-// name (`$…`, dotted, NUL) is refused here rather than failing the insert.
+// The free-form parts of a snapshot (answer keys, sub-items, rich content, media, the group
+// passage) are stored as given: a key MongoDB cannot store as a field name (`$…`, dotted, NUL)
+// is refused here rather than failing the insert.
 const badName = (k: string) => k.startsWith('$') || k.includes('.') || k.includes('\u0000');
 
 function unsafeKey(value: unknown, depth = 0): string | null {
@@ -71,7 +73,8 @@ const option = Joi.object({
   label: Joi.string().max(20).allow('', null),
   content: Joi.string().max(20000).allow('', null),
   isCorrect: bool(),
-}).unknown(true);
+  contentJson: Joi.any(),
+});
 
 const scoringRule = Joi.object({
   mode: Joi.string().min(1).max(60).required(),
@@ -79,10 +82,13 @@ const scoringRule = Joi.object({
   incorrectPenalty: num(0, 1000),
   minScore: num(-1000, 1000),
   tolerance: num(0, 1e9),
-}).unknown(true);
+});
 
-// Snapshots travel by value from the exam service: the fields we grade from are checked, the
-// rest (media, formula refs, group passage) is kept as given.
+const freeForm = Joi.object().unknown(true);
+
+// Snapshots travel by value from the exam service: the members we grade from are checked, the
+// ones the student's client renders (rich content, media, formula refs, group passage) are kept
+// as given, and any other member is dropped by the tolerant reader (never stored).
 const question = Joi.object({
   id: id,
   examQuestionId: id.allow(null),
@@ -96,18 +102,32 @@ const question = Joi.object({
   options: Joi.array().items(option).max(50).unique('id').default([]),
   optionOrder: Joi.array().items(id).max(50).unique(),
   scoringRule: scoringRule,
-  answerKeys: Joi.object().unknown(true).allow(null),
+  answerKeys: freeForm.allow(null),
   // null as the question bank's selection sends it for a question without statements.
-  subItems: Joi.array().items(Joi.object().unknown(true)).max(50).allow(null),
+  subItems: Joi.array().items(freeForm).max(50).allow(null),
   topicId: id.allow(null),
   topicName: label,
-})
-  .unknown(true)
-  .custom(storable);
+  contentJson: Joi.any(),
+  explanation: Joi.string().max(100_000).allow('', null),
+  explanationJson: Joi.any(),
+  mediaRefs: Joi.array().items(freeForm).max(200).allow(null),
+  formulaRefs: Joi.array().items(freeForm).max(2000).allow(null),
+  groupId: id.allow(null),
+  group: freeForm.allow(null),
+}).custom(storable);
 
-export const startBody = Joi.object({
-  exam: exam.required(),
-  access: access,
-  questions: Joi.array().items(question).max(500).unique('questionId').default([]),
-  studentInfo: Joi.object().unknown(true).custom(storable).allow(null).default(null),
-});
+/** The exam's id may also come flat (`examId`, as the path names it); both given must agree. */
+export const START_SPELLINGS = [{ path: 'exam.id', alias: 'examId' }] as const;
+
+// The exam runtime's snapshot is an internal body whose full shape the contract leaves open: a
+// tolerant reader (members not named here are dropped at every depth, never stored).
+export const startBody = tolerant(
+  Joi.object({
+    exam: exam.required(),
+    examId: id,
+    access: access,
+    questions: Joi.array().items(question).max(500).unique('questionId').default([]),
+    studentInfo: freeForm.custom(storable).allow(null).default(null),
+  }),
+  START_SPELLINGS,
+);
