@@ -101,6 +101,10 @@ setup() {
   [[ $EUID -eq 0 ]] || die "needs root (debootstrap, buildah storage)"
   mkdir -p "$IMAGES_DIR" "$RUNROOT"
   ensure_cmd buildah buildah
+  # buildah only recommends an OCI runtime, and recommends are not installed: without one every
+  # `buildah run` fails with "exec: no command" (a fresh machine whose node suite has not yet
+  # installed runc).
+  ensure_cmd runc runc
   DRIVER="$(storage_driver)"
   BH=(buildah --root "$STORAGE_ROOT" --runroot "$RUNROOT" --storage-driver "$DRIVER")
   # One build at a time: two would race on the same stamps and archives.
