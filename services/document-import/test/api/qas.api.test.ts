@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
+import { once } from 'node:events';
 import http from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { UPLOAD_TEMP_PREFIX } from '../../../kit/src/index.js';
 import { startTestService, type TestService } from '../../../kit/test/support/harness.js';
@@ -198,6 +200,39 @@ describe('document-import: synchronous QAS routes', () => {
     // under the sender is EPIPE there (800 KB fit in the buffers and hid the fault).
     const big = Buffer.alloc(8 * 1024 * 1024, 0x41);
     const UPLOAD_PATHS = ['/v1/import/docx/qas', '/v1/import/docx/qas/stream', '/v1/import/docx/qas/jobs'];
+
+    it('on a keep-alive connection the 415 comes before the body is sent, the body is read behind it, and the connection serves the next request', async () => {
+      // A raw socket: Node's own client stops writing once an early answer has come.
+      const socket = net.connect(Number(new URL(svc.url).port), '127.0.0.1');
+      await once(socket, 'connect');
+      let received = '';
+      socket.setEncoding('latin1').on('data', (c: string) => (received += c));
+      const until = async (what: RegExp) => {
+        while (!what.test(received)) await new Promise((r) => setTimeout(r, 20)); // bounded by mocha's timeout
+      };
+      try {
+        const head = `--b0\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\n\r\n`;
+        const tail = '\r\n--b0--\r\n';
+        const fields = Object.entries(headers(teacher())).map(([k, v]) => `${k}: ${v}\r\n`);
+        socket.write(
+          `POST /v1/import/docx/qas HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=b0\r\n` +
+            `Content-Length: ${head.length + big.length + tail.length}\r\n${fields.join('')}\r\n${head}`,
+        );
+        const first = 64 * 1024;
+        socket.write(big.subarray(0, first));
+        await until(/UNSUPPORTED_MEDIA_TYPE/);
+        expect(received).to.match(/^HTTP\/1\.1 415 /);
+        expect(received).to.not.match(/^connection: close/im);
+        for (let at = first; at < big.length; at += 64 * 1024) {
+          if (!socket.write(big.subarray(at, at + 64 * 1024))) await once(socket, 'drain');
+        }
+        received = '';
+        socket.write(`${tail}GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n`);
+        await until(/^HTTP\/1\.1 200 /);
+      } finally {
+        socket.destroy();
+      }
+    });
 
     for (const path of UPLOAD_PATHS) {
       it(`${path}: a whole non-.docx upload gets 415 with its message, not a closed connection`, async () => {
