@@ -86,8 +86,24 @@ function define(target: Obj, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+// A nested spelling's container that is there but is not an object (`attempt: [..]` beside
+// `attemptId`) is refused as the document types it, never dropped as an unknown member.
+function notAnObject(root: Obj, spelling: Spelling): SpellingConflict | undefined {
+  const keys = spelling.alias.split('.');
+  for (let i = 1; i < keys.length; i++) {
+    const v = read(root, keys.slice(0, i));
+    if (v !== undefined && !isObject(v)) {
+      const at = keys.slice(0, i).join('.');
+      return { path: at, message: `${at} must be an object` };
+    }
+  }
+  return undefined;
+}
+
 function applyOne(root: Obj, spelling: Spelling): SpellingConflict | undefined {
   const keys = spelling.path.split('.');
+  const misplaced = notAnObject(root, spelling);
+  if (misplaced) return misplaced;
   const given = read(root, spelling.alias.split('.'));
   if (given === undefined) return undefined;
   const current = read(root, keys);

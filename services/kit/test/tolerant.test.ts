@@ -30,6 +30,14 @@ describe('kit tolerant reader', () => {
     expect(applySpellings({ classroomId: null }, spellings).value).to.deep.equal({ classroomId: null });
   });
 
+  it('refuses a nested spelling whose container is not an object, as the document types it', () => {
+    const refused = (body: object) => applySpellings(body, spellings).conflicts.map((c) => c.message);
+    expect(refused({ student: [null, null], studentId: 's1' })).to.deep.equal(['student must be an object']);
+    expect(refused({ student: 's1' })).to.deep.equal(['student must be an object']);
+    expect(refused({ student: null })).to.deep.equal(['student must be an object']);
+    expect(refused({ student: { id: 's1' } })).to.deep.equal([]);
+  });
+
   it('leaves the body it was given untouched', () => {
     const body = { examId: 'e1' };
     applySpellings(body, spellings);
