@@ -86,26 +86,35 @@ function define(target: Obj, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-// A nested spelling's container that is there but is not an object (`attempt: [..]` beside
-// `attemptId`) is refused as the document types it, never dropped as an unknown member.
-function notAnObject(root: Obj, spelling: Spelling): SpellingConflict | undefined {
+// A nested spelling's container, when given, must be an object holding the member
+// (`attempt: [..]` or `attempt: {}` beside `attemptId` is refused as the document types it, never
+// dropped as an unknown member).
+function misplaced(root: Obj, spelling: Spelling): SpellingConflict | undefined {
   const keys = spelling.alias.split('.');
   for (let i = 1; i < keys.length; i++) {
     const v = read(root, keys.slice(0, i));
-    if (v !== undefined && !isObject(v)) {
-      const at = keys.slice(0, i).join('.');
-      return { path: at, message: `${at} must be an object` };
-    }
+    if (v === undefined) return undefined;
+    const at = keys.slice(0, i).join('.');
+    if (!isObject(v)) return { path: at, message: `${at} must be an object` };
+  }
+  if (keys.length > 1 && read(root, keys) === undefined) {
+    return {
+      path: spelling.alias,
+      message: `${spelling.alias} is required when ${keys.slice(0, -1).join('.')} is given`,
+    };
   }
   return undefined;
 }
 
 function applyOne(root: Obj, spelling: Spelling): SpellingConflict | undefined {
-  const keys = spelling.path.split('.');
-  const misplaced = notAnObject(root, spelling);
-  if (misplaced) return misplaced;
   const given = read(root, spelling.alias.split('.'));
   if (given === undefined) return undefined;
+  return copyAlias(root, spelling, given);
+}
+
+// Copies a given alias to its path, unless the path already holds a value (then both must agree).
+function copyAlias(root: Obj, spelling: Spelling, given: unknown): SpellingConflict | undefined {
+  const keys = spelling.path.split('.');
   const current = read(root, keys);
   if (current !== undefined) return same(current, given) ? undefined : conflict(spelling);
   const blocked = blocker(root, keys);
@@ -128,6 +137,8 @@ export function applySpellings(
 ): { value: unknown; conflicts: SpellingConflict[] } {
   if (spellings.length === 0 || !isObject(body)) return { value: body, conflicts: [] };
   const root = structuredClone(body);
-  const conflicts = spellings.map((s) => applyOne(root, s)).filter((c): c is SpellingConflict => c !== undefined);
+  const conflicts = spellings
+    .map((s) => misplaced(root, s) ?? applyOne(root, s))
+    .filter((c): c is SpellingConflict => c !== undefined);
   return { value: root, conflicts };
 }

@@ -30,11 +30,12 @@ describe('kit tolerant reader', () => {
     expect(applySpellings({ classroomId: null }, spellings).value).to.deep.equal({ classroomId: null });
   });
 
-  it('refuses a nested spelling whose container is not an object, as the document types it', () => {
+  it('refuses a nested spelling whose container is not an object or lacks the member, as the document types it', () => {
     const refused = (body: object) => applySpellings(body, spellings).conflicts.map((c) => c.message);
     expect(refused({ student: [null, null], studentId: 's1' })).to.deep.equal(['student must be an object']);
     expect(refused({ student: 's1' })).to.deep.equal(['student must be an object']);
     expect(refused({ student: null })).to.deep.equal(['student must be an object']);
+    expect(refused({ student: {}, studentId: 's1' })).to.deep.equal(['student.id is required when student is given']);
     expect(refused({ student: { id: 's1' } })).to.deep.equal([]);
   });
 
