@@ -7,7 +7,9 @@ import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
+import de.bwaldvogel.mongo.bson.Document;
 import org.h2.mvstore.MVStore;
 
 /**
@@ -118,13 +120,38 @@ public final class MongoLauncher {
     }
 
     static final class AtomicMemoryDatabase extends MemoryDatabase {
+        private final CursorRegistry cursors;
+
         AtomicMemoryDatabase(String databaseName, CursorRegistry cursorRegistry) {
             super(databaseName, cursorRegistry);
+            this.cursors = cursorRegistry;
         }
 
         @Override
         public synchronized MongoCollection<Integer> createCollectionOrThrowIfExists(String name, CollectionOptions options) {
             return super.createCollectionOrThrowIfExists(name, options);
+        }
+
+        @Override
+        protected MemoryCollection openOrCreateCollection(String collectionName, CollectionOptions options) {
+            return new SnapshotMemoryCollection(this, collectionName, options, cursors);
+        }
+    }
+
+    // The in-memory collection's findAndModify answers with the stored document itself, which the
+    // wire layer serialises after the collection's lock is released: a concurrent update could
+    // change it first, so one of 15 concurrent $inc calls read 13 where it had written 10 (the auth
+    // throttle test, under load). A real MongoDB answers with the document as of its own update;
+    // so does this copy, taken under the lock.
+    static final class SnapshotMemoryCollection extends MemoryCollection {
+        SnapshotMemoryCollection(MongoDatabase database, String name, CollectionOptions options, CursorRegistry cursors) {
+            super(database, name, options, cursors);
+        }
+
+        @Override
+        public synchronized Document findAndModify(Document query) {
+            Document result = super.findAndModify(query);
+            return result == null ? null : result.cloneDeeply();
         }
     }
 }
