@@ -43,8 +43,8 @@ export const mochaHooks = {
   },
   afterAll(this: Mocha.Context): void {
     this.timeout(120_000);
+    // Armed once the teardown is done: its synchronous stops would otherwise eat the grace.
+    if (process.env.EDU_KEEP_INFRA !== '1') for (const stop of started.reverse()) stop();
     armExitWatchdog();
-    if (process.env.EDU_KEEP_INFRA === '1') return;
-    for (const stop of started.reverse()) stop();
   },
 };

@@ -58,14 +58,15 @@ export const mochaHooks = {
   },
   afterAll(this: Mocha.Context): void {
     this.timeout(300_000);
-    armExitWatchdog();
-    if (process.env.EDU_KEEP_INFRA === '1') return;
-    for (const stop of started.reverse()) {
+    // Armed once the teardown is done: its synchronous stops would otherwise eat the grace.
+    const stops = process.env.EDU_KEEP_INFRA === '1' ? [] : started.reverse();
+    for (const stop of stops) {
       try {
         stop();
       } catch (err) {
         console.error(`node suite teardown: ${(err as Error).message}`);
       }
     }
+    armExitWatchdog();
   },
 };
