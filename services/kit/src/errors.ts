@@ -137,8 +137,9 @@ export function errorMiddleware(logger: Logger) {
     const error: { code: string; details?: unknown } = { code: appErr.code };
     if (appErr.details !== undefined) error.details = appErr.details;
     const send = () => void res.status(status).json({ success: false, message: appErr.message, error });
-    // A body refused before it was read (an upload's 401, say) is read first, so a client still
-    // sending gets this answer; a 413 is an oversized body, answered at once.
+    // A body refused before it was read (an upload's 401, say) is read and discarded behind or
+    // before this answer (drainThen), so a client still sending gets it; a 413 is an oversized
+    // body, answered at once.
     if (status === 413) send();
     else drainThen(req, res, { limit: DRAIN_LIMIT_BYTES }, send);
   };
