@@ -11,7 +11,7 @@ TEST_LOG_DIR := $(RUN_DIR)/test-logs
 
 .PHONY: help install build typecheck lint format test unit-test k8s-test schemathesis dev dev-down dev-status \
         infra-up infra-down infra-status cluster-build cluster-up cluster-down cluster-status \
-        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import bench-attempt bench-notification bench-analytics bench-gateway bench-security bench-kafka-secure clean kind-up kind-load helm-install node-up node-down netpol-up netpol-down images node-test bench-operator-node package
+        crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import bench-attempt bench-notification bench-analytics bench-gateway bench-security bench-kafka-secure clean kind-up kind-down kind-test kind-load helm-install node-up node-down netpol-up netpol-down images node-test bench-operator-node package
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -132,8 +132,15 @@ bench-operator: install ## operator reaction time and API requests per reconcile
 bench-docx: install ## native DOCX parser vs mammoth on a 120-question exam (ms per file and per question, peak RSS), and time per KiB of a 41,685-line document beside the exam's
 	@node --import tsx bench/docx-parse/run.ts
 
-kind-up: ## (Docker only) create a kind cluster from k8s-tests/kind.yaml
-	@kind create cluster --name edu-platform --config k8s-tests/kind.yaml
+kind-up: ## create (or reuse) the kind cluster edu-platform: Docker where an engine answers, else podman as root (node image built here); prints KUBECONFIG=
+	@scripts/kind.sh up
+
+kind-down: ## delete the kind cluster kind-up created and undo its host changes
+	@scripts/kind.sh down --force
+
+kind-test: install ## the cluster and platform suites on kind (cluster created or reused, images built and loaded, logs on failure, deleted after)
+	@mkdir -p $(TEST_LOG_DIR)
+	@scripts/kind-test.sh 2>&1 | tee $(TEST_LOG_DIR)/kind.log
 
 IMAGE_TAG ?= dev
 HELM_VALUES ?= charts/edu-platform/ci/all-values.yaml
@@ -160,20 +167,18 @@ node-test: install ## the node suite: the whole chart in real pods on the local 
 package: ## a release for your registry in dist/release/: the chart archive, the image as an OCI archive, SHA256SUMS (docs/operating.md)
 	@scripts/package.sh
 
-kind-load: ## (Docker only) build the image edu-platform:$(IMAGE_TAG) and load it into kind
-	@docker build -t edu-platform:$(IMAGE_TAG) . && kind load docker-image edu-platform:$(IMAGE_TAG) --name edu-platform
+kind-load: ## build the images the kind cluster runs (edu-platform:$(IMAGE_TAG); without a registry also Kafka, MongoDB stand-in, policy controller) and load them
+	@scripts/kind-platform.sh images --tag $(IMAGE_TAG)
 
-helm-install: install ## install the chart and wait until every pod is Ready: into the local node (built, imported, started as needed) or, with KUBECONFIG set, that cluster with HELM_VALUES
-	@if [[ -z "$${KUBECONFIG:-}" ]]; then \
-	  scripts/infra.sh up --profile test >/dev/null && \
-	  eval "$$(scripts/node.sh up)" && export KUBECONFIG && \
-	  scripts/images.sh build all --tag $(IMAGE_TAG) && \
-	  values=charts/edu-platform/ci/node-values.yaml; \
-	else values=$(HELM_VALUES); fi; \
-	eval "$$(scripts/cluster.sh env | grep -E '^(KUBECTL|HELM)=')"; \
-	"$$HELM" upgrade --install edu-platform charts/edu-platform --namespace edu-platform --create-namespace \
-	  -f "$$values" --set image.tag=$(IMAGE_TAG) --wait --timeout 12m && \
-	"$$KUBECTL" get pods -n edu-platform
+helm-install: install ## install the chart and wait until every pod is Ready: into KUBECONFIG's cluster with HELM_VALUES when set, else the kind cluster of make kind-up (images built and loaded)
+	@if [[ -n "$${KUBECONFIG:-}" ]]; then \
+	  eval "$$(scripts/cluster.sh env | grep -E '^(KUBECTL|HELM)=')"; \
+	  command -v helm >/dev/null && HELM=$$(command -v helm); command -v kubectl >/dev/null && KUBECTL=$$(command -v kubectl); \
+	  [[ -x "$$HELM" ]] || { scripts/cluster.sh tools >&2 && eval "$$(scripts/cluster.sh env | grep -E '^(KUBECTL|HELM)=')"; }; \
+	  "$$HELM" upgrade --install edu-platform charts/edu-platform --namespace edu-platform --create-namespace \
+	    -f $(HELM_VALUES) --set image.tag=$(IMAGE_TAG) --wait --timeout 12m && \
+	  "$$KUBECTL" get pods -n edu-platform; \
+	else scripts/kind-platform.sh install --namespace edu-platform --tag $(IMAGE_TAG); fi
 
 bench-operator-node: install ## a burst of 20 DOCX uploads to every job completed: the operator scaling real worker pods vs one fixed worker pod (after make helm-install)
 	@eval "$$(scripts/cluster.sh env | grep -E '^(KUBECTL|HELM)=')"; export KUBECTL HELM; \

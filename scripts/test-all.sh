@@ -3,14 +3,19 @@
 # Mocha's own summaries are per suite; this adds them up (its "pending" tests are the skipped
 # ones), and counts a failed type check, lint, schemathesis run or a suite that could not start as
 # one failure each, so a broken step can never read as green.
-# EDU_TEST_STEPS (default: all) names the steps to run, e.g. "unit node": typecheck lint format
-# infra-leases unit schemathesis k8s node.
+# EDU_TEST_STEPS (default: all but node) names the steps to run, e.g. "unit kind": typecheck lint
+# format infra-leases unit schemathesis k8s kind node.
 set -uo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO_ROOT" || exit 1
 LOG_DIR="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}/run/test-logs"
 mkdir -p "$LOG_DIR"
+# Each suite is counted from this run's own copy of its output: two clones running `make test` on
+# one machine share LOG_DIR, and counting from a log the other run is writing garbles the summary.
+# The copy in LOG_DIR stays for reading afterwards (the last run's).
+RUN_LOGS=$(mktemp -d "${TMPDIR:-/tmp}/edu-test-all.XXXXXX")
+trap 'rm -rf "$RUN_LOGS"' EXIT
 passed=0
 failed=0
 skipped=0
@@ -29,10 +34,11 @@ check() {
 
 # A mocha suite: add its passing/failing/pending counts; a run that printed no summary is one failure.
 suite() {
-  local name=$1 log="$LOG_DIR/$1.log"
+  local name=$1 log="$RUN_LOGS/$1.log"
   shift
   step "$name"
   "$@" 2>&1 | tee "$log"
+  cp "$log" "$LOG_DIR/$name.log" 2>/dev/null || true
   local rc=${PIPESTATUS[0]} p f k
   p=$(grep -Eo '^ *[0-9]+ passing' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
   f=$(grep -Eo '^ *[0-9]+ failing' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
@@ -70,13 +76,13 @@ wanted unit && suite unit npx mocha
 # `scripts/schemathesis.sh` alone fuzzes with 100.
 wanted schemathesis && check schemathesis env EDU_ST_MAX_EXAMPLES="${EDU_ST_MAX_EXAMPLES:-50}" scripts/schemathesis.sh
 # The cluster suite (the local control plane unless KUBECONFIG is set), then the platform in real
-# pods on the local node (k8s-tests/node.mocharc.json brings the node, the policy controller and
-# the images up once, under leases; EDU_NODE_EXTERNAL=1 uses KUBECONFIG). Each runs only where it
-# can (EDU_SKIP_K8S_TESTS=1, EDU_SKIP_NODE_TESTS=1 skip them by hand); the node suite needs the
-# cluster suite's control plane.
+# pods on kind (scripts/kind-test.sh platform: the cluster created or reused, the images built and
+# loaded, the chart installed, the platform and NetworkPolicy tests through port-forwards). Each
+# runs only where it can (scripts/lib/suite-prerequisites.ts; EDU_SKIP_K8S_TESTS=1 and
+# EDU_SKIP_KIND_TESTS=1 skip them by hand). The same tests on the project's host node
+# (k8s-tests/node.mocharc.json, scripts/node.sh) run only when named: EDU_TEST_STEPS=node.
 k8s_reason=$(cannot_run k8s)
-node_reason=$(cannot_run node)
-[[ -z $k8s_reason || -n $node_reason ]] || node_reason="needs the local control plane: $k8s_reason"
+kind_reason=$(cannot_run kind)
 if wanted k8s; then
   if [[ -n $k8s_reason ]]; then
     skip_suite k8s "$k8s_reason" k8s-tests/.mocharc.json
@@ -84,7 +90,16 @@ if wanted k8s; then
     suite k8s npx mocha --config k8s-tests/.mocharc.json
   fi
 fi
-if wanted node; then
+if wanted kind; then
+  if [[ -n $kind_reason ]]; then
+    skip_suite kind "$kind_reason" k8s-tests/kind.mocharc.json
+  else
+    suite kind scripts/kind-test.sh platform
+  fi
+fi
+if [[ " ${EDU_TEST_STEPS:-} " == *" node "* ]]; then
+  node_reason=$(cannot_run node)
+  [[ -z $k8s_reason || -n $node_reason ]] || node_reason="needs the local control plane: $k8s_reason"
   if [[ -n $node_reason ]]; then
     skip_suite node "$node_reason" k8s-tests/node.mocharc.json
   else

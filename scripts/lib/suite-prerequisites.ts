@@ -1,13 +1,14 @@
 // Whether this machine can run a suite that needs more than a laptop has, and if not, why. `make
 // test` (scripts/test-all.sh) asks before the cluster and node suites and reports a suite it cannot
 // run as skipped with this reason; CI runs as root on Linux with Go, so it runs both.
-//   node --import tsx scripts/lib/suite-prerequisites.ts k8s|node
+//   node --import tsx scripts/lib/suite-prerequisites.ts k8s|node|kind
 // prints one line, the reason to skip, or nothing when the suite can run.
+import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type Suite = 'k8s' | 'node';
+export type Suite = 'k8s' | 'node' | 'kind';
 
 /** What the decision looks at; `hostFacts()` reads them from this machine. */
 export interface HostFacts {
@@ -19,6 +20,8 @@ export interface HostFacts {
   has(command: string): boolean;
   /** Whether /sys/fs/cgroup exists (the kubelet's cgroups). */
   cgroups: boolean;
+  /** Whether a Docker engine answers (`docker info`): kind's Docker provider, no root needed. */
+  dockerWorks(): boolean;
 }
 
 /** What scripts/node.sh, netpol.sh and images.sh install with apt-get when it is missing. */
@@ -52,8 +55,37 @@ function nodeReason(f: HostFacts): string | undefined {
   return undefined;
 }
 
+const RUN_KIND = "run `make kind-test` on a machine with a Docker engine, or as root on Linux (kind's podman provider)";
+
+/** kind's Docker provider: a laptop's engine, no root; kind on PATH or Go to build it. */
+function kindOnDocker(f: HostFacts): string | undefined {
+  if (f.has('kind') || f.has('go')) return undefined;
+  return `kind is not on PATH and Go (to build it) was not found; install either and ${RUN_KIND}`;
+}
+
+/** kind's podman provider, as on CI: root on Linux, a node image built here with Go. */
+function kindOnPodman(f: HostFacts): string | undefined {
+  if (f.platform !== 'linux')
+    return `no Docker engine answers, and kind's podman provider here needs Linux; ${RUN_KIND}`;
+  if (f.uid !== 0)
+    return `no Docker engine answers, and kind's podman provider needs root (scripts/kind.sh); ${RUN_KIND}`;
+  if (!f.cgroups) return `no /sys/fs/cgroup here (kind's node containers run systemd and a kubelet); ${RUN_KIND}`;
+  if (!f.has('podman') && !f.has('apt-get')) return `neither podman nor apt-get (to install it) was found; ${RUN_KIND}`;
+  if (!f.has('go')) return `kind's node image is built here with Go >= 1.24, not found; ${RUN_KIND}`;
+  return undefined;
+}
+
+function kindReason(f: HostFacts): string | undefined {
+  if (f.env.EDU_SKIP_KIND_TESTS === '1') return 'EDU_SKIP_KIND_TESTS=1';
+  const provider = f.env.EDU_KIND_PROVIDER;
+  if (provider !== 'podman' && f.dockerWorks()) return kindOnDocker(f);
+  if (provider === 'docker') return `EDU_KIND_PROVIDER=docker but no Docker engine answers; ${RUN_KIND}`;
+  return kindOnPodman(f);
+}
+
 /** The reason this machine cannot run the suite, or undefined when it can. Pure. */
 export function skipReason(suite: Suite, facts: HostFacts): string | undefined {
+  if (suite === 'kind') return kindReason(facts);
   return suite === 'k8s' ? k8sReason(facts) : nodeReason(facts);
 }
 
@@ -79,13 +111,22 @@ export function hostFacts(env: NodeJS.ProcessEnv = process.env): HostFacts {
     env,
     has: (c) => onPath(c, env) || (c === 'go' && existsSync('/usr/local/go/bin/go')),
     cgroups: existsSync('/sys/fs/cgroup'),
+    dockerWorks: () => {
+      if (!onPath('docker', env)) return false;
+      try {
+        execFileSync('docker', ['info'], { stdio: 'ignore', timeout: 20_000 });
+        return true;
+      } catch {
+        return false;
+      }
+    },
   };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const suite = process.argv[2];
-  if (suite !== 'k8s' && suite !== 'node') {
-    process.stderr.write('usage: suite-prerequisites.ts k8s|node\n');
+  if (suite !== 'k8s' && suite !== 'node' && suite !== 'kind') {
+    process.stderr.write('usage: suite-prerequisites.ts k8s|node|kind\n');
     process.exit(2);
   }
   const reason = skipReason(suite, hostFacts());

@@ -18,7 +18,15 @@ const ALL = new Set([
 /** A Linux CI machine as root with every tool; `over` changes what a test is about. */
 function facts(over: Partial<HostFacts> & { commands?: Set<string> } = {}): HostFacts {
   const commands = over.commands ?? ALL;
-  return { platform: 'linux', uid: 0, env: {}, cgroups: true, has: (c) => commands.has(c), ...over };
+  return {
+    platform: 'linux',
+    uid: 0,
+    env: {},
+    cgroups: true,
+    has: (c) => commands.has(c),
+    dockerWorks: () => false,
+    ...over,
+  };
 }
 
 const without = (...gone: string[]) => new Set([...ALL].filter((c) => !gone.includes(c)));
@@ -68,6 +76,38 @@ describe('suite prerequisites: which suite this machine can run, and why not', (
   it('EDU_SKIP_K8S_TESTS=1 and EDU_SKIP_NODE_TESTS=1 are reasons too', () => {
     expect(skipReason('k8s', facts({ env: { EDU_SKIP_K8S_TESTS: '1' } }))).to.equal('EDU_SKIP_K8S_TESTS=1');
     expect(skipReason('node', facts({ env: { EDU_SKIP_NODE_TESTS: '1' } }))).to.equal('EDU_SKIP_NODE_TESTS=1');
+  });
+
+  it('kind: CI (Linux, root, Go, apt-get, no Docker) runs it with the podman provider', () => {
+    expect(skipReason('kind', facts())).to.equal(undefined);
+    expect(skipReason('kind', facts({ commands: without('apt-get') }))).to.match(/neither podman nor apt-get/);
+    expect(skipReason('kind', facts({ commands: new Set([...without('apt-get'), 'podman']) }))).to.equal(undefined);
+  });
+
+  it('kind: a laptop user with a working Docker engine runs it without root; without Docker it is skipped, saying how', () => {
+    const docker = facts({ uid: 1000, platform: 'darwin', dockerWorks: () => true });
+    expect(skipReason('kind', docker)).to.equal(undefined);
+    expect(skipReason('kind', facts({ uid: 1000, dockerWorks: () => true, commands: new Set(['kind']) }))).to.equal(
+      undefined,
+    );
+    expect(skipReason('kind', facts({ uid: 1000, dockerWorks: () => true, commands: new Set() }))).to.match(
+      /kind is not on PATH and Go/,
+    );
+    expect(skipReason('kind', facts({ uid: 1000 })))
+      .to.match(/needs root/)
+      .and.to.include('make kind-test');
+    expect(skipReason('kind', facts({ platform: 'darwin', uid: 501 }))).to.match(/needs Linux/);
+  });
+
+  it('kind: EDU_KIND_PROVIDER forces a provider; EDU_SKIP_KIND_TESTS=1 skips', () => {
+    expect(skipReason('kind', facts({ env: { EDU_KIND_PROVIDER: 'docker' } }))).to.match(/no Docker engine answers/);
+    expect(skipReason('kind', facts({ env: { EDU_KIND_PROVIDER: 'podman' }, dockerWorks: () => true }))).to.equal(
+      undefined,
+    );
+    expect(
+      skipReason('kind', facts({ uid: 1000, env: { EDU_KIND_PROVIDER: 'podman' }, dockerWorks: () => true })),
+    ).to.match(/needs root/);
+    expect(skipReason('kind', facts({ env: { EDU_SKIP_KIND_TESTS: '1' } }))).to.equal('EDU_SKIP_KIND_TESTS=1');
   });
 
   it("hostFacts reads this machine (the test's own process: sh is on PATH, nothing called edu-no-such)", () => {
