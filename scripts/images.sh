@@ -2,12 +2,14 @@
 # The platform's container images, built without Docker: buildah on a Debian root filesystem made
 # here with debootstrap. Each image is also written as an OCI archive, the form a node imports.
 #
-#   scripts/images.sh build [platform|kafka|base|all] [--tag TAG] [--no-load]
-#                                  build what is missing or out of date (default: all); when
-#                                  scripts/node.sh reports the node up, import platform/kafka into it
-#   scripts/images.sh verify [platform|kafka|all]
-#                                  run the built image for real (see verify_* below)
-#   scripts/images.sh archive-path debian|base|platform|kafka [--tag TAG]
+#   scripts/images.sh build [platform|kafka|mongo|kube-router|base|jre|all] [--tag TAG] [--no-load]
+#                                  build what is missing or out of date (default: all, which is
+#                                  platform and kafka); when scripts/node.sh reports the node up,
+#                                  import platform/kafka into it
+#   scripts/images.sh verify [platform|kafka|mongo|kube-router|all]
+#                                  run the built image for real (see verify_* below; all: platform
+#                                  and kafka)
+#   scripts/images.sh archive-path debian|base|jre|platform|kafka|mongo|kube-router [--tag TAG]
 #                                  print the OCI archive's path; exit 1 if it is not built
 #   scripts/images.sh status       one line per image: name, built or missing, archive size
 #   scripts/images.sh prune        drop dangling layers: old builds and the --layers cache (the
@@ -19,8 +21,18 @@
 #   localhost/edu-node-base:<node>       + this host's node binary and npm (node --version, no
 #                                        nodejs.org needed): the Dockerfile's NODE_IMAGE
 #   localhost/edu-platform:<tag>         the project's Dockerfile (buildah bud), tag default dev
-#   localhost/edu-kafka:<kafka version>  + Debian's openjdk-17-jre-headless and Kafka's jars from the
-#                                        cache of scripts/infra.sh, tools/images/kafka/ scripts
+#   localhost/edu-jre:17                 debian + Debian's openjdk-17-jre-headless: the parent of the
+#                                        two Java images below, so the JRE is one shared layer
+#   localhost/edu-kafka:<kafka version>  jre + Kafka's jars from the cache of scripts/infra.sh,
+#                                        tools/images/kafka/ scripts
+#   localhost/edu-mongo-standin:<mongo-java-server version>
+#                                        jre + mongo-java-server and the MongoLauncher of
+#                                        scripts/infra.sh's cache: the in-memory MongoDB stand-in on
+#                                        0.0.0.0:27017 as uid 1000, for clusters with no registry
+#                                        (k8s-tests/kind/mongo-standin.yaml)
+#   localhost/edu-kube-router:<version>  debian + iptables, ipset, conntrack + the kube-router binary
+#                                        of scripts/netpol.sh build: the network policy controller
+#                                        DaemonSet of k8s-tests/kind/kube-router.yaml
 # Caching: each image records a stamp, the sha256 of its inputs (parent stamp, versions, the
 # Dockerfile, package-lock.json and sources for the platform); a build with an unchanged stamp, the
 # image present and its archive written is skipped.
@@ -34,6 +46,8 @@ set -euo pipefail
 
 readonly DEBIAN_SUITE=bookworm
 readonly KAFKA_VERSION=3.9.1 # keep in step with scripts/infra.sh
+readonly MJS_VERSION=1.47.0   # mongo-java-server; keep in step with scripts/infra.sh
+readonly KUBE_ROUTER_VERSION=v2.1.0 # keep in step with scripts/netpol.sh
 # Bump when a recipe below changes in a way the stamps cannot see.
 readonly RECIPE=2
 
@@ -45,6 +59,8 @@ readonly IMAGES_DIR="$CACHE_DIR/images"
 readonly STORAGE_ROOT="$IMAGES_DIR/storage"
 readonly RUNROOT="${EDU_BUILDAH_RUNROOT:-/run/edu-platform/buildah}"
 readonly KAFKA_TOOLS="$REPO_ROOT/tools/images/kafka"
+readonly MONGO_TOOLS="$REPO_ROOT/tools/images/mongo"
+readonly KUBE_ROUTER_TOOLS="$REPO_ROOT/tools/images/kube-router"
 
 log() { printf 'images: %s\n' "$*" >&2; }
 die() {
@@ -166,34 +182,48 @@ debian_mirror() {
 node_version() { node --version | sed 's/^v//'; }
 npm_dir() { printf '%s\n' "$(dirname "$(readlink -f "$(command -v node)")")/../lib/node_modules/npm"; }
 
-# The Kafka jars of scripts/infra.sh's cache. When missing they are fetched the way infra.sh does
-# (same pom, same entry, same .complete stamp, under its provisioning lock), so either script may
-# run first on a fresh machine.
-kafka_libs() {
-  local home="$CACHE_DIR/kafka-$KAFKA_VERSION" pom="$REPO_ROOT/tools/kafka/pom.xml" stamp
-  stamp="$(sha_of <"$pom")"
+# An entry of scripts/infra.sh's Maven cache: <home>/libs (runtime dependencies of a pom) and, with
+# a launcher source, <home>/classes compiled from it. When missing it is made the way infra.sh
+# does (same folder, same .complete stamp: the sha256 of the pom and source, under its
+# provisioning lock), so either script may run first on a fresh machine.
+infra_entry() { # home marker-jar pom [launcher.java]
+  local home="$1" marker="$2" pom="$3" src="${4:-}" stamp
+  stamp="$(cat "$pom" ${src:+"$src"} | sha_of)"
   if [[ "$(cat "$home/.complete" 2>/dev/null)" != "$stamp" ]]; then
     ensure_cmd mvn maven
+    [[ -z "$src" ]] || ensure_cmd javac openjdk-17-jdk-headless
     exec 8>"$CACHE_DIR/.provision.lock"
     flock -w 900 8 || die "timed out waiting for another provisioning run ($CACHE_DIR/.provision.lock)"
     if [[ "$(cat "$home/.complete" 2>/dev/null)" != "$stamp" ]]; then
-      log "fetching kafka $KAFKA_VERSION jars from Maven Central (~1 min)"
+      log "fetching $(basename "$home") jars from Maven Central (~1 min)"
       local tmp
-      tmp="$(mktemp -d "$CACHE_DIR/.tmp.kafka-$KAFKA_VERSION.XXXXXX")"
+      tmp="$(mktemp -d "$CACHE_DIR/.tmp.$(basename "$home").XXXXXX")"
       chmod 755 "$tmp"
       cp "$pom" "$tmp/pom.xml"
       mvn -B -q -f "$tmp/pom.xml" dependency:copy-dependencies -DincludeScope=runtime \
         -DoutputDirectory="$tmp/libs" >"$tmp/maven.log" 2>&1 ||
         die "maven failed for $pom (log: $tmp/maven.log)"
+      if [[ -n "$src" ]]; then
+        cp "$src" "$tmp/"
+        javac -nowarn -d "$tmp/classes" -cp "$tmp/libs/*" "$tmp/$(basename "$src")" >&2 || die "javac failed for $src"
+      fi
       printf '%s\n' "$stamp" >"$tmp/.complete"
       rm -rf "$home"
       mv -T "$tmp" "$home"
     fi
     exec 8>&-
   fi
-  [[ -f "$home/libs/kafka_2.13-$KAFKA_VERSION.jar" ]] ||
-    die "kafka_2.13-$KAFKA_VERSION.jar missing in $home (tools/kafka/pom.xml out of step with KAFKA_VERSION?)"
+  [[ -f "$home/libs/$marker" ]] || die "$marker missing in $home ($pom out of step with the version here?)"
   printf '%s\n' "$home"
+}
+
+kafka_libs() {
+  infra_entry "$CACHE_DIR/kafka-$KAFKA_VERSION" "kafka_2.13-$KAFKA_VERSION.jar" "$REPO_ROOT/tools/kafka/pom.xml"
+}
+
+mjs_home() {
+  infra_entry "$CACHE_DIR/mongo-java-server-$MJS_VERSION" "mongo-java-server-core-$MJS_VERSION.jar" \
+    "$REPO_ROOT/tools/mongo-java-server/pom.xml" "$REPO_ROOT/tools/mongo-java-server/MongoLauncher.java"
 }
 
 # Everything the Dockerfile copies, as .dockerignore leaves it (tests and node_modules excluded).
@@ -413,20 +443,84 @@ build_platform() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# kafka: debian + Debian's JRE + the cached Kafka jars
+# Shared steps of the images built on debian: apt packages and the runtime user
+# ---------------------------------------------------------------------------------------------
+
+# Debian packages from this host's mirror (the sources debian carries), with this host's network;
+# lists and caches are removed in the same step so that none of them reaches a layer.
+apt_install() { # ctr log package...
+  local ctr="$1" logf="$2"
+  shift 2
+  # The JRE's postinst links its man pages; the directory is gone in the slim root filesystem.
+  bh_run "$ctr" sh -ec 'mkdir -p /usr/share/man/man1
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"
+    apt-get clean
+    rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log /usr/share/man/*' \
+    sh "$@" >"$logf" 2>&1 || {
+    tail -n 20 "$logf" >&2
+    die "apt-get install $* failed (log: $logf)"
+  }
+}
+
+# A system user and group with the same id, no home, no login shell: the uid the chart and the
+# kind manifests run the server as (a pod's runAsUser needs no passwd entry, a shell inside does).
+add_user() { # ctr name id
+  # shellcheck disable=SC2016 # the container's sh expands them
+  bh_run "$1" sh -ec 'groupadd --system --gid "$2" "$1"
+    useradd --system --uid "$2" --gid "$2" --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$1"' \
+    sh "$2" "$3" >"$IMAGES_DIR/useradd.log" 2>&1 || {
+    cat "$IMAGES_DIR/useradd.log" >&2
+    die "adding the user $2 ($3) failed"
+  }
+}
+
+# ---------------------------------------------------------------------------------------------
+# jre: debian + Debian's JRE, the parent of kafka and mongo
+# ---------------------------------------------------------------------------------------------
+
+readonly JRE_REF="localhost/edu-jre:17"
+readonly JRE_PACKAGE=openjdk-17-jre-headless
+
+jre_stamp() {
+  printf 'recipe=%s debian=%s packages=%s\n' "$RECIPE" "$(debian_stamp)" "$JRE_PACKAGE" | sha_of
+}
+
+build_jre() {
+  build_debian
+  local stamp
+  stamp="$(jre_stamp)"
+  if up_to_date "$JRE_REF" "$stamp"; then
+    log "$JRE_REF is up to date"
+    return 0
+  fi
+  local t0=$SECONDS ctr
+  log "building $JRE_REF ($JRE_PACKAGE from apt; ~2 min cold)"
+  new_container "$DEBIAN_REF"
+  ctr="$CTR"
+  apt_install "$ctr" "$IMAGES_DIR/jre-build.log" "$JRE_PACKAGE"
+  bh config --label "io.edu-platform.inputs=$stamp" "$ctr"
+  bh run --network none "$ctr" -- java -version >&2 2>&1 || die "java does not run in $JRE_REF"
+  commit "$ctr" "$JRE_REF"
+  finish_image "$JRE_REF" "$stamp"
+  log "$JRE_REF built in $((SECONDS - t0)) s"
+}
+
+# ---------------------------------------------------------------------------------------------
+# kafka: jre + the cached Kafka jars
 # ---------------------------------------------------------------------------------------------
 
 readonly KAFKA_REF="localhost/edu-kafka:$KAFKA_VERSION"
 
 kafka_stamp() { # kafka home
   {
-    printf 'recipe=%s debian=%s kafka=%s jars=%s\n' "$RECIPE" "$(debian_stamp)" "$KAFKA_VERSION" "$(cat "$1/.complete")"
+    printf 'recipe=%s jre=%s kafka=%s jars=%s\n' "$RECIPE" "$(jre_stamp)" "$KAFKA_VERSION" "$(cat "$1/.complete")"
     cd "$REPO_ROOT" && find tools/images/kafka tools/kafka/log4j.properties -type f | LC_ALL=C sort | xargs -d '\n' sha256sum
   } | sha_of
 }
 
 build_kafka() {
-  build_debian
+  build_jre
   local home stamp
   home="$(kafka_libs)"
   stamp="$(kafka_stamp "$home")"
@@ -435,24 +529,13 @@ build_kafka() {
     return 0
   fi
   local t0=$SECONDS ctr
-  log "building $KAFKA_REF (openjdk-17-jre-headless from apt, jars from $home; ~2 min cold)"
-  new_container "$DEBIAN_REF"
+  log "building $KAFKA_REF (on $JRE_REF, jars from $home)"
+  new_container "$JRE_REF"
   ctr="$CTR"
-  # The JRE's postinst links its man pages; the directory is gone in the slim root filesystem.
-  bh_run "$ctr" sh -ec 'mkdir -p /usr/share/man/man1
-    apt-get update -q
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q openjdk-17-jre-headless
-    apt-get clean
-    rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log /usr/share/man/*
-    # The chart runs the broker as 1000:1000 (kafka.podSecurityContext), like apache/kafka.
-    groupadd --system --gid 1000 kafka
-    useradd --system --uid 1000 --gid 1000 --no-create-home --home-dir /nonexistent \
-      --shell /usr/sbin/nologin kafka
-    mkdir -p /opt/kafka/libs /opt/kafka/bin /opt/kafka/config /var/lib/kafka/data
-    chown 1000:1000 /var/lib/kafka/data' >"$IMAGES_DIR/kafka-build.log" 2>&1 || {
-    tail -n 20 "$IMAGES_DIR/kafka-build.log" >&2
-    die "installing the JRE failed (log: $IMAGES_DIR/kafka-build.log)"
-  }
+  # The chart runs the broker as 1000:1000 (kafka.podSecurityContext), like apache/kafka.
+  add_user "$ctr" kafka 1000
+  bh_run "$ctr" sh -ec 'mkdir -p /opt/kafka/libs /opt/kafka/bin /opt/kafka/config /var/lib/kafka/data
+    chown 1000:1000 /var/lib/kafka/data' >&2
   bh copy --quiet "$ctr" "$home/libs" /opt/kafka/libs >/dev/null
   bh copy --quiet --chmod 0755 "$ctr" "$KAFKA_TOOLS/bin" /opt/kafka/bin >/dev/null
   bh copy --quiet "$ctr" "$KAFKA_TOOLS/config" /opt/kafka/config >/dev/null
@@ -465,6 +548,113 @@ build_kafka() {
   commit "$ctr" "$KAFKA_REF"
   finish_image "$KAFKA_REF" "$stamp"
   log "$KAFKA_REF built in $((SECONDS - t0)) s"
+}
+
+# ---------------------------------------------------------------------------------------------
+# mongo: jre + mongo-java-server and the MongoLauncher of scripts/infra.sh's cache
+# ---------------------------------------------------------------------------------------------
+
+readonly MONGO_REF="localhost/edu-mongo-standin:$MJS_VERSION"
+readonly MONGO_HOME=/opt/mongo-java-server
+
+mongo_stamp() { # mongo-java-server home
+  {
+    printf 'recipe=%s jre=%s mjs=%s entry=%s\n' "$RECIPE" "$(jre_stamp)" "$MJS_VERSION" "$(cat "$1/.complete")"
+    cd "$REPO_ROOT" && find tools/images/mongo -type f | LC_ALL=C sort | xargs -d '\n' sha256sum
+  } | sha_of
+}
+
+build_mongo() {
+  build_jre
+  local home stamp
+  home="$(mjs_home)"
+  stamp="$(mongo_stamp "$home")"
+  if up_to_date "$MONGO_REF" "$stamp"; then
+    log "$MONGO_REF is up to date"
+    return 0
+  fi
+  local t0=$SECONDS ctr rc=0
+  log "building $MONGO_REF (on $JRE_REF, jars and launcher from $home)"
+  new_container "$JRE_REF"
+  ctr="$CTR"
+  # uid 1000 like the Kafka image; the server writes nothing (in-memory backend, no perf data), so
+  # the root filesystem may be read-only.
+  add_user "$ctr" mongodb 1000
+  bh copy --quiet "$ctr" "$home/libs" "$MONGO_HOME/libs" >/dev/null
+  bh copy --quiet "$ctr" "$home/classes" "$MONGO_HOME/classes" >/dev/null
+  bh copy --quiet --chmod 0755 "$ctr" "$MONGO_TOOLS/edu-mongo-start.sh" /usr/local/bin/edu-mongo-start.sh >/dev/null
+  bh config --env "MJS_VERSION=$MJS_VERSION" --env "MJS_HOME=$MONGO_HOME" --user 1000:1000 \
+    --workingdir "$MONGO_HOME" --port 27017 --cmd '["/usr/local/bin/edu-mongo-start.sh"]' \
+    --label "io.edu-platform.inputs=$stamp" "$ctr"
+  # The launcher's classes come from this host's javac: a JDK newer than the image's JRE would
+  # write class files it cannot load. Without arguments MongoLauncher prints its usage and exits 2
+  # (an UnsupportedClassVersionError exits 1).
+  bh run --network none "$ctr" -- java -cp "$MONGO_HOME/libs/*:$MONGO_HOME/classes" MongoLauncher >/dev/null 2>&1 ||
+    rc=$?
+  ((rc == 2)) || die "MongoLauncher does not load in $MONGO_REF (exit $rc; was $home/classes compiled by a JDK newer than 17?)"
+  commit "$ctr" "$MONGO_REF"
+  finish_image "$MONGO_REF" "$stamp"
+  log "$MONGO_REF built in $((SECONDS - t0)) s"
+}
+
+# ---------------------------------------------------------------------------------------------
+# kube-router: debian + iptables, ipset, conntrack + the binary of scripts/netpol.sh build
+# ---------------------------------------------------------------------------------------------
+
+readonly KUBE_ROUTER_REF="localhost/edu-kube-router:$KUBE_ROUTER_VERSION"
+# What its network policy controller runs: iptables-save/-restore (both backends: the entrypoint
+# picks the node's), ipset, and conntrack to drop flows a new policy denies.
+readonly KUBE_ROUTER_PACKAGES=(iptables ipset conntrack)
+
+# The binary netpol.sh builds from the Go proxy and caches (a no-op when it is up to date).
+kube_router_bin() {
+  local bin="$CACHE_DIR/netpol-kube-router-$KUBE_ROUTER_VERSION/bin/kube-router"
+  # 7>&-: netpol.sh takes its own fd 7 lock for up/down; it must never see ours.
+  bash "$SCRIPT_DIR/netpol.sh" build >&2 7>&- || die "scripts/netpol.sh build failed"
+  [[ -x "$bin" ]] || die "$bin missing after scripts/netpol.sh build (KUBE_ROUTER_VERSION out of step with netpol.sh?)"
+  printf '%s\n' "$bin"
+}
+
+kube_router_stamp() { # binary
+  {
+    printf 'recipe=%s debian=%s version=%s packages=%s binary=%s\n' "$RECIPE" "$(debian_stamp)" \
+      "$KUBE_ROUTER_VERSION" "${KUBE_ROUTER_PACKAGES[*]}" "$(sha_of <"$1")"
+    cd "$REPO_ROOT" && find tools/images/kube-router -type f | LC_ALL=C sort | xargs -d '\n' sha256sum
+  } | sha_of
+}
+
+build_kube_router() {
+  build_debian
+  local bin stamp
+  bin="$(kube_router_bin)"
+  stamp="$(kube_router_stamp "$bin")"
+  if up_to_date "$KUBE_ROUTER_REF" "$stamp"; then
+    log "$KUBE_ROUTER_REF is up to date"
+    return 0
+  fi
+  local t0=$SECONDS ctr
+  log "building $KUBE_ROUTER_REF (${KUBE_ROUTER_PACKAGES[*]} from apt, $bin)"
+  new_container "$DEBIAN_REF"
+  ctr="$CTR"
+  apt_install "$ctr" "$IMAGES_DIR/kube-router-build.log" "${KUBE_ROUTER_PACKAGES[@]}"
+  bh copy --quiet --chmod 0755 "$ctr" "$bin" /usr/local/bin/kube-router >/dev/null
+  bh copy --quiet --chmod 0755 "$ctr" "$KUBE_ROUTER_TOOLS/edu-kube-router-start.sh" \
+    /usr/local/bin/edu-kube-router-start.sh >/dev/null
+  # Root: it programs the node's iptables and ipsets (the DaemonSet runs it privileged).
+  # debian's /bin/bash command cleared first: the DaemonSet's args alone follow the entrypoint (in
+  # one call buildah warns that the old command would be passed to the entrypoint).
+  bh config --cmd '' "$ctr"
+  bh config --env "KUBE_ROUTER_VERSION=$KUBE_ROUTER_VERSION" \
+    --entrypoint '["/usr/local/bin/edu-kube-router-start.sh"]' \
+    --label "io.edu-platform.inputs=$stamp" "$ctr"
+  # shellcheck disable=SC2016 # the container's sh expands it
+  bh run --network none "$ctr" -- sh -ec 'kube-router --version
+    for c in iptables-legacy-save iptables-nft-save ip6tables-legacy-save ip6tables-nft-save ipset conntrack update-alternatives; do
+      command -v "$c" >/dev/null || { echo "$c missing"; exit 1; }
+    done' >&2 2>&1 || die "kube-router or its tools do not run in $KUBE_ROUTER_REF"
+  commit "$ctr" "$KUBE_ROUTER_REF"
+  finish_image "$KUBE_ROUTER_REF" "$stamp"
+  log "$KUBE_ROUTER_REF built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -520,6 +710,15 @@ free_port() {
     }
   done
   die "no free port in 14901-14999"
+}
+
+# A network namespace of its own for a verify run, loopback only: the image's fixed ports clash
+# with nothing on the host, and whatever it programs (iptables, ipsets) goes with the namespace.
+private_netns() {
+  [[ -z "$NETNS" ]] || return 0
+  NETNS="edu-images-verify-$$"
+  ip netns add "$NETNS"
+  ip -n "$NETNS" link set lo up
 }
 
 # The test profile of scripts/infra.sh (else dev): the host's MongoDB stand-in and Kafka.
@@ -665,9 +864,7 @@ verify_kafka() {
     args=(--env KAFKA_ADVERTISED_LISTENERS=PLAINTEXT://127.0.0.1:9092 --volume "$dir/data:/var/lib/kafka/data" --volume "$dir/tmp:/tmp")
     cmd=(/opt/kafka/bin/edu-kafka-start.sh)
   fi
-  NETNS="edu-images-verify-$$"
-  ip netns add "$NETNS"
-  ip -n "$NETNS" link set lo up
+  private_netns
   new_container "$KAFKA_REF"
   ctr="$CTR"
   "${BH[@]}" run --network "ns:/run/netns/$NETNS" "${args[@]}" "$ctr" -- "${cmd[@]}" >"$log" 2>&1 7>&- &
@@ -684,16 +881,112 @@ verify_kafka() {
   rm -rf "$dir"
 }
 
+# ping, then a document written and read back, with the project's mongodb driver; retried until
+# the server answers (the JVM starts in a second or two).
+MONGO_PROBE_JS=$(
+  cat <<'JS'
+'use strict';
+const { createRequire } = require('module');
+const { MongoClient } = createRequire(process.env.REPO_ROOT + '/package.json')('mongodb');
+const deadline = Date.now() + Number(process.env.TIMEOUT_MS);
+const uri = 'mongodb://127.0.0.1:27017/?directConnection=true';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function connected() {
+  let last = 'none yet';
+  while (Date.now() < deadline) {
+    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 1000, connectTimeoutMS: 1000 });
+    try {
+      await client.connect();
+      await client.db('admin').command({ ping: 1 });
+      return client;
+    } catch (e) { last = e.message; }
+    await client.close().catch(() => {});
+    await sleep(250);
+  }
+  throw new Error(`no answer to ping: ${last}`);
+}
+async function main() {
+  const client = await connected();
+  const coll = client.db('edu_images_verify').collection('probe');
+  const doc = { _id: `probe-${process.pid}`, text: 'hello from the image check', n: 42 };
+  await coll.insertOne(doc);
+  const got = await coll.findOne({ _id: doc._id });
+  await client.close();
+  if (!got || got.text !== doc.text || got.n !== 42) throw new Error(`found ${JSON.stringify(got)}`);
+  console.log('ping ok, 1 document inserted and found');
+}
+main().then(() => process.exit(0), (e) => { console.error(e.message); process.exit(1); });
+JS
+)
+
+# The image's own default command as its own user, in a private network namespace; the project's
+# driver from the same namespace; then its listening socket must be the wildcard address (a
+# Service reaches the pod's address, not its loopback).
+verify_mongo() {
+  image_exists "$MONGO_REF" || die "$MONGO_REF is not built (scripts/images.sh build mongo)"
+  local log="$IMAGES_DIR/verify-mongo.log" t0=$SECONDS ctr pid out cmd=() uids listen
+  mapfile -t cmd < <(bh inspect --type image --format '{{range .OCIv1.Config.Cmd}}{{println .}}{{end}}' "$MONGO_REF")
+  ((${#cmd[@]})) || die "$MONGO_REF has no default command"
+  private_netns
+  new_container "$MONGO_REF"
+  ctr="$CTR"
+  "${BH[@]}" run --network "ns:/run/netns/$NETNS" "$ctr" -- "${cmd[@]}" >"$log" 2>&1 7>&- &
+  pid=$!
+  RUN_PIDS+=("$pid")
+  if ! out="$(env TIMEOUT_MS=$((VERIFY_TIMEOUT * 1000)) REPO_ROOT="$REPO_ROOT" ip netns exec "$NETNS" node -e "$MONGO_PROBE_JS" 2>&1)"; then
+    tail -n 20 "$log" >&2
+    die "mongo probe failed: $out (server log: $log)"
+  fi
+  uids="$(ip netns pids "$NETNS" | xargs -r ps -o uid= -p | sort -u | tr -d ' ' | paste -sd,)"
+  [[ "$uids" == 1000 ]] || die "the server runs as uid(s) '$uids', expected 1000"
+  listen="$(ip netns exec "$NETNS" ss -Hltn 'sport = :27017' | awk '{ print $4 }')"
+  [[ "$listen" =~ ^(\*|0\.0\.0\.0|\[::\]):27017$ ]] || die "27017 is bound to '$listen', not to all interfaces"
+  log "mongo: $MONGO_REF ($(grep -m1 -o "mongo-launcher: .*" "$log" | sed "s/^mongo-launcher: //")) as uid $uids on $listen: $out, $((SECONDS - t0)) s from start"
+  stop_run "$pid"
+  RUN_PIDS=()
+}
+
+# The entrypoint's backend choice and kube-router itself (--version), then the tools its policy
+# controller runs, for real but inside a private network namespace: an ipset and an iptables
+# rule matching it (the kernel's ip_set and xt_set as the pod will use them), gone with the namespace.
+verify_kube_router() {
+  image_exists "$KUBE_ROUTER_REF" || die "$KUBE_ROUTER_REF is not built (scripts/images.sh build kube-router)"
+  local t0=$SECONDS ctr out run mode version
+  private_netns
+  new_container "$KUBE_ROUTER_REF"
+  ctr="$CTR"
+  run=("${BH[@]}" run --network "ns:/run/netns/$NETNS" --cap-add CAP_NET_ADMIN --cap-add CAP_NET_RAW "$ctr" --)
+  out="$("${run[@]}" /usr/local/bin/edu-kube-router-start.sh --version 2>&1 7>&-)" ||
+    die "the entrypoint failed: $out"
+  grep -qF "version $KUBE_ROUTER_VERSION," <<<"$out" || die "kube-router --version says: $out"
+  mode="$(grep -m1 -o '^edu-kube-router: iptables-[a-z]*' <<<"$out")" || die "the entrypoint chose no iptables backend: $out"
+  version="$(grep -m1 -o 'version [^,]*' <<<"$out")"
+  # shellcheck disable=SC2016 # the container's sh expands it
+  out="$("${run[@]}" sh -ec 'ipset create EDU-VERIFY hash:ip
+    ipset add EDU-VERIFY 192.0.2.1
+    ipset test EDU-VERIFY 192.0.2.1 2>/dev/null
+    iptables -N EDU-VERIFY
+    iptables -A EDU-VERIFY -m set --match-set EDU-VERIFY src -m comment --comment edu-verify -j DROP
+    iptables -I INPUT -j EDU-VERIFY
+    iptables-save -t filter | grep -c -- "--match-set EDU-VERIFY src"
+    conntrack -L >/dev/null 2>&1 || conntrack --version
+    echo "iptables: $(readlink -f "$(command -v iptables)")"' 2>&1 7>&-)" ||
+    die "iptables/ipset/conntrack failed in $KUBE_ROUTER_REF: $out"
+  log "kube-router: $KUBE_ROUTER_REF $version, ${mode#edu-kube-router: } in an empty namespace; ipset + iptables set match + conntrack ok ($(tr '\n' ' ' <<<"$out")), $((SECONDS - t0)) s"
+}
+
 cmd_verify() { # what
   setup
   case "$1" in
     platform) verify_platform ;;
     kafka) verify_kafka ;;
+    mongo) verify_mongo ;;
+    kube-router) verify_kube_router ;;
     all)
       verify_platform
       verify_kafka
       ;;
-    *) die "unknown image '$1' (expected platform, kafka or all)" ;;
+    *) die "unknown image '$1' (expected platform, kafka, mongo, kube-router or all)" ;;
   esac
 }
 
@@ -701,13 +994,18 @@ cmd_verify() { # what
 # Commands
 # ---------------------------------------------------------------------------------------------
 
-image_ref_of() { # debian|base|platform|kafka
+readonly IMAGE_NAMES=(debian base jre platform kafka mongo kube-router)
+
+image_ref_of() { # one of IMAGE_NAMES
   case "$1" in
     debian) printf '%s\n' "$DEBIAN_REF" ;;
     base) base_ref ;;
+    jre) printf '%s\n' "$JRE_REF" ;;
     platform) platform_ref ;;
     kafka) printf '%s\n' "$KAFKA_REF" ;;
-    *) die "unknown image '$1' (expected debian, base, platform or kafka)" ;;
+    mongo) printf '%s\n' "$MONGO_REF" ;;
+    kube-router) printf '%s\n' "$KUBE_ROUTER_REF" ;;
+    *) die "unknown image '$1' (expected ${IMAGE_NAMES[*]})" ;;
   esac
 }
 
@@ -724,20 +1022,25 @@ cmd_build() { # what
       build_kafka
       load_into_node "$KAFKA_REF" "edu-kafka:$KAFKA_VERSION"
       ;;
+    # Not imported into scripts/node.sh's node: only the kind manifests (k8s-tests/kind) run them.
+    mongo) build_mongo ;;
+    kube-router) build_kube_router ;;
+    jre) build_jre ;;
+    # The images of `make package` and the node suite, as before mongo and kube-router existed.
     all)
       build_platform
       build_kafka
       load_into_node "$(platform_ref)" "edu-platform:$TAG"
       load_into_node "$KAFKA_REF" "edu-kafka:$KAFKA_VERSION"
       ;;
-    *) die "unknown image '$1' (expected platform, kafka, base or all)" ;;
+    *) die "unknown image '$1' (expected platform, kafka, mongo, kube-router, base, jre or all)" ;;
   esac
   log "disk: $(du -sh "$IMAGES_DIR" | cut -f1) in $IMAGES_DIR"
 }
 
 cmd_archive_path() { # name
   local archive
-  [[ "$1" =~ ^(debian|base|platform|kafka)$ ]] || die "unknown image '$1' (expected debian, base, platform or kafka)"
+  image_ref_of "$1" >/dev/null
   archive="$(archive_of "$(image_ref_of "$1")")"
   printf '%s\n' "$archive"
   [[ -f "$archive" ]] || {
@@ -749,14 +1052,14 @@ cmd_archive_path() { # name
 cmd_status() {
   setup
   local name ref archive state
-  for name in debian base platform kafka; do
+  for name in "${IMAGE_NAMES[@]}"; do
     ref="$(image_ref_of "$name")"
     archive="$(archive_of "$ref")"
     state=missing
     if [[ -f "$archive" ]] && image_exists "$ref"; then state=built; fi
-    printf '%-9s %-40s %-8s %s\n' "$name" "$ref" "$state" "$([[ -f "$archive" ]] && du -h "$archive" | cut -f1)"
+    printf '%-11s %-40s %-8s %s\n' "$name" "$ref" "$state" "$([[ -f "$archive" ]] && du -h "$archive" | cut -f1)"
   done
-  printf 'storage   %s (%s) %s\n' "$STORAGE_ROOT" "$DRIVER" "$(du -sh "$STORAGE_ROOT" 2>/dev/null | cut -f1)"
+  printf 'storage     %s (%s) %s\n' "$STORAGE_ROOT" "$DRIVER" "$(du -sh "$STORAGE_ROOT" 2>/dev/null | cut -f1)"
 }
 
 main() {
