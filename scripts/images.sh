@@ -30,7 +30,7 @@
 #                                        scripts/infra.sh's cache: the in-memory MongoDB stand-in on
 #                                        0.0.0.0:27017 as uid 1000, for clusters with no registry
 #                                        (k8s-tests/kind/mongo-standin.yaml)
-#   localhost/edu-kube-router:<version>  debian + iptables, ipset, conntrack + the kube-router binary
+#   localhost/edu-kube-router:<version>  debian + iptables, ipset, conntrack, kmod + kube-router
 #                                        of scripts/netpol.sh build: the network policy controller
 #                                        DaemonSet of k8s-tests/kind/kube-router.yaml
 # Caching: each image records a stamp, the sha256 of its inputs (parent stamp, versions, the
@@ -598,13 +598,14 @@ build_mongo() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# kube-router: debian + iptables, ipset, conntrack + the binary of scripts/netpol.sh build
+# kube-router: debian + iptables, ipset, conntrack, kmod + the binary of scripts/netpol.sh build
 # ---------------------------------------------------------------------------------------------
 
 readonly KUBE_ROUTER_REF="localhost/edu-kube-router:$KUBE_ROUTER_VERSION"
 # What its network policy controller runs: iptables-save/-restore (both backends: the entrypoint
-# picks the node's), ipset, and conntrack to drop flows a new policy denies.
-readonly KUBE_ROUTER_PACKAGES=(iptables ipset conntrack)
+# picks the node's), ipset, conntrack to drop flows a new policy denies, and kmod: iptables and
+# ipset modprobe a netfilter module that is not loaded yet (from the node's /lib/modules).
+readonly KUBE_ROUTER_PACKAGES=(iptables ipset conntrack kmod)
 
 # The binary netpol.sh builds from the Go proxy and caches (a no-op when it is up to date).
 kube_router_bin() {
@@ -649,7 +650,7 @@ build_kube_router() {
     --label "io.edu-platform.inputs=$stamp" "$ctr"
   # shellcheck disable=SC2016 # the container's sh expands it
   bh run --network none "$ctr" -- sh -ec 'kube-router --version
-    for c in iptables-legacy-save iptables-nft-save ip6tables-legacy-save ip6tables-nft-save ipset conntrack update-alternatives; do
+    for c in iptables-legacy-save iptables-nft-save ip6tables-legacy-save ip6tables-nft-save ipset conntrack modprobe update-alternatives; do
       command -v "$c" >/dev/null || { echo "$c missing"; exit 1; }
     done' >&2 2>&1 || die "kube-router or its tools do not run in $KUBE_ROUTER_REF"
   commit "$ctr" "$KUBE_ROUTER_REF"
