@@ -40,6 +40,9 @@ function binary(name: 'KUBECTL' | 'HELM'): string {
   return bin;
 }
 
+/** The kubectl binary the helpers run ($KUBECTL, else `scripts/cluster.sh env`'s). */
+export const kubectlPath = (): string => binary('KUBECTL');
+
 export function kubeconfigPath(): string {
   const fromEnv = process.env.KUBECONFIG;
   if (fromEnv) return fromEnv;

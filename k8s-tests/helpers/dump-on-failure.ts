@@ -27,3 +27,52 @@ export async function dumpOnFailure(
   }
   process.stderr.write(`${out.join('\n')}\n`);
 }
+
+interface PodState {
+  metadata: { name: string; namespace: string };
+  status: {
+    phase?: string;
+    conditions?: Array<{ type: string; status: string }>;
+    containerStatuses?: Array<{ name: string; ready: boolean; restartCount: number }>;
+  };
+}
+
+/**
+ * What a failed test on a real cluster (kind) prints: every pod, the suite namespace's and
+ * kube-system's Events, and the logs (and the previous instance's, after a restart) of each pod
+ * that is not Ready or has restarted, in the suite namespace and kube-system.
+ */
+export async function dumpCluster(namespace: string, what: string): Promise<void> {
+  const get = (args: string[]) => kubectl(args, { timeoutMs: 30_000 }).catch((err: Error) => `(${err.message})`);
+  const out: string[] = [`===== cluster state after the failure of: ${what} =====`];
+  out.push('----- pods, every namespace -----', await get(['get', 'pods', '-A', '-o', 'wide']));
+  for (const ns of [namespace, 'kube-system']) {
+    out.push(`----- events in ${ns} -----`, await get(['get', 'events', '-n', ns, '--sort-by=.lastTimestamp']));
+  }
+  for (const ns of [namespace, 'kube-system']) {
+    const list = await kubectl(['get', 'pods', '-n', ns, '-o', 'json'], { timeoutMs: 30_000 })
+      .then((s) => (JSON.parse(s) as { items: PodState[] }).items)
+      .catch(() => [] as PodState[]);
+    for (const pod of list) {
+      const statuses = pod.status.containerStatuses ?? [];
+      const unhealthy =
+        pod.status.phase !== 'Succeeded' &&
+        (statuses.length === 0 || statuses.some((c) => !c.ready || c.restartCount > 0));
+      if (!unhealthy) continue;
+      const name = pod.metadata.name;
+      out.push(
+        `----- ${ns}/${name} (${pod.status.phase ?? '?'}) -----`,
+        await get(['describe', 'pod', '-n', ns, name]),
+        `----- ${ns}/${name} log (last 150 lines) -----`,
+        await get(['logs', '-n', ns, name, '--all-containers', '--tail=150']),
+      );
+      if (statuses.some((c) => c.restartCount > 0)) {
+        out.push(
+          `----- ${ns}/${name} previous log -----`,
+          await get(['logs', '-n', ns, name, '--all-containers', '--previous', '--tail=100']),
+        );
+      }
+    }
+  }
+  process.stderr.write(`${out.join('\n')}\n`);
+}

@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { armExitWatchdog } from '../../services/kit/test/support/exit-watchdog.js';
+import { stopAllForwards } from './port-forward.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const script = (name: string) => path.join(root, 'scripts', name);
@@ -56,8 +57,9 @@ export const mochaHooks = {
     if (process.env.EDU_NODE_EXTERNAL === '1') return;
     upThisMachine();
   },
-  afterAll(this: Mocha.Context): void {
+  async afterAll(this: Mocha.Context): Promise<void> {
     this.timeout(300_000);
+    await stopAllForwards();
     // Armed once the teardown is done: its synchronous stops would otherwise eat the grace.
     const stops = process.env.EDU_KEEP_INFRA === '1' ? [] : started.reverse();
     for (const stop of stops) {

@@ -1,11 +1,12 @@
-// The chart's NetworkPolicies for MongoDB and Kafka, enforced for real on the local node by the
+// The chart's NetworkPolicies for MongoDB and Kafka, enforced for real: on the local node by the
 // policy controller of scripts/netpol.sh (kube-router; the node's bridge CNI plugin alone ignores
-// policies). In a fresh namespace, servers carrying the mongodb/kafka selector labels answer on
+// policies), on kind by the kube-router DaemonSet (k8s-tests/kind/kube-router.yaml, no registry) or
+// kindnetd (Docker). In a fresh namespace, servers carrying the mongodb/kafka selector labels answer on
 // 27017/9092, reached by pod IP and through their Service (kube-proxy); a pod with the release's
 // labels keeps reaching them once the policies are applied, a pod without them and a pod of
 // another release are cut off, pods started later are sorted the same way (the operator scales
 // workers while policies exist), and deleting the policies lets everyone through again. Skips
-// unless `scripts/node.sh up` and `scripts/netpol.sh up` have run.
+// unless `scripts/node.sh up` and `scripts/netpol.sh up` have run, or on kind without the echo image.
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { loadAllYaml } from '@kubernetes/client-node';
@@ -42,7 +43,7 @@ const CLIENTS: Record<string, Labels> = {
 };
 const OUTSIDERS = ['outsider', 'other-release'];
 
-describe('network policies on the local node (scripts/netpol.sh)', function () {
+describe('network policies enforced on a real node (scripts/netpol.sh, or kube-router on kind)', function () {
   this.timeout(10 * 60_000);
   const ns = `netpol-${randomBytes(3).toString('hex')}`;
   const targets: Target[] = [];

@@ -1,15 +1,19 @@
-// A Kafka outage under the release (issue 21): the secure profile's broker, which every pod of the
-// release talks to over SASL_SSL, is stopped for a minute. The Services must stay in rotation
-// (readiness gates on MongoDB only), writes must succeed (the outbox keeps their events), and the
-// events must reach the topic once the broker is back.
+// A Kafka outage under the release (issue 21): the broker every pod of the release talks to is
+// stopped for a minute: on the local node the secure profile's (SASL_SSL, outside the cluster), on
+// kind the chart's in-cluster Kafka (its StatefulSet scaled to 0 and back; its log is on a volume).
+// The Services must stay in rotation (readiness gates on MongoDB only), writes must succeed (the
+// outbox keeps their events), and the events must reach the topic once the broker is back.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
+import net from 'node:net';
+import { Kafka, logLevel, type KafkaConfig } from 'kafkajs';
+import { kubectl } from '../helpers/cluster.js';
 import { repoRoot } from '../helpers/kube.js';
+import { forward, type PortForward } from '../helpers/port-forward.js';
 import { waitFor } from '../helpers/wait.js';
-import { INSTANCE, isReady, pods, secureEnv } from './release.js';
+import { INSTANCE, NAMESPACE, RELEASE, isReady, ns, pods, secureEnv } from './release.js';
 
 /** The components that serve traffic through a Service (the workers read the queue: not in rotation). */
 const IN_ROTATION = [
@@ -34,16 +38,76 @@ export interface OutageResult {
   delivered: string[];
 }
 
+/** Where the broker is and how to stop it, start it and read a topic from the test process. */
+export interface Broker {
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** A kafkajs client's connection settings, and what to close once read. */
+  client(): Promise<{
+    config: Pick<KafkaConfig, 'brokers' | 'ssl' | 'sasl' | 'socketFactory'>;
+    close(): Promise<void>;
+  }>;
+}
+
 /**
- * kafka-stop names this process's lease (node-setup.ts took it): the script waits only for other
- * runs sharing the profile, never for the suite itself.
+ * The secure profile's broker on this machine. kafka-stop names this process's lease (node-setup.ts
+ * took it): the script waits only for other runs sharing the profile, never for the suite itself.
  */
-function secureKafka(cmd: 'kafka-stop' | 'kafka-start'): void {
-  const lease = cmd === 'kafka-stop' && process.env.EDU_KEEP_INFRA !== '1' ? ['--lease', String(process.pid)] : [];
-  execFileSync('bash', [path.join(repoRoot, 'scripts', 'infra.sh'), cmd, '--profile', 'secure', ...lease], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    timeout: 300_000,
-  });
+export function secureBroker(): Broker {
+  const script = (cmd: 'kafka-stop' | 'kafka-start') => {
+    const lease = cmd === 'kafka-stop' && process.env.EDU_KEEP_INFRA !== '1' ? ['--lease', String(process.pid)] : [];
+    execFileSync('bash', [path.join(repoRoot, 'scripts', 'infra.sh'), cmd, '--profile', 'secure', ...lease], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      timeout: 300_000,
+    });
+  };
+  return {
+    stop: async () => script('kafka-stop'),
+    start: async () => script('kafka-start'),
+    client: async () => ({
+      config: {
+        brokers: (secureEnv('KAFKA_BROKERS') ?? '').split(','),
+        ssl: { ca: [readFileSync(secureEnv('KAFKA_SSL_CA_FILE') ?? '', 'utf8')] },
+        sasl: {
+          mechanism: 'scram-sha-512',
+          username: secureEnv('KAFKA_SASL_USERNAME') ?? '',
+          password: secureEnv('KAFKA_SASL_PASSWORD') ?? '',
+        },
+      },
+      close: async () => undefined,
+    }),
+  };
+}
+
+/**
+ * The chart's in-cluster Kafka (kind): its StatefulSet scaled to 0 until the pod is gone, then back
+ * to 1 until it is Ready. Read through a port-forward to the pod: every connection kafkajs opens,
+ * whatever host the broker advertises (its in-cluster name), goes to the one forwarded broker.
+ */
+export function inClusterBroker(): Broker {
+  const sts = `statefulset/${RELEASE}-kafka`;
+  const pod = `${RELEASE}-kafka-0`;
+  return {
+    async stop() {
+      await kubectl(ns(['scale', sts, '--replicas=0']));
+      await kubectl(ns(['wait', '--for=delete', `pod/${pod}`, '--timeout=300s']), { timeoutMs: 310_000 });
+    },
+    async start() {
+      await kubectl(ns(['scale', sts, '--replicas=1']));
+      await kubectl(ns(['rollout', 'status', sts, '--timeout=600s']), { timeoutMs: 610_000 });
+      await kubectl(ns(['wait', '--for=condition=Ready', `pod/${pod}`, '--timeout=300s']), { timeoutMs: 310_000 });
+    },
+    async client() {
+      const pf: PortForward = await forward({ namespace: NAMESPACE, resource: `pod/${pod}`, remotePort: 9092 });
+      return {
+        config: {
+          brokers: [`127.0.0.1:${pf.port}`],
+          socketFactory: ({ onConnect }) => net.connect({ host: '127.0.0.1', port: pf.port }, onConnect),
+        },
+        close: () => pf.stop(),
+      };
+    },
+  };
 }
 
 async function readyz(authUrl: string): Promise<{ status: number; kafka: string }> {
@@ -85,18 +149,9 @@ async function watchRotation(authUrl: string, ms: number, into: OutageResult): P
 }
 
 /** The keys of the records on `topic` (read from the start by a fresh group) once they include every id. */
-async function deliveredKeys(topic: string, ids: string[]): Promise<string[]> {
-  const kafka = new Kafka({
-    clientId: 'node-suite-outage',
-    brokers: (secureEnv('KAFKA_BROKERS') ?? '').split(','),
-    ssl: { ca: [readFileSync(secureEnv('KAFKA_SSL_CA_FILE') ?? '', 'utf8')] },
-    sasl: {
-      mechanism: 'scram-sha-512',
-      username: secureEnv('KAFKA_SASL_USERNAME') ?? '',
-      password: secureEnv('KAFKA_SASL_PASSWORD') ?? '',
-    },
-    logLevel: logLevel.NOTHING,
-  });
+async function deliveredKeys(broker: Broker, topic: string, ids: string[]): Promise<string[]> {
+  const { config, close } = await broker.client();
+  const kafka = new Kafka({ clientId: 'node-suite-outage', ...config, logLevel: logLevel.NOTHING });
   const consumer = kafka.consumer({ groupId: `node-suite-outage-${randomUUID()}` });
   const seen = new Set<string>();
   try {
@@ -109,6 +164,7 @@ async function deliveredKeys(topic: string, ids: string[]): Promise<string[]> {
     });
   } finally {
     await consumer.disconnect().catch(() => undefined);
+    await close();
   }
   return ids.filter((id) => seen.has(id));
 }
@@ -118,28 +174,28 @@ async function deliveredKeys(topic: string, ids: string[]): Promise<string[]> {
  * for `outageMs` while watching rotation, registers another, starts the broker and reads the events.
  */
 export async function kafkaOutage(
-  authUrl: string,
-  token: string,
+  broker: Broker,
+  auth: { url: string; token: string },
   topic: string,
   outageMs: number,
 ): Promise<OutageResult> {
   const result: OutageResult = { unready: [], readyzFailures: [], userIds: [], delivered: [] };
-  secureKafka('kafka-stop');
+  await broker.stop();
   try {
     await waitFor(
       'auth to report Kafka down in /readyz',
-      async () => (await readyz(authUrl)).kafka.startsWith('fail'),
+      async () => (await readyz(auth.url)).kafka.startsWith('fail'),
       {
         timeoutMs: 120_000,
         intervalMs: 1000,
       },
     );
-    result.userIds.push(await register(authUrl, token));
-    await watchRotation(authUrl, outageMs, result);
-    result.userIds.push(await register(authUrl, token));
+    result.userIds.push(await register(auth.url, auth.token));
+    await watchRotation(auth.url, outageMs, result);
+    result.userIds.push(await register(auth.url, auth.token));
   } finally {
-    secureKafka('kafka-start');
+    await broker.start();
   }
-  result.delivered = await deliveredKeys(topic, result.userIds);
+  result.delivered = await deliveredKeys(broker, topic, result.userIds);
   return result;
 }

@@ -1,17 +1,21 @@
 // The release the node suite installs and what its tests read of it: pods and their readiness,
 // Service addresses, the internal token, DocxImportJob status. The chart's values come from
-// EDU_PLATFORM_VALUES (default: charts/edu-platform/ci/node-values.yaml, the local node). On the
+// EDU_PLATFORM_VALUES (comma-separated; default: charts/edu-platform/ci/node-values.yaml, the local
+// node; kind-setup.ts names ci/kind-values.yaml and, without a registry, ci/kind-local-values.yaml). On the
 // local node the release reaches the secure profile's SASL_SSL Kafka and TLS MongoDB
 // (node-secure-values.yaml), with the CA, the client certificate and the Kafka credentials in Secrets.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { helm, kubectl } from '../helpers/cluster.js';
+import { forward, type PortForward } from '../helpers/port-forward.js';
 import { repoRoot } from '../helpers/kube.js';
 
 export const RELEASE = 'edu-platform';
 export const NAMESPACE = process.env.EDU_PLATFORM_NAMESPACE ?? 'edu-node-suite';
 export const CHART = path.join(repoRoot, 'charts', 'edu-platform');
-export const VALUES = process.env.EDU_PLATFORM_VALUES ?? path.join(CHART, 'ci', 'node-values.yaml');
+/** The values files, in order (EDU_PLATFORM_VALUES: comma-separated; read when installing, after the root hooks set it). */
+export const valuesFiles = (): string[] =>
+  (process.env.EDU_PLATFORM_VALUES ?? path.join(CHART, 'ci', 'node-values.yaml')).split(',').filter(Boolean);
 const SECURE_VALUES = path.join(repoRoot, 'k8s-tests', 'platform', 'node-secure-values.yaml');
 export const JOB = `${RELEASE}-docx-parser`;
 export const WORKERS = `${JOB}-workers`;
@@ -52,6 +56,12 @@ const secret = (name: string, data: Record<string, string>) => ({
 /** The Secrets the suite makes for node-secure-values.yaml: the admin's, not the release's (uninstall keeps them). */
 export const SUITE_SECRETS = ['edu-secure-ca', 'edu-secure-mongodb-client', 'edu-kafka-credentials'];
 
+/**
+ * Whether a `kubectl get -o name` line is the MongoDB stand-in kind-setup.ts runs in the suite's
+ * namespace without a registry (k8s-tests/kind/mongo-standin.yaml: the admin's store, like the Secrets).
+ */
+export const isSuiteStore = (line: string): boolean => /^[a-z.]+\/mongodb-standin(-[a-z0-9]+)*$/.test(line);
+
 /** Creates (or updates) the Secrets node-secure-values.yaml names, from the secure profile's files. */
 async function applySecureSecrets(): Promise<void> {
   const file = (key: string) => readFileSync(secureEnv(key) ?? '', 'utf8');
@@ -81,7 +91,8 @@ export const againstSecureStores = (): boolean =>
 
 /** `helm upgrade --install --wait`: every Deployment and StatefulSet of the release Ready. */
 export async function install(extra: string[] = []): Promise<string> {
-  const args = ['upgrade', '--install', RELEASE, CHART, '-n', NAMESPACE, '--create-namespace', '-f', VALUES];
+  const args = ['upgrade', '--install', RELEASE, CHART, '-n', NAMESPACE, '--create-namespace'];
+  for (const file of valuesFiles()) args.push('-f', file);
   if (againstSecureStores()) {
     await applySecureSecrets();
     args.push('-f', SECURE_VALUES);
@@ -89,14 +100,36 @@ export async function install(extra: string[] = []): Promise<string> {
   return helm([...args, ...extra, '--wait', '--timeout', '12m'], { timeoutMs: 13 * 60_000 });
 }
 
-/** `http://<ClusterIP>:<port>` of a component's Service: kube-proxy on the node routes it from the host too. */
-export async function serviceUrl(component: string): Promise<string> {
-  const svc = await getJson<{ spec: { clusterIP: string; ports: Array<{ port: number }> } }>([
+const forwards = new Map<string, Promise<PortForward>>();
+
+/** A component's Service port as kubectl port-forward sees it. */
+async function servicePort(component: string): Promise<number> {
+  const svc = await getJson<{ spec: { ports: Array<{ port: number }> } }>([
     'get',
     'service',
     `${RELEASE}-${component}`,
   ]);
-  return `http://${svc.spec.clusterIP}:${svc.spec.ports[0]!.port}`;
+  return svc.spec.ports[0]!.port;
+}
+
+/**
+ * `http://127.0.0.1:<port>` of a component's Service through `kubectl port-forward`, as a laptop
+ * reaches kind: one forward per component for the whole run (restarted on the same port if kubectl
+ * exits, e.g. when its pod is replaced), stopped by the root teardown. A forward pins one pod; the
+ * rolling upgrade's steady stream goes through relayUrl() instead, which keeps the Service's balancing.
+ */
+export async function serviceUrl(component: string): Promise<string> {
+  let pending = forwards.get(component);
+  if (!pending) {
+    pending = servicePort(component).then((port) =>
+      forward({ namespace: NAMESPACE, resource: `svc/${RELEASE}-${component}`, remotePort: port }),
+    );
+    forwards.set(component, pending);
+    pending.catch(() => forwards.delete(component));
+  }
+  const f = await pending;
+  await f.ready();
+  return f.url;
 }
 
 export async function internalToken(): Promise<string> {
