@@ -45,8 +45,8 @@
 set -euo pipefail
 
 readonly DEBIAN_SUITE=bookworm
-readonly KAFKA_VERSION=3.9.1 # keep in step with scripts/infra.sh
-readonly MJS_VERSION=1.47.0   # mongo-java-server; keep in step with scripts/infra.sh
+readonly KAFKA_VERSION=3.9.1        # keep in step with scripts/infra.sh
+readonly MJS_VERSION=1.47.0         # mongo-java-server; keep in step with scripts/infra.sh
 readonly KUBE_ROUTER_VERSION=v2.1.0 # keep in step with scripts/netpol.sh
 # Bump when a recipe below changes in a way the stamps cannot see.
 readonly RECIPE=2
