@@ -1,9 +1,10 @@
 // Runs kubectl/helm against the local control plane started by scripts/cluster.sh (or the
-// cluster named by $KUBECONFIG). Binary paths come from $KUBECTL/$HELM, else from
+// cluster named by $KUBECONFIG, such as kind's). Binary paths come from $KUBECTL/$HELM, else from
 // `scripts/cluster.sh env`, so tests and the script never disagree about cache locations.
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KubeConfig } from '@kubernetes/client-node';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const clusterScript = path.join(repoRoot, 'scripts', 'cluster.sh');
@@ -86,13 +87,57 @@ export function helm(args: string[], opts?: RunOptions): Promise<string> {
   return run(binary('HELM'), ['--kubeconfig', kubeconfigPath(), ...args], opts);
 }
 
+/** The kind cluster KUBECONFIG names (kind calls its context kind-<cluster>), with the provider running its nodes. */
+function kindCluster(): { name: string; provider: string } | undefined {
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfigPath());
+  const name = /^kind-(.+)$/.exec(kc.getCurrentContext())?.[1];
+  if (!name) return undefined;
+  const provider =
+    process.env.KIND_PROVIDER ||
+    execFileSync('bash', [path.join(repoRoot, 'scripts', 'kind.sh'), 'provider'], { encoding: 'utf8' }).trim();
+  return { name, provider };
+}
+
+/**
+ * Why restartApiServer cannot restart this cluster's API server, or undefined when it can: the
+ * local control plane (scripts/cluster.sh) and a kind cluster (its control-plane node's container
+ * runtime) can; any other cluster is not ours to restart.
+ */
+export function apiServerRestartUnsupported(): string | undefined {
+  if (kubeconfigPath() === clusterEnv().KUBECONFIG || kindCluster()) return undefined;
+  return `KUBECONFIG=${kubeconfigPath()} is neither the local control plane nor a kind cluster: its API server is not ours to restart`;
+}
+
 /** Restarts only kube-apiserver (etcd data kept) and resolves once /readyz is ok again. */
 export async function restartApiServer(): Promise<void> {
-  // Only the script's own control plane can be restarted; never pretend on a foreign cluster.
-  if (kubeconfigPath() !== clusterEnv().KUBECONFIG) {
-    throw new Error(`restartApiServer needs the local control plane, but KUBECONFIG=${kubeconfigPath()}`);
+  if (kubeconfigPath() === clusterEnv().KUBECONFIG) {
+    await run('bash', [clusterScript, 'restart-apiserver'], { timeoutMs: 180_000 });
+    return;
   }
-  await run('bash', [clusterScript, 'restart-apiserver'], {
-    timeoutMs: 180_000,
-  });
+  const kind = kindCluster();
+  // Only a cluster of our own can be restarted; never pretend on a foreign one.
+  if (!kind) throw new Error(apiServerRestartUnsupported());
+  // kubeadm's static pod: its container stopped, the kubelet starts a new one (same etcd).
+  await run(
+    kind.provider,
+    [
+      'exec',
+      `${kind.name}-control-plane`,
+      'sh',
+      '-c',
+      'id=$(crictl ps -q --name "^kube-apiserver$") && [ -n "$id" ] && crictl stop $id',
+    ],
+    { timeoutMs: 120_000 },
+  );
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const ok = await kubectl(['get', '--raw', '/readyz'], { timeoutMs: 10_000 }).then(
+      (out) => out.trim() === 'ok',
+      () => false,
+    );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`kube-apiserver of kind cluster ${kind.name} not ready again in 180 s`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
 }
