@@ -2,7 +2,7 @@
 # Regenerates go.mod/go.sum of this wrapper module for another Kubernetes version:
 #   tools/k8s-testbin/gen.sh 1.34.10
 # Needs only the Go module proxy. Run it when bumping K8S_VERSION in scripts/cluster.sh
-# (keep both in sync), then commit go.mod and go.sum.
+# (keep both in sync; scripts/node.sh and scripts/kind.sh too), then commit go.mod, go.sum and kind/.
 set -euo pipefail
 V="${1:?usage: gen.sh <k8s version, e.g. 1.34.10>}"
 V="${V#v}"
@@ -44,3 +44,19 @@ done
 rm -f go.sum
 go mod tidy
 echo "gen.sh: go.mod/go.sum now pin k8s.io/kubernetes v$V and $(go list -m -f '{{.Path}} {{.Version}}' go.etcd.io/etcd/server/v3)" >&2
+
+# kind/: kubeadm and kubectl for scripts/kind.sh's node image, in a module of their own so that
+# their extra dependencies (kustomize, cli-runtime, system-validators, ...) leave this module's
+# go.sum, and so the cached server binaries of cluster.sh/node.sh, untouched. It starts from this
+# module's requirements, so every module both graphs share stays at the same version.
+gen_kind_module() {
+	mkdir -p kind
+	awk '/^tool \(/ { print "tool (\n\tk8s.io/kubernetes/cmd/kubeadm\n\tk8s.io/kubernetes/cmd/kubectl\n)"; skip = 1; next }
+		skip && /^\)/ { skip = 0; next }
+		!skip' go.mod |
+		sed 's#^module .*#module edu-platform.local/tools/k8s-testbin/kind#' >kind/go.mod
+	rm -f kind/go.sum
+	(cd kind && go mod tidy)
+	echo "gen.sh: kind/go.mod/go.sum pin kubeadm and kubectl v$V" >&2
+}
+gen_kind_module
