@@ -324,7 +324,7 @@ inputs() {
 		"$CRICTL_VERSION" "$LOCAL_PATH_VERSION"
 	(cd "$TPL" && find . -type f ! -name '*.md' | LC_ALL=C sort | xargs sha256sum)
 	cat "$BIN"/.*.stamp "$K8S_DIR/.complete" "$NODE_DIR/.complete" "$(dns_dir)/.complete" \
-		"$DEBIAN_ARCHIVE.stamp" "$CONF"
+		"$DEBIAN_ARCHIVE.stamp"
 }
 inputs_stamp() { inputs | sha256sum | cut -c1-32; }
 
@@ -450,10 +450,23 @@ build_images() { # stamp
 	# part of it).
 	podman_build "$NODE_IMAGE" --build-arg "PRELOAD=$1" -f "$TPL/Containerfile.node" -t "$NODE_IMAGE" "$ctx/node"
 	if [[ -n $old && $old != "$(podman image inspect -f '{{.Id}}' "$NODE_IMAGE")" ]]; then
-		podman rmi "$old" >/dev/null 2>&1 || true
+		echo "$old" >>"$KIND_DIR/.stale-images"
 	fi
+	remove_stale_images
 	rm -rf "$ctx"
 	log "$NODE_IMAGE built in $((SECONDS - start))s"
+}
+
+# Node images this script replaced; one that a running cluster's nodes still use goes once they
+# are deleted (down calls this again).
+remove_stale_images() {
+	[[ -f $KIND_DIR/.stale-images ]] || return 0
+	local id left=()
+	while read -r id; do
+		podman image exists "$id" || continue
+		podman rmi "$id" >/dev/null 2>&1 || left+=("$id")
+	done <"$KIND_DIR/.stale-images"
+	if ((${#left[@]})); then printf '%s\n' "${left[@]}" >"$KIND_DIR/.stale-images"; else rm -f "$KIND_DIR/.stale-images"; fi
 }
 
 cmd_build() {
@@ -649,6 +662,10 @@ create_cluster() {
 		[[ $PROVIDER == podman ]] && ! ls "$RUN"/clusters/*/created >/dev/null 2>&1 && undo_host
 		die "kind create cluster $NAME failed"
 	}
+	# kind's --wait covers the control-plane node only; a worker may still be NotReady (its CNI
+	# config not yet written), and pods pinned to it would wait.
+	kubectl_ wait --for=condition=Ready nodes --all --timeout="$WAIT" >/dev/null ||
+		die "the nodes of $NAME are not Ready after $WAIT"
 	log "cluster $NAME ready in $((SECONDS - start))s"
 }
 
@@ -656,6 +673,15 @@ delete_cluster() {
 	log "deleting cluster $NAME"
 	kind_ delete cluster --name "$NAME" --kubeconfig "$KUBECONFIG_PATH" >&2 6>&- 9>&- ||
 		log "warning: kind delete cluster $NAME failed"
+}
+
+reusable() {
+	[[ -x $BIN/kind ]] && cluster_exists || return 1
+	[[ -f $KUBECONFIG_PATH ]] || export_kubeconfig
+	api_ready && nodes_ready || return 1
+	# A cluster this script made that runs without leases was brought up by hand earlier.
+	if [[ ! -d $STATE/leases && -f $STATE/created ]]; then lease_take "$STATE/leases" manual; fi
+	log "reusing cluster $NAME"
 }
 
 # A cluster of that name that answers is used as it is; one this script made that does not
@@ -689,10 +715,11 @@ cmd_up() {
 	lock_run
 	local lease
 	lease=$(lease_name "$LEASE_ARG") || exit 2
-	cmd_build
-	# A cluster this script made that runs without leases was brought up by hand earlier.
-	if [[ ! -d $STATE/leases && -f $STATE/created ]] && cluster_exists; then lease_take "$STATE/leases" manual; fi
-	ensure_cluster
+	# A healthy cluster is reused as it is: no build check, its nodes run the image they have.
+	if ! reusable; then
+		cmd_build
+		ensure_cluster
+	fi
 	lease_take "$STATE/leases" "$lease"
 	cmd_env
 }
@@ -714,7 +741,10 @@ cmd_down() {
 		log "cluster $NAME was not created by this script: left running"
 	fi
 	rm -rf "$STATE"
-	if [[ $PROVIDER == podman ]] && ! ls "$RUN"/clusters/*/created >/dev/null 2>&1; then undo_host; fi
+	if [[ $PROVIDER == podman ]] && ! ls "$RUN"/clusters/*/created >/dev/null 2>&1; then
+		undo_host
+		remove_stale_images
+	fi
 	log "down"
 }
 
