@@ -125,6 +125,10 @@ pkg_installed() { [[ $(dpkg-query -W -f '${Status}' "$1" 2>/dev/null) == "instal
 
 ensure_packages() {
 	local p missing=()
+	if ! command -v dpkg-query >/dev/null; then
+		command -v podman >/dev/null || die "podman not found (install podman, netavark and aardvark-dns)"
+		return 0
+	fi
 	for p in podman netavark aardvark-dns; do
 		pkg_installed "$p" || missing+=("$p")
 	done
@@ -265,11 +269,13 @@ hard_limit() { # ulimit flag -> number ("unlimited" as podman's own default)
 # gives it its own), so one throwaway container shows what it has.
 probe_conmon_limits() { # -> "nofile nproc"
 	local probe=$KIND_DIR/.probe.conf ctr pid
-	printf '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1024:1024"]\n' >"$probe"
+	printf '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1024:1024"]\n[network]\nnetwork_backend = "netavark"\n' \
+		>"$probe"
 	ctr=edu-kind-limits-$$
 	CONTAINERS_CONF=$probe podman run -d --rm --network none --name "$ctr" "$DEBIAN_IMAGE" sleep 60 >/dev/null
 	pid=$(podman inspect -f '{{.State.ConmonPid}}' "$ctr")
-	awk '/^Max open files/ { f = $5 } /^Max processes/ { p = $4 } END { print f, p }' "/proc/$pid/limits"
+	awk 'function n(v) { return v == "unlimited" ? 1048576 : v }
+		/^Max open files/ { f = n($5) } /^Max processes/ { p = n($4) } END { print f, p }' "/proc/$pid/limits"
 	CONTAINERS_CONF=$probe podman rm -f -t 0 "$ctr" >/dev/null
 	rm -f "$probe"
 }
@@ -437,6 +443,7 @@ build_images() { # stamp
 	local ctx=$KIND_DIR/context start=$SECONDS old
 	rm -rf "$ctx" "$KIND_DIR/build.log"
 	mkdir -p "$ctx"
+	KIND_MOD=$(kind_module) # once here, not in each $(...) below
 	log "building the component images"
 	stage_component_context "$ctx/images"
 	build_component_images "$ctx/images"
