@@ -948,8 +948,10 @@ verify_mongo() {
 }
 
 # The entrypoint's backend choice and kube-router itself (--version), then the tools its policy
-# controller runs, for real but inside a private network namespace: an ipset and an iptables
-# rule matching it (the kernel's ip_set and xt_set as the pod will use them), gone with the namespace.
+# controller runs, for real but inside a private network namespace: an ipset and an iptables rule
+# matching it (the kernel's ip_set and xt_set as the pod will use them); then the entrypoint's
+# cleanup on chains and sets named like kube-router's, which must leave the others alone. All of
+# it goes with the namespace.
 verify_kube_router() {
   image_exists "$KUBE_ROUTER_REF" || die "$KUBE_ROUTER_REF is not built (scripts/images.sh build kube-router)"
   local t0=$SECONDS ctr out run mode version
@@ -969,11 +971,26 @@ verify_kube_router() {
     iptables -N EDU-VERIFY
     iptables -A EDU-VERIFY -m set --match-set EDU-VERIFY src -m comment --comment edu-verify -j DROP
     iptables -I INPUT -j EDU-VERIFY
-    iptables-save -t filter | grep -c -- "--match-set EDU-VERIFY src"
-    conntrack -L >/dev/null 2>&1 || conntrack --version
+    [ "$(iptables-save -t filter | grep -c -- "--match-set EDU-VERIFY src")" = 1 ]
+    conntrack -L >/dev/null 2>&1 || conntrack --version >/dev/null
+    before="$(iptables-save -t filter | grep -v "^[#*]" | grep -c EDU-VERIFY)"
+    # What kube-router leaves on a node: its chains, jumps into them, sets its rules match.
+    ipset create KUBE-SRC-EDUVERIFY hash:ip
+    ipset create KUBE-DST-EDUVERIFY hash:ip
+    iptables -N KUBE-ROUTER-FORWARD
+    iptables -N KUBE-POD-FW-EDUVERIFY
+    iptables -N KUBE-NWPLCY-EDUVERIFY
+    iptables -I FORWARD -m comment --comment "kube-router netpol - TEMCG2JMHZYE7H7T" -j KUBE-ROUTER-FORWARD
+    iptables -A KUBE-ROUTER-FORWARD -d 192.0.2.9 -j KUBE-POD-FW-EDUVERIFY
+    iptables -A KUBE-POD-FW-EDUVERIFY -j KUBE-NWPLCY-EDUVERIFY
+    iptables -A KUBE-NWPLCY-EDUVERIFY -m set --match-set KUBE-SRC-EDUVERIFY src -m set --match-set KUBE-DST-EDUVERIFY dst -j ACCEPT
+    /usr/local/bin/edu-kube-router-start.sh cleanup 2>&1 | grep "removed"
+    ! iptables-save | grep -E "KUBE-(ROUTER|POD-FW|NWPLCY)-"
+    ! ipset list -n | grep -E "^KUBE-(SRC|DST)-"
+    [ "$(iptables-save -t filter | grep -v "^[#*]" | grep -c EDU-VERIFY)" = "$before" ] && ipset list -n | grep -qx EDU-VERIFY
     echo "iptables: $(readlink -f "$(command -v iptables)")"' 2>&1 7>&-)" ||
-    die "iptables/ipset/conntrack failed in $KUBE_ROUTER_REF: $out"
-  log "kube-router: $KUBE_ROUTER_REF $version, ${mode#edu-kube-router: } in an empty namespace; ipset + iptables set match + conntrack ok ($(tr '\n' ' ' <<<"$out")), $((SECONDS - t0)) s"
+    die "iptables/ipset/conntrack or the cleanup failed in $KUBE_ROUTER_REF: $out"
+  log "kube-router: $KUBE_ROUTER_REF $version, ${mode#edu-kube-router: } in an empty namespace; ipset, iptables set match, conntrack ok; cleanup: $(tr '\n' ' ' <<<"$out")$((SECONDS - t0)) s"
 }
 
 cmd_verify() { # what

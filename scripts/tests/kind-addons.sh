@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # In-cluster check of what a registry-less kind cluster gets from scripts/images.sh (k8s-tests/kind):
 #  - kube-router.yaml: the DaemonSet's pods become Ready on every node; a NetworkPolicy that admits
-#    only role=allowed to an echo server blocks another client pod (on the same node and, when there
-#    is one, from the control-plane node) while the allowed one still passes, by pod IP and Service;
+#    only role=allowed to an echo server drops the denied client pods while the allowed ones still
+#    pass, by pod IP and Service, from the server's node and (two nodes or more) from another;
+#    when this run created the DaemonSet, deleting it leaves no chain or ipset on the nodes;
 #  - mongo-standin.yaml: the Deployment becomes Ready (non-root, read-only root filesystem) and a
 #    pod with the project's mongodb driver (the platform image) pings, inserts and finds through
 #    the Service mongodb-standin.
@@ -27,7 +28,7 @@ while (($#)); do
       ;;
     --keep) KEEP=true ;;
     *)
-      sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+      sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
       exit 2
       ;;
   esac
@@ -59,10 +60,10 @@ cleanup() {
     k -n "$NS" get pods -o wide >&2 2>/dev/null || true
     k -n kube-system logs -l app.kubernetes.io/name=kube-router --tail=20 --prefix >&2 2>/dev/null || true
   fi
-  k delete namespace "$NS" --ignore-not-found --wait=true --timeout=90s >/dev/null 2>&1 || true
   if [[ $CREATED_DS == true && $KEEP == false ]]; then
     k delete -f "$REPO_ROOT/k8s-tests/kind/kube-router.yaml" --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
   fi
+  k delete namespace "$NS" --ignore-not-found --wait=true --timeout=90s >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 
@@ -70,13 +71,16 @@ trap cleanup EXIT
 log "images (cached builds)"
 "$REPO_ROOT/scripts/images.sh" build mongo >/dev/null
 "$REPO_ROOT/scripts/images.sh" build kube-router >/dev/null
-"$REPO_ROOT/scripts/images.sh" build platform --no-load >/dev/null
+# The platform image only serves as a client with the project's mongodb driver: any built one
+# will do (a rebuild after a source change would cost minutes of npm ci).
+"$REPO_ROOT/scripts/images.sh" archive-path platform >/dev/null 2>&1 ||
+  "$REPO_ROOT/scripts/images.sh" build platform --no-load >/dev/null
 bash "$REPO_ROOT/scripts/netpol.sh" build
 archives=(
   "$("$REPO_ROOT/scripts/images.sh" archive-path kube-router)"
   "$("$REPO_ROOT/scripts/images.sh" archive-path mongo)"
   "$("$REPO_ROOT/scripts/images.sh" archive-path platform)"
-  "$(ls "$CACHE"/netpol-kube-router-*/images/echo.tar)"
+  "$CACHE/netpol-kube-router-v2.1.0/images/echo.tar"
 )
 log "loading ${archives[*]##*/}"
 "$REPO_ROOT/scripts/kind.sh" load "${NAME_ARGS[@]}" "${archives[@]}" >&2
@@ -96,8 +100,13 @@ log "kube-router ready on $ready/$nodes nodes"
 
 k create namespace "$NS" >/dev/null
 k label namespace "$NS" app.kubernetes.io/part-of=edu-platform-tests >/dev/null
-cp_node=$(k get nodes -l node-role.kubernetes.io/control-plane -o jsonpath='{.items[0].metadata.name}')
-pod() { # name role node-or-empty args...
+# The echo server and one client of each kind on one node (a worker when there is one), and when
+# the cluster has two nodes one of each on the other: a policy is enforced on the destination's
+# node, and must still know a client from another node by its pod IP.
+home=$(k get nodes -l '!node-role.kubernetes.io/control-plane' -o jsonpath='{.items[0].metadata.name}')
+[[ -n "$home" ]] || home=$(k get nodes -o jsonpath='{.items[0].metadata.name}')
+other=$(k get nodes -o jsonpath='{.items[*].metadata.name}' | tr ' ' '\n' | grep -vx "$home" | head -n 1 || true)
+pod() { # name role node args...
   local name=$1 role=$2 node=$3
   shift 3
   local args
@@ -109,10 +118,9 @@ metadata:
   name: $name
   labels: { role: $role }
 spec:
-  ${node:+nodeName: $node}
+  nodeName: $node
   terminationGracePeriodSeconds: 1
   automountServiceAccountToken: false
-  tolerations: [{ key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule }]
   securityContext: { runAsNonRoot: true, runAsUser: 65534, seccompProfile: { type: RuntimeDefault } }
   containers:
     - name: main
@@ -123,13 +131,17 @@ spec:
 ---
 YAML
 }
+allowed=(allowed)
+denied=(denied)
+[[ -z "$other" ]] || allowed+=(allowed-other) denied+=(denied-other)
 {
-  pod echo server "" serve "$PORT"
-  pod allowed allowed "" sleep
-  pod denied denied "" sleep
-  # From another node too, when the cluster has a worker besides the control plane: the policy is
-  # enforced on the destination's node.
-  ((nodes > 1)) && pod denied-cp denied "$cp_node" sleep
+  pod echo server "$home" serve "$PORT"
+  pod allowed allowed "$home" sleep
+  pod denied denied "$home" sleep
+  if [[ -n "$other" ]]; then
+    pod allowed-other allowed "$other" sleep
+    pod denied-other denied "$other" sleep
+  fi
   cat <<YAML
 apiVersion: v1
 kind: Service
@@ -142,15 +154,13 @@ YAML
 } | k -n "$NS" apply -f - >&2
 k -n "$NS" wait --for=condition=Ready pod --all --timeout=120s >&2 || fail "the test pods did not become ready"
 echo_ip=$(k -n "$NS" get pod echo -o jsonpath='{.status.podIP}')
-clients=(allowed denied)
-((nodes > 1)) && clients+=(denied-cp)
-log "echo $echo_ip on $(k -n "$NS" get pod echo -o jsonpath='{.spec.nodeName}'); clients: ${clients[*]}"
+log "echo $echo_ip on $home; clients on $home${other:+ and $other}: ${allowed[*]} ${denied[*]}"
 
 dial() { # client target
   k -n "$NS" exec "$1" -- /netpol-echo dial "$2" >/dev/null 2>&1
 }
 targets=("$echo_ip:$PORT" "echo.$NS.svc.cluster.local:$PORT")
-for c in "${clients[@]}"; do
+for c in "${allowed[@]}" "${denied[@]}"; do
   for t in "${targets[@]}"; do dial "$c" "$t" || fail "$c cannot reach $t before any policy"; done
 done
 log "without a policy every client reaches the echo server"
@@ -169,18 +179,24 @@ spec:
 YAML
 applied=$SECONDS
 deadline=$((SECONDS + 60))
-for c in "${clients[@]:1}"; do
+for c in "${denied[@]}"; do
   while dial "$c" "$echo_ip:$PORT"; do
     ((SECONDS < deadline)) || fail "$c still reaches the echo server 60 s after the policy"
     sleep 1
   done
 done
-log "the policy blocks ${clients[*]:1} after $((SECONDS - applied)) s"
-for c in "${clients[@]:1}"; do
+log "the policy blocks ${denied[*]} after $((SECONDS - applied)) s"
+for c in "${denied[@]}"; do
   for t in "${targets[@]}"; do ! dial "$c" "$t" || fail "$c reaches $t through the policy"; done
 done
-for t in "${targets[@]}"; do dial allowed "$t" || fail "allowed cannot reach $t under the policy"; done
-log "under the policy: allowed passes, ${clients[*]:1} are dropped (pod IP and Service)"
+for c in "${allowed[@]}"; do
+  for t in "${targets[@]}"; do
+    # A client on another node that is dropped here most likely reaches the node masqueraded (the
+    # CNI's SNAT to its node's address), so that no podSelector can match it.
+    dial "$c" "$t" || fail "$c cannot reach $t under the policy"
+  done
+done
+log "under the policy: ${allowed[*]} pass, ${denied[*]} are dropped (pod IP and Service)"
 
 # ---------------------------------------------------------------------------------------------
 log "mongo stand-in"
@@ -208,4 +224,49 @@ k -n "$NS" wait pod/mongo-client --for=jsonpath='{.status.phase}'=Succeeded --ti
   fail "mongo client: $(k -n "$NS" logs mongo-client 2>&1 | tail -n 5)"
 log "$(k -n "$NS" logs mongo-client)"
 log "stand-in pod: uid $(k -n "$NS" exec deploy/mongodb-standin -- id -u), read-only root: $(k -n "$NS" get deploy mongodb-standin -o jsonpath='{.spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem}')"
+
+# ---------------------------------------------------------------------------------------------
+# A stopped kube-router pod removes its chains and ipsets from its node (tools/images/kube-router):
+# checked only when this run created the DaemonSet and may delete it, while this namespace's
+# policy still has rules and sets on the nodes; the check pods see each node's tables.
+if [[ $CREATED_DS == true && $KEEP == false ]]; then
+  log "deleting the DaemonSet: its pods must leave no rule behind"
+  removed_log=$(mktemp)
+  k -n kube-system logs -f -l app.kubernetes.io/name=kube-router --prefix --tail=0 >"$removed_log" 2>&1 &
+  follower=$!
+  sleep 1
+  k delete -f "$REPO_ROOT/k8s-tests/kind/kube-router.yaml" --wait=true --timeout=60s >&2
+  k -n kube-system wait pod -l app.kubernetes.io/name=kube-router --for=delete --timeout=60s >&2 || true
+  kill "$follower" 2>/dev/null || true
+  wait "$follower" 2>/dev/null || true
+  log "$(grep 'edu-kube-router: removed' "$removed_log" | tr '\n' ' ')"
+  rm -f "$removed_log"
+  for node in $(k get nodes -o jsonpath='{.items[*].metadata.name}'); do
+    k -n "$NS" apply -f - >/dev/null <<YAML
+apiVersion: v1
+kind: Pod
+metadata:
+  name: rules-$node
+spec:
+  nodeName: $node
+  hostNetwork: true
+  restartPolicy: Never
+  automountServiceAccountToken: false
+  containers:
+    - name: main
+      image: localhost/edu-kube-router:v2.1.0
+      imagePullPolicy: IfNotPresent
+      securityContext: { privileged: true }
+      command: [sh, -c, 'iptables-nft-save 2>/dev/null; iptables-legacy-save 2>/dev/null; ipset list -n']
+YAML
+  done
+  for node in $(k get nodes -o jsonpath='{.items[*].metadata.name}'); do
+    k -n "$NS" wait "pod/rules-$node" --for=jsonpath='{.status.phase}'=Succeeded --timeout=60s >/dev/null ||
+      fail "the rules check pod on $node did not complete"
+    left=$(k -n "$NS" logs "rules-$node" | grep -cE '^(:|-A )?(KUBE-ROUTER-|KUBE-POD-FW-|KUBE-NWPLCY-|KUBE-SRC-|KUBE-DST-)|-j KUBE-(ROUTER|POD-FW|NWPLCY)-' || true)
+    ((left == 0)) || fail "$left kube-router chains, rules or ipsets left on $node: $(k -n "$NS" logs "rules-$node" | grep -E 'KUBE-(ROUTER|POD-FW|NWPLCY|SRC|DST)-' | head -n 5)"
+  done
+  CREATED_DS=false
+  log "no kube-router chain, jump or ipset left on any node"
+fi
 log "PASS"
