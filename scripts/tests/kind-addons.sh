@@ -7,7 +7,9 @@
 #  - mongo-standin.yaml: the Deployment becomes Ready (non-root, read-only root filesystem) and a
 #    pod with the project's mongodb driver (the platform image) pings, inserts and finds through
 #    the Service mongodb-standin.
-#   scripts/tests/kind-addons.sh [--name CLUSTER] [--keep]
+#   scripts/tests/kind-addons.sh [--name CLUSTER] [--keep] [--one-node]
+# --one-node: every client on the server's node (a CNI or host that SNATs pod traffic between
+# nodes makes a podSelector unable to admit a client from another node).
 # Needs a running cluster of `scripts/kind.sh up` (its env gives KUBECONFIG). Builds what is missing
 # (images.sh build mongo|kube-router|platform, netpol.sh build for the echo image), loads the
 # archives with scripts/kind.sh load. Works in a namespace of its own, deleted at the end; the
@@ -20,6 +22,7 @@ ECHO_IMAGE=localhost/edu-netpol/echo:1 # scripts/netpol.sh's IMAGE_TAG
 PORT=8080
 NAME_ARGS=()
 KEEP=false
+ONE_NODE=false
 while (($#)); do
   case "$1" in
     --name)
@@ -27,8 +30,9 @@ while (($#)); do
       shift
       ;;
     --keep) KEEP=true ;;
+    --one-node) ONE_NODE=true ;;
     *)
-      sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+      sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
       exit 2
       ;;
   esac
@@ -105,7 +109,9 @@ k label namespace "$NS" app.kubernetes.io/part-of=edu-platform-tests >/dev/null
 # node, and must still know a client from another node by its pod IP.
 home=$(k get nodes -l '!node-role.kubernetes.io/control-plane' -o jsonpath='{.items[0].metadata.name}')
 [[ -n "$home" ]] || home=$(k get nodes -o jsonpath='{.items[0].metadata.name}')
-other=$(k get nodes -o jsonpath='{.items[*].metadata.name}' | tr ' ' '\n' | grep -vx "$home" | head -n 1 || true)
+other=""
+[[ $ONE_NODE == true ]] ||
+  other=$(k get nodes -o jsonpath='{.items[*].metadata.name}' | tr ' ' '\n' | grep -vx "$home" | head -n 1 || true)
 pod() { # name role node args...
   local name=$1 role=$2 node=$3
   shift 3
@@ -193,7 +199,7 @@ for c in "${allowed[@]}"; do
   for t in "${targets[@]}"; do
     # A client on another node that is dropped here most likely reaches the node masqueraded (the
     # CNI's SNAT to its node's address), so that no podSelector can match it.
-    dial "$c" "$t" || fail "$c cannot reach $t under the policy"
+    dial "$c" "$t" || fail "$c cannot reach $t under the policy${other:+ (from $other: traffic between nodes SNATed? try --one-node)}"
   done
 done
 log "under the policy: ${allowed[*]} pass, ${denied[*]} are dropped (pod IP and Service)"
