@@ -464,7 +464,8 @@ apt_install() { # ctr log package...
 }
 
 # A system user and group with the same id, no home, no login shell: the uid the chart and the
-# kind manifests run the server as (a pod's runAsUser needs no passwd entry, a shell inside does).
+# kind manifests run the server as. runAsUser works without a passwd entry, but Java's user.name
+# and user.home, id and whoami want one.
 add_user() { # ctr name id
   # shellcheck disable=SC2016 # the container's sh expands them
   bh_run "$1" sh -ec 'groupadd --system --gid "$2" "$1"
@@ -495,7 +496,7 @@ build_jre() {
     return 0
   fi
   local t0=$SECONDS ctr
-  log "building $JRE_REF ($JRE_PACKAGE from apt; ~2 min cold)"
+  log "building $JRE_REF ($JRE_PACKAGE from apt; 15 s to 2 min, as fast as the mirror)"
   new_container "$DEBIAN_REF"
   ctr="$CTR"
   apt_install "$ctr" "$IMAGES_DIR/jre-build.log" "$JRE_PACKAGE"
