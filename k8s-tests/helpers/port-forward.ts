@@ -9,7 +9,21 @@ import type { AddressInfo } from 'node:net';
 import { kubeconfigPath, kubectlPath } from './cluster.js';
 import { sleep, waitFor } from './wait.js';
 
-const open = new Set<PortForward>();
+// One registry per process, not per module instance: the root hooks and the spec files may load
+// this file as two module instances (seen under mocha + tsx: the hooks' stopAllForwards found none
+// of the specs' forwards), and the teardown must stop every forward either made.
+const REGISTRY = Symbol.for('edu-platform.k8s-tests.port-forwards');
+const holder = globalThis as { [REGISTRY]?: Set<PortForward> };
+const open: Set<PortForward> =
+  holder[REGISTRY] ??
+  (() => {
+    const set = new Set<PortForward>();
+    holder[REGISTRY] = set;
+    // The last resort: a forward still open when the process exits (a test that never reached the
+    // teardown) must not outlive it; kill() is synchronous, so it works in an 'exit' handler.
+    process.once('exit', () => set.forEach((f) => f.kill()));
+    return set;
+  })();
 
 /** A loopback port nothing listens on right now (the kernel's choice). */
 export async function freePort(): Promise<number> {
@@ -131,6 +145,12 @@ export class PortForward {
     const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
     await Promise.race([gone, sleep(5000).then(() => void child.kill('SIGKILL'))]);
+  }
+
+  /** Stops kubectl at once, without waiting (for an exit handler). */
+  kill(): void {
+    this.stopped = true;
+    this.child?.kill('SIGKILL');
   }
 }
 
