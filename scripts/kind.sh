@@ -9,13 +9,14 @@
 #   scripts/kind.sh build        podman: apt-get install podman netavark aardvark-dns if missing;
 #                                build and cache kind, kubeadm, kubectl, crictl,
 #                                local-path-provisioner, the component images and the node image
-#                                localhost/edu-kind/node:v1.34.10; unchanged inputs: a check of a
-#                                few seconds. docker: the kind binary only
+#                                localhost/edu-kind/node:v1.34.10 (~5 min cold beyond the project's
+#                                own binaries; unchanged inputs: a check of about a second).
+#                                docker: the kind binary only
 #   scripts/kind.sh up [--name N] [--lease PID]
-#                                build if needed; create the cluster (1 control-plane +
-#                                EDU_KIND_WORKERS workers, --wait) or reuse a healthy one of that
-#                                name; prints KUBECONFIG=, KIND_CLUSTER=, KIND_PROVIDER= lines;
-#                                takes a lease
+#                                reuse a healthy cluster of that name (< 1 s), else build if needed
+#                                and create it (1 control-plane + EDU_KIND_WORKERS workers, every
+#                                node Ready; ~40 s); prints KUBECONFIG=, KIND_CLUSTER=,
+#                                KIND_PROVIDER= lines; takes a lease
 #   scripts/kind.sh load [--name N] ARCHIVE|IMAGE...
 #                                kind load image-archive (OCI or docker archive) into every node;
 #                                with the docker provider an image name is loaded with
@@ -45,7 +46,7 @@ K8S_VERSION=v1.34.10
 CRICTL_VERSION=v1.34.0
 # The only version the Go module proxy lists.
 LOCAL_PATH_VERSION=v0.0.30
-# Bump when the image recipe in this script changes in a way the inputs stamp cannot see.
+# Bump when what this script builds (tools or images) changes in a way the stamps cannot see.
 RECIPE=1
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -821,7 +822,7 @@ status) cmd_status ;;
 load) cmd_load ;;
 provider) echo "$PROVIDER" ;;
 *)
-	sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,/^set -euo/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 	;;
 esac

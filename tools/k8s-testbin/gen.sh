@@ -51,7 +51,9 @@ echo "gen.sh: go.mod/go.sum now pin k8s.io/kubernetes v$V and $(go list -m -f '{
 # module's requirements, so every module both graphs share stays at the same version.
 gen_kind_module() {
 	mkdir -p kind
-	awk '/^tool \(/ { print "tool (\n\tk8s.io/kubernetes/cmd/kubeadm\n\tk8s.io/kubernetes/cmd/kubectl\n)"; skip = 1; next }
+	awk '/^\/\/ tool directives/ { print "// kubeadm and kubectl for scripts/kind.sh'"'"'s node image; written by ../gen.sh from ../go.mod."; c = 1; next }
+		c && /^\/\// { next } { c = 0 }
+		/^tool \(/ { print "tool (\n\tk8s.io/kubernetes/cmd/kubeadm\n\tk8s.io/kubernetes/cmd/kubectl\n)"; skip = 1; next }
 		skip && /^\)/ { skip = 0; next }
 		!skip' go.mod |
 		sed 's#^module .*#module edu-platform.local/tools/k8s-testbin/kind#' >kind/go.mod

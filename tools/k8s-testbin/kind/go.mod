@@ -5,9 +5,7 @@ go 1.24.0
 // Same GODEBUG defaults as upstream builds of this release, although a newer Go compiles it.
 godebug default=go1.24
 
-// tool directives keep the binaries' whole dependency graph in go.mod/go.sum (go mod tidy
-// would otherwise drop it: main packages cannot be imported). etcd comes from this graph so
-// it is exactly the etcd version this Kubernetes release pins.
+// kubeadm and kubectl for scripts/kind.sh's node image; written by ../gen.sh from ../go.mod.
 tool (
 	k8s.io/kubernetes/cmd/kubeadm
 	k8s.io/kubernetes/cmd/kubectl
