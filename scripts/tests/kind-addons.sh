@@ -10,7 +10,8 @@
 #   scripts/tests/kind-addons.sh [--name CLUSTER] [--keep] [--one-node]
 # --one-node: every client on the server's node (a CNI or host that SNATs pod traffic between
 # nodes makes a podSelector unable to admit a client from another node).
-# Needs a running cluster of `scripts/kind.sh up` (its env gives KUBECONFIG). Builds what is missing
+# Runs `scripts/kind.sh up --lease` (reuses the cluster, or creates one and deletes it at the end
+# when no other lease is left). Builds what is missing
 # (images.sh build mongo|kube-router|platform, netpol.sh build for the echo image), loads the
 # archives with scripts/kind.sh load. Works in a namespace of its own, deleted at the end; the
 # DaemonSet and its RBAC are removed again only if this run created them (--keep: left in place).
@@ -46,30 +47,38 @@ fail() {
   exit 1
 }
 
-KUBECONFIG="$("$REPO_ROOT/scripts/kind.sh" env "${NAME_ARGS[@]}" | sed -n 's/^KUBECONFIG=//p')"
-[[ -f "$KUBECONFIG" ]] || fail "no cluster: scripts/kind.sh env printed no KUBECONFIG (scripts/kind.sh up first)"
-export KUBECONFIG
-KUBECTL="$(command -v kubectl || true)"
-for k in "$CACHE"/kind-*/bin/kubectl "$CACHE"/k8s-cli-*/bin/kubectl; do
-  [[ -n "$KUBECTL" ]] && break
-  [[ -x "$k" ]] && KUBECTL="$k"
-done
-[[ -n "$KUBECTL" ]] || fail "no kubectl (PATH, scripts/kind.sh's or scripts/cluster.sh's cache)"
-k() { "$KUBECTL" "$@"; }
-
 CREATED_DS=false
+LEASED=false
+KUBECTL=""
+k() { "$KUBECTL" "$@"; }
 cleanup() {
   local rc=$?
-  if ((rc != 0)); then
-    k -n "$NS" get pods -o wide >&2 2>/dev/null || true
-    k -n kube-system logs -l app.kubernetes.io/name=kube-router --tail=20 --prefix >&2 2>/dev/null || true
+  if [[ -n "$KUBECTL" && -f "${KUBECONFIG:-}" ]]; then
+    if ((rc != 0)); then
+      k -n "$NS" get pods -o wide >&2 2>/dev/null || true
+      k -n kube-system logs -l app.kubernetes.io/name=kube-router --tail=20 --prefix >&2 2>/dev/null || true
+    fi
+    if [[ $CREATED_DS == true && $KEEP == false ]]; then
+      k delete -f "$REPO_ROOT/k8s-tests/kind/kube-router.yaml" --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
+    fi
+    k delete namespace "$NS" --ignore-not-found --wait=true --timeout=90s >/dev/null 2>&1 || true
   fi
-  if [[ $CREATED_DS == true && $KEEP == false ]]; then
-    k delete -f "$REPO_ROOT/k8s-tests/kind/kube-router.yaml" --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
-  fi
-  k delete namespace "$NS" --ignore-not-found --wait=true --timeout=90s >/dev/null 2>&1 || true
+  [[ $LEASED == false ]] || "$REPO_ROOT/scripts/kind.sh" down "${NAME_ARGS[@]}" --lease $$ >&2 || true
 }
 trap cleanup EXIT
+
+# A lease on the cluster for this run: reused, or created and then deleted at the end when no
+# other lease is left. Given back even if `up` fails half-way.
+LEASED=true
+KUBECONFIG="$("$REPO_ROOT/scripts/kind.sh" up "${NAME_ARGS[@]}" --lease $$ | sed -n 's/^KUBECONFIG=//p')"
+[[ -f "$KUBECONFIG" ]] || fail "scripts/kind.sh up printed no usable KUBECONFIG"
+export KUBECONFIG
+KUBECTL="$(command -v kubectl || true)"
+for kc in "$CACHE"/kind-*/bin/kubectl "$CACHE"/k8s-cli-*/bin/kubectl; do
+  [[ -n "$KUBECTL" ]] && break
+  [[ -x "$kc" ]] && KUBECTL="$kc"
+done
+[[ -n "$KUBECTL" ]] || fail "no kubectl (PATH, scripts/kind.sh's or scripts/cluster.sh's cache)"
 
 # ---------------------------------------------------------------------------------------------
 log "images (cached builds)"
