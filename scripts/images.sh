@@ -2,11 +2,11 @@
 # The platform's container images, built without Docker: buildah on a Debian root filesystem made
 # here with debootstrap. Each image is also written as an OCI archive, the form a node imports.
 #
-#   scripts/images.sh build [platform|kafka|mongo|kube-router|base|jre|all] [--tag TAG] [--no-load]
+#   scripts/images.sh build [platform|kafka|mongo|kube-router|base|jre|all]... [--tag TAG] [--no-load]
 #                                  build what is missing or out of date (default: all, which is
 #                                  platform and kafka); when scripts/node.sh reports the node up,
 #                                  import platform/kafka into it
-#   scripts/images.sh verify [platform|kafka|mongo|kube-router|all]
+#   scripts/images.sh verify [platform|kafka|mongo|kube-router|all]...
 #                                  run the built image for real (see verify_* below; all: platform
 #                                  and kafka)
 #   scripts/images.sh archive-path debian|base|jre|platform|kafka|mongo|kube-router [--tag TAG]
@@ -994,19 +994,25 @@ verify_kube_router() {
   log "kube-router: $KUBE_ROUTER_REF $version, ${mode#edu-kube-router: } in an empty namespace; ipset, iptables set match, conntrack ok; cleanup: $(tr '\n' ' ' <<<"$out")$((SECONDS - t0)) s"
 }
 
-cmd_verify() { # what
+cmd_verify() { # what...
+  local what
+  for what in "$@"; do
+    [[ "$what" =~ ^(platform|kafka|mongo|kube-router|all)$ ]] ||
+      die "unknown image '$what' (expected platform, kafka, mongo, kube-router or all)"
+  done
   setup
-  case "$1" in
-    platform) verify_platform ;;
-    kafka) verify_kafka ;;
-    mongo) verify_mongo ;;
-    kube-router) verify_kube_router ;;
-    all)
-      verify_platform
-      verify_kafka
-      ;;
-    *) die "unknown image '$1' (expected platform, kafka, mongo, kube-router or all)" ;;
-  esac
+  for what in "$@"; do
+    case "$what" in
+      platform) verify_platform ;;
+      kafka) verify_kafka ;;
+      mongo) verify_mongo ;;
+      kube-router) verify_kube_router ;;
+      all)
+        verify_platform
+        verify_kafka
+        ;;
+    esac
+  done
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -1028,32 +1034,39 @@ image_ref_of() { # one of IMAGE_NAMES
   esac
 }
 
-cmd_build() { # what
+cmd_build() { # what...
+  local what
+  # Every name is checked before anything is built.
+  for what in "$@"; do
+    [[ "$what" =~ ^(platform|kafka|mongo|kube-router|base|jre|all)$ ]] ||
+      die "unknown image '$what' (expected platform, kafka, mongo, kube-router, base, jre or all)"
+  done
   setup
   log "buildah storage: $STORAGE_ROOT (driver $DRIVER)"
-  case "$1" in
-    base) build_base ;;
-    platform)
-      build_platform
-      load_into_node "$(platform_ref)" "edu-platform:$TAG"
-      ;;
-    kafka)
-      build_kafka
-      load_into_node "$KAFKA_REF" "edu-kafka:$KAFKA_VERSION"
-      ;;
-    # Not imported into scripts/node.sh's node: only the kind manifests (k8s-tests/kind) run them.
-    mongo) build_mongo ;;
-    kube-router) build_kube_router ;;
-    jre) build_jre ;;
-    # The images of `make package` and the node suite, as before mongo and kube-router existed.
-    all)
-      build_platform
-      build_kafka
-      load_into_node "$(platform_ref)" "edu-platform:$TAG"
-      load_into_node "$KAFKA_REF" "edu-kafka:$KAFKA_VERSION"
-      ;;
-    *) die "unknown image '$1' (expected platform, kafka, mongo, kube-router, base, jre or all)" ;;
-  esac
+  for what in "$@"; do
+    case "$what" in
+      base) build_base ;;
+      platform)
+        build_platform
+        load_into_node "$(platform_ref)" "edu-platform:$TAG"
+        ;;
+      kafka)
+        build_kafka
+        load_into_node "$KAFKA_REF" "edu-kafka:$KAFKA_VERSION"
+        ;;
+      # Not imported into scripts/node.sh's node: only the kind manifests (k8s-tests/kind) run them.
+      mongo) build_mongo ;;
+      kube-router) build_kube_router ;;
+      jre) build_jre ;;
+      # The images of `make package` and the node suite, as before mongo and kube-router existed.
+      all)
+        build_platform
+        build_kafka
+        load_into_node "$(platform_ref)" "edu-platform:$TAG"
+        load_into_node "$KAFKA_REF" "edu-kafka:$KAFKA_VERSION"
+        ;;
+    esac
+  done
   log "disk: $(du -sh "$IMAGES_DIR" | cut -f1) in $IMAGES_DIR"
 }
 
@@ -1082,7 +1095,7 @@ cmd_status() {
 }
 
 main() {
-  local sub="${1:-}" what="" arg
+  local sub="${1:-}" what=() arg
   [[ -n "$sub" ]] || {
     usage
     exit 2
@@ -1102,14 +1115,18 @@ main() {
         exit 0
         ;;
       -*) die "unknown option $arg" ;;
-      *) what="$arg" ;;
+      *) what+=("$arg") ;;
     esac
   done
   [[ "$TAG" =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$ ]] || die "invalid tag '$TAG'"
+  ((${#what[@]})) || what=(all) # build and verify; archive-path insists on a name
   case "$sub" in
-    build) cmd_build "${what:-all}" ;;
-    verify) cmd_verify "${what:-all}" ;;
-    archive-path) cmd_archive_path "${what:?archive-path needs an image name}" ;;
+    build) cmd_build "${what[@]}" ;;
+    verify) cmd_verify "${what[@]}" ;;
+    archive-path)
+      [[ ${#what[@]} == 1 && "${what[0]}" != all ]] || die "archive-path needs exactly one image name"
+      cmd_archive_path "${what[0]}"
+      ;;
     status) cmd_status ;;
     prune)
       setup
