@@ -273,11 +273,15 @@ probe_conmon_limits() { # -> "nofile nproc"
 	printf '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1024:1024"]\n[network]\nnetwork_backend = "netavark"\n' \
 		>"$probe"
 	ctr=edu-kind-limits-$$
-	CONTAINERS_CONF=$probe podman run -d --rm --network none --name "$ctr" "$DEBIAN_IMAGE" sleep 60 >/dev/null
-	pid=$(podman inspect -f '{{.State.ConmonPid}}' "$ctr")
-	awk 'function n(v) { return v == "unlimited" ? 1048576 : v }
-		/^Max open files/ { f = n($5) } /^Max processes/ { p = n($4) } END { print f, p }' "/proc/$pid/limits"
-	CONTAINERS_CONF=$probe podman rm -f -t 0 "$ctr" >/dev/null
+	# 6>&- 9>&-: conmon outlives this command and must not hold our locks.
+	CONTAINERS_CONF=$probe podman run -d --rm --network none --name "$ctr" "$DEBIAN_IMAGE" sleep 60 \
+		>/dev/null 6>&- 9>&- || die "podman cannot run a container even with low ulimits"
+	pid=$(podman inspect -f '{{.State.ConmonPid}}' "$ctr" 2>/dev/null) || pid=""
+	if [[ -r /proc/$pid/limits ]]; then
+		awk 'function n(v) { return v == "unlimited" ? 1048576 : v }
+			/^Max open files/ { f = n($5) } /^Max processes/ { p = n($4) } END { print f, p }' "/proc/$pid/limits"
+	fi
+	CONTAINERS_CONF=$probe podman rm -f -t 0 "$ctr" >/dev/null 2>&1 || true
 	rm -f "$probe"
 }
 
