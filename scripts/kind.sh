@@ -686,6 +686,12 @@ create_cluster() {
 	# config not yet written), and pods pinned to it would wait.
 	kubectl_ wait --for=condition=Ready nodes --all --timeout="$WAIT" >/dev/null ||
 		die "the nodes of $NAME are not Ready after $WAIT"
+	# A suite's first pod resolves names and may claim a volume at once.
+	local ns_deploy
+	for ns_deploy in kube-system/coredns local-path-storage/local-path-provisioner; do
+		kubectl_ -n "${ns_deploy%/*}" wait --for=condition=Available "deployment/${ns_deploy#*/}" --timeout="$WAIT" \
+			>/dev/null || die "$ns_deploy of $NAME is not Available after $WAIT"
+	done
 	log "cluster $NAME ready in $((SECONDS - start))s"
 }
 
