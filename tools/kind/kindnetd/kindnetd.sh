@@ -1,6 +1,7 @@
 #!/bin/bash
 # Stand-in for kind's kindnetd (IPv4 only, no NetworkPolicy): writes this node's CNI config from
-# its spec.podCIDR and routes every other node's podCIDR via that node's InternalIP, every 5 s.
+# its spec.podCIDR, routes every other node's podCIDR via that node's InternalIP (every 5 s), and
+# masquerades pod traffic that leaves the cluster's pod network (POD_SUBNET, from kind's manifest).
 # kind's kindnet manifest gives it hostNetwork, NET_ADMIN, /etc/cni/net.d and a ServiceAccount
 # that may list nodes, with a 50Mi/100m limit: curl + jq, not kubectl. The ServiceAccount, not
 # the node's kubelet.conf: the Node authorizer lets a kubelet read its own Node object only.
@@ -16,6 +17,19 @@ list_nodes() { # name, podCIDR, InternalIP per line
 			([.status.addresses[]? | select(.type == "InternalIP") | .address][0] // "")] | @tsv'
 }
 
+# As kindnetd's masquerade agent: pod-to-pod traffic, across nodes too, keeps its source address
+# (NetworkPolicy matches on it; ptp's own ipMasq would rewrite everything outside the node's
+# podCIDR); anything else leaves with the node's address.
+setup_masquerade() {
+	local subnet=${POD_SUBNET:-10.244.0.0/16}
+	iptables -t nat -N KINDNET-MASQ 2>/dev/null || iptables -t nat -F KINDNET-MASQ
+	iptables -t nat -A KINDNET-MASQ -d "$subnet" -j RETURN
+	iptables -t nat -A KINDNET-MASQ -j MASQUERADE
+	iptables -t nat -C POSTROUTING -s "$subnet" -j KINDNET-MASQ 2>/dev/null ||
+		iptables -t nat -A POSTROUTING -s "$subnet" -j KINDNET-MASQ
+	echo "masquerading traffic from $subnet to outside it"
+}
+
 write_conf() { # podCIDR
 	local want
 	want=$(sed "s|@SUBNET@|$1|" /etc/kindnetd/cni-template.conflist)
@@ -24,6 +38,10 @@ write_conf() { # podCIDR
 	printf '%s\n' "$want" >"$CONF.tmp" && mv "$CONF.tmp" "$CONF" && echo "wrote $CONF for $1"
 }
 
+until setup_masquerade; do
+	echo "setting up masquerading failed; retrying"
+	sleep 2
+done
 while true; do
 	if ! nodes=$(list_nodes); then
 		echo "listing nodes failed; retrying"
