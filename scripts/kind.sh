@@ -767,9 +767,10 @@ cmd_down() {
 		log "cluster $NAME was not created by this script: left running"
 	fi
 	rm -rf "$STATE"
-	if [[ $PROVIDER == podman ]] && ! ls "$RUN"/clusters/*/created >/dev/null 2>&1; then
-		undo_host
+	if [[ $PROVIDER == podman ]]; then
+		# An image a running cluster still uses stays (podman refuses to remove it).
 		remove_stale_images
+		ls "$RUN"/clusters/*/created >/dev/null 2>&1 || undo_host
 	fi
 	log "down"
 }
