@@ -98,7 +98,8 @@ pick_provider() {
 	export KIND_EXPERIMENTAL_PROVIDER=$PROVIDER
 	if [[ $PROVIDER == podman ]]; then
 		export CONTAINERS_CONF=$CONF
-		[[ -f $CONF ]] || write_bootstrap_conf
+		# Not as a user: need_podman_host refuses that with a clearer message than mkdir's.
+		[[ -f $CONF || $EUID -ne 0 ]] || write_bootstrap_conf
 	fi
 }
 
