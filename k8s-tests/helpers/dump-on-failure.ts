@@ -39,8 +39,9 @@ interface PodState {
 
 /**
  * What a failed test on a real cluster (kind) prints: every pod, the suite namespace's and
- * kube-system's Events, and the logs (and the previous instance's, after a restart) of each pod
- * that is not Ready or has restarted, in the suite namespace and kube-system.
+ * kube-system's Events, the description and logs (and the previous instance's, after a restart) of
+ * each pod that is not Ready or has restarted, in the suite namespace and kube-system, and the end of
+ * every other log in the suite namespace.
  */
 export async function dumpCluster(namespace: string, what: string): Promise<void> {
   const get = (args: string[]) => kubectl(args, { timeoutMs: 30_000 }).catch((err: Error) => `(${err.message})`);
@@ -58,8 +59,12 @@ export async function dumpCluster(namespace: string, what: string): Promise<void
       const unhealthy =
         pod.status.phase !== 'Succeeded' &&
         (statuses.length === 0 || statuses.some((c) => !c.ready || c.restartCount > 0));
-      if (!unhealthy) continue;
       const name = pod.metadata.name;
+      // The suite's own healthy components: the end of each log says what it last did.
+      if (!unhealthy && ns === namespace) {
+        out.push(`----- ${ns}/${name} log (last 40 lines) -----`, await get(['logs', '-n', ns, name, '--tail=40']));
+      }
+      if (!unhealthy) continue;
       out.push(
         `----- ${ns}/${name} (${pod.status.phase ?? '?'}) -----`,
         await get(['describe', 'pod', '-n', ns, name]),
