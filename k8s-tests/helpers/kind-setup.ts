@@ -8,7 +8,8 @@
 //     Kafka, MongoDB stand-in and kube-router images built here and loaded from their archives);
 //     without a registry also the network-policy test's echo image (scripts/netpol.sh build);
 //   - scripts/kind-platform.sh addons: podman only, kube-router enforcing NetworkPolicies, Ready;
-//   - scripts/kind-platform.sh standin: podman only, the MongoDB stand-in in the suite's namespace;
+//   - scripts/kind-platform.sh standin: podman only, the MongoDB stand-in in the suite's namespace
+//     (edu-kind-suite-<pid>: one per run, deleted at the end);
 //   - EDU_PLATFORM_VALUES: scripts/kind-platform.sh values (ci/kind-values.yaml, and without a
 //     registry ci/kind-local-values.yaml over it).
 // EDU_KIND=1 tells the tests where they run. A failed test (or setup) writes the cluster's pods,
@@ -21,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { armExitWatchdog } from '../../services/kit/test/support/exit-watchdog.js';
+import { kubectl } from './cluster.js';
 import { dumpCluster } from './dump-on-failure.js';
 import { stopAllForwards } from './port-forward.js';
 
@@ -31,8 +33,9 @@ const started: Array<() => void> = [];
 /** The image tag `make kind-load` and `make kind-test` use: one tag everywhere. */
 const TAG = process.env.EDU_IMAGE_TAG ?? 'dev';
 
-// Read by k8s-tests/platform/release.ts when the spec files load, after this file.
-process.env.EDU_PLATFORM_NAMESPACE ??= 'edu-kind-suite';
+// Read by k8s-tests/platform/release.ts when the spec files load, after this file. One namespace
+// per run: runs sharing a cluster (a lease each) never install over each other's release.
+process.env.EDU_PLATFORM_NAMESPACE ??= `edu-kind-suite-${process.pid}`;
 const namespace = process.env.EDU_PLATFORM_NAMESPACE;
 
 /** Runs a provisioning script; its stderr is the run's log, its stdout (env lines, paths) is returned. */
@@ -60,7 +63,13 @@ function exportLines(out: string, keys: string[]): void {
  */
 function loadEchoImage(provider: string): string | undefined {
   if (provider === 'podman') run('netpol.sh', ['build']);
-  const env = run('netpol.sh', ['env']);
+  let env = '';
+  try {
+    env = run('netpol.sh', ['env']);
+  } catch (err) {
+    if (provider === 'podman') throw err;
+    return `scripts/netpol.sh env failed here (${(err as Error).message.split('\n')[0]})`;
+  }
   const version = /^NETPOL_CONTROLLER=kube-router (\S+)$/m.exec(env)?.[1];
   const cache = process.env.EDU_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'edu-platform');
   const archive = path.join(cache, `netpol-kube-router-${version ?? '?'}`, 'images', 'echo.tar');
@@ -104,6 +113,13 @@ export const mochaHooks = {
   async afterAll(this: Mocha.Context): Promise<void> {
     this.timeout(300_000);
     await stopAllForwards();
+    // The uninstall test deletes the namespace; after a failure before it, the release goes here
+    // (a reused cluster keeps running), unless EDU_KEEP_INFRA=1 keeps it for a look.
+    if (process.env.EDU_KIND === '1' && process.env.EDU_KEEP_INFRA !== '1') {
+      await kubectl(['delete', 'namespace', namespace, '--ignore-not-found', '--wait=false']).catch((err: Error) =>
+        console.error(`kind suite teardown: ${err.message}`),
+      );
+    }
     // Armed once the teardown is done: its synchronous stops would otherwise eat the grace.
     const stops = process.env.EDU_KEEP_INFRA === '1' ? [] : started.reverse();
     for (const stop of stops) {
