@@ -180,9 +180,9 @@ helm-install: install ## install the chart and wait until every pod is Ready: in
 	  "$$KUBECTL" get pods -n edu-platform; \
 	else scripts/kind-platform.sh install --namespace edu-platform --tag $(IMAGE_TAG); fi
 
-bench-operator-node: install ## a burst of 20 DOCX uploads to every job completed: the operator scaling real worker pods vs one fixed worker pod (after make helm-install)
+bench-operator-node: install ## a burst of 20 DOCX uploads to every job completed: the operator scaling real worker pods vs one fixed worker pod (after make helm-install: KUBECONFIG's cluster, else make kind-up's)
 	@eval "$$(scripts/cluster.sh env | grep -E '^(KUBECTL|HELM)=')"; export KUBECTL HELM; \
-	  export KUBECONFIG="$${KUBECONFIG:-$$(scripts/cluster.sh env | sed -n 's/^KUBECONFIG=//p')}"; node --import tsx bench/operator/node-burst.ts
+	  export KUBECONFIG="$${KUBECONFIG:-$$(scripts/kind.sh env | sed -n 's/^KUBECONFIG=//p')}"; node --import tsx bench/operator/node-burst.ts
 
 clean: ## remove build output (the cache outside the clone stays)
 	@rm -rf dist coverage

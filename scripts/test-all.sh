@@ -3,8 +3,8 @@
 # Mocha's own summaries are per suite; this adds them up (its "pending" tests are the skipped
 # ones), and counts a failed type check, lint, schemathesis run or a suite that could not start as
 # one failure each, so a broken step can never read as green.
-# EDU_TEST_STEPS (default: all but node) names the steps to run, e.g. "unit kind": typecheck lint
-# format infra-leases unit schemathesis k8s kind node.
+# EDU_TEST_STEPS (default: all) names the steps to run, e.g. "unit kind": typecheck lint format
+# infra-leases unit schemathesis k8s kind node.
 set -uo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -75,14 +75,17 @@ wanted unit && suite unit npx mocha
 # per operation keep `make test` under 20 minutes with seven services (about 250 operations);
 # `scripts/schemathesis.sh` alone fuzzes with 100.
 wanted schemathesis && check schemathesis env EDU_ST_MAX_EXAMPLES="${EDU_ST_MAX_EXAMPLES:-50}" scripts/schemathesis.sh
-# The cluster suite (the local control plane unless KUBECONFIG is set), then the platform in real
-# pods on kind (scripts/kind-test.sh platform: the cluster created or reused, the images built and
-# loaded, the chart installed, the platform and NetworkPolicy tests through port-forwards). Each
-# runs only where it can (scripts/lib/suite-prerequisites.ts; EDU_SKIP_K8S_TESTS=1 and
-# EDU_SKIP_KIND_TESTS=1 skip them by hand). The same tests on the project's host node
-# (k8s-tests/node.mocharc.json, scripts/node.sh) run only when named: EDU_TEST_STEPS=node.
+# The cluster suite (the local control plane unless KUBECONFIG is set); the platform in real pods
+# on kind (scripts/kind-test.sh platform: the cluster created or reused, the images built and
+# loaded, the chart installed with in-cluster stores, reached through port-forwards); then the same
+# platform tests on the project's host node against the secure profile's external SASL_SSL Kafka
+# and mTLS MongoDB (k8s-tests/node.mocharc.json; docs/kind.md says why both stay). Each runs only
+# where it can (scripts/lib/suite-prerequisites.ts; EDU_SKIP_K8S_TESTS=1, EDU_SKIP_KIND_TESTS=1 and
+# EDU_SKIP_NODE_TESTS=1 skip them by hand); the node suite needs the cluster suite's control plane.
 k8s_reason=$(cannot_run k8s)
 kind_reason=$(cannot_run kind)
+node_reason=$(cannot_run node)
+[[ -z $k8s_reason || -n $node_reason ]] || node_reason="needs the local control plane: $k8s_reason"
 if wanted k8s; then
   if [[ -n $k8s_reason ]]; then
     skip_suite k8s "$k8s_reason" k8s-tests/.mocharc.json
@@ -97,9 +100,7 @@ if wanted kind; then
     suite kind scripts/kind-test.sh platform
   fi
 fi
-if [[ " ${EDU_TEST_STEPS:-} " == *" node "* ]]; then
-  node_reason=$(cannot_run node)
-  [[ -z $k8s_reason || -n $node_reason ]] || node_reason="needs the local control plane: $k8s_reason"
+if wanted node; then
   if [[ -n $node_reason ]]; then
     skip_suite node "$node_reason" k8s-tests/node.mocharc.json
   else
