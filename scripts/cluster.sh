@@ -56,23 +56,14 @@ NODE_HOST_IP=${EDU_NODE_HOST_IP:-10.244.0.1} # the bridge gateway of scripts/nod
 
 command -v go >/dev/null || PATH=/usr/local/go/bin:$PATH
 
-log() { printf '[cluster] %s\n' "$*" >&2; }
-die() {
-	log "error: $*"
-	exit 1
-}
-# shellcheck source=scripts/leases.sh
-source "$ROOT/scripts/leases.sh"
+LOG_TAG=cluster
+# shellcheck source=scripts/lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
 LEASES=$RUN/leases
 
 # fd 5, held until the script exits: the first `up` may build for minutes, and a second one
 # must wait for it rather than start a second etcd on the same ports.
-lock_cluster() {
-	mkdir -p "$RUN"
-	exec 5>"$RUN/.lock"
-	flock -w "${EDU_CLUSTER_LOCK_TIMEOUT:-3600}" 5 ||
-		die "timed out waiting for the cluster lock $RUN/.lock (another up or down is running)"
-}
+lock_cluster() { lock_run_dir 5 cluster; }
 
 # ---------------------------------------------------------------------------------------
 # build
@@ -85,28 +76,6 @@ build_stamp() {
 }
 
 built() { [[ -f $K8S_DIR/.complete && "$(cat "$K8S_DIR/.complete")" == "$(build_stamp)" ]]; }
-
-# go build -v names each package it compiles (cache hits are silent), so counting lines
-# gives a progress signal for a build that is otherwise quiet for 10 minutes.
-run_go_build() {
-	local what=$1 logf=$2 start=$SECONDS
-	shift 2
-	log "building $what ..."
-	go build -v "$@" 2>>"$logf" &
-	local pid=$! last=$SECONDS
-	while kill -0 "$pid" 2>/dev/null; do
-		sleep 1
-		if ((SECONDS - last >= 30)); then
-			last=$SECONDS
-			log "  $what: $(grep -vc '^go: downloading' "$logf" || true) packages compiled so far, $((SECONDS - start))s"
-		fi
-	done
-	if ! wait "$pid"; then
-		tail -n 40 "$logf" >&2
-		die "go build of $what failed (full log: $logf)"
-	fi
-	log "  $what done in $((SECONDS - start))s"
-}
 
 cmd_build() {
 	command -v go >/dev/null || die "go not found (need Go >= 1.24)"

@@ -148,6 +148,12 @@ up_to_date() { # ref stamp
     image_exists "$1"
 }
 
+# up_to_date, saying so: a builder starts with `is_current "$ref" "$stamp" && return 0`.
+is_current() { # ref stamp
+  up_to_date "$1" "$2" || return 1
+  log "$1 is up to date"
+}
+
 # Write the OCI archive (gzip layers: buildah 1.28 compresses oci-archive layers even with
 # --disable-compression), then the stamp, both atomically.
 finish_image() { # ref stamp
@@ -314,10 +320,7 @@ CFG
 build_debian() {
   local stamp
   stamp="$(debian_stamp)"
-  if up_to_date "$DEBIAN_REF" "$stamp"; then
-    log "$DEBIAN_REF is up to date"
-    return 0
-  fi
+  is_current "$DEBIAN_REF" "$stamp" && return 0
   ensure_cmd debootstrap debootstrap
   local t0=$SECONDS mirror ctr mnt
   mirror="$(debian_mirror)"
@@ -360,10 +363,7 @@ build_base() {
   local ref stamp
   ref="$(base_ref)"
   stamp="$(base_stamp)"
-  if up_to_date "$ref" "$stamp"; then
-    log "$ref is up to date"
-    return 0
-  fi
+  is_current "$ref" "$stamp" && return 0
   local t0=$SECONDS ctr mnt node_bin npm
   node_bin="$(readlink -f "$(command -v node)")"
   npm="$(cd "$(npm_dir)" && pwd -P)"
@@ -416,10 +416,7 @@ build_platform() {
   ref="$(platform_ref)"
   base="$(base_ref)"
   stamp="$(printf 'recipe=%s base=%s inputs=%s\n' "$RECIPE" "$(base_stamp)" "$(platform_inputs_sha)" | sha_of)"
-  if up_to_date "$ref" "$stamp"; then
-    log "$ref is up to date"
-    return 0
-  fi
+  is_current "$ref" "$stamp" && return 0
   local t0=$SECONDS ca npmrc="$IMAGES_DIR/build.npmrc"
   ca="$(host_ca_bundle)"
   # Passed in as bind mounts for the RUN steps only, so nothing of this host ends up in a layer
@@ -491,10 +488,7 @@ build_jre() {
   build_debian
   local stamp
   stamp="$(jre_stamp)"
-  if up_to_date "$JRE_REF" "$stamp"; then
-    log "$JRE_REF is up to date"
-    return 0
-  fi
+  is_current "$JRE_REF" "$stamp" && return 0
   local t0=$SECONDS ctr
   log "building $JRE_REF ($JRE_PACKAGE from apt; 15 s to 2 min, as fast as the mirror)"
   new_container "$DEBIAN_REF"
@@ -525,10 +519,7 @@ build_kafka() {
   local home stamp
   home="$(kafka_libs)"
   stamp="$(kafka_stamp "$home")"
-  if up_to_date "$KAFKA_REF" "$stamp"; then
-    log "$KAFKA_REF is up to date"
-    return 0
-  fi
+  is_current "$KAFKA_REF" "$stamp" && return 0
   local t0=$SECONDS ctr
   log "building $KAFKA_REF (on $JRE_REF, jars from $home)"
   new_container "$JRE_REF"
@@ -570,10 +561,7 @@ build_mongo() {
   local home stamp
   home="$(mjs_home)"
   stamp="$(mongo_stamp "$home")"
-  if up_to_date "$MONGO_REF" "$stamp"; then
-    log "$MONGO_REF is up to date"
-    return 0
-  fi
+  is_current "$MONGO_REF" "$stamp" && return 0
   local t0=$SECONDS ctr rc=0
   log "building $MONGO_REF (on $JRE_REF, jars and launcher from $home)"
   new_container "$JRE_REF"
@@ -630,10 +618,7 @@ build_kube_router() {
   local bin stamp
   bin="$(kube_router_bin)"
   stamp="$(kube_router_stamp "$bin")"
-  if up_to_date "$KUBE_ROUTER_REF" "$stamp"; then
-    log "$KUBE_ROUTER_REF is up to date"
-    return 0
-  fi
+  is_current "$KUBE_ROUTER_REF" "$stamp" && return 0
   local t0=$SECONDS ctr
   log "building $KUBE_ROUTER_REF (${KUBE_ROUTER_PACKAGES[*]} from apt, $bin)"
   new_container "$DEBIAN_REF"

@@ -70,13 +70,9 @@ WAIT=${EDU_KIND_WAIT:-3m}
 
 command -v go >/dev/null || PATH=/usr/local/go/bin:$PATH
 
-log() { printf '[kind] %s\n' "$*" >&2; }
-die() {
-	log "error: $*"
-	exit 1
-}
-# shellcheck source=scripts/leases.sh
-source "$ROOT/scripts/leases.sh"
+LOG_TAG=kind
+# shellcheck source=scripts/lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
 
 # ---------------------------------------------------------------------------------------
 # provider
@@ -143,27 +139,6 @@ ensure_packages() {
 }
 
 tool_stamp_ok() { [[ -x $BIN/$1 && -f $BIN/.$1.stamp && "$(cat "$BIN/.$1.stamp")" == "$2" ]]; }
-
-# go build -v names each package it compiles (cache hits are silent): a progress signal.
-run_go() { # what log go-args...
-	local what=$1 logf=$2 start=$SECONDS
-	shift 2
-	log "building $what ..."
-	go "$@" 2>>"$logf" &
-	local pid=$! last=$SECONDS
-	while kill -0 "$pid" 2>/dev/null; do
-		sleep 1
-		if ((SECONDS - last >= 30)); then
-			last=$SECONDS
-			log "  $what: $(grep -vc '^go: downloading' "$logf" || true) packages compiled so far, $((SECONDS - start))s"
-		fi
-	done
-	if ! wait "$pid"; then
-		tail -n 40 "$logf" >&2
-		die "go build of $what failed (full log: $logf)"
-	fi
-	log "  $what done in $((SECONDS - start))s"
-}
 
 # `go install module@version`: the module's own go.mod and go.sum, checked against the checksum
 # database. Run outside the repo so no go.work or module of ours plays a part.
@@ -522,19 +497,7 @@ set_cluster() {
 }
 
 # fd 6, held until the script exits: a second `up` waits rather than create the same cluster.
-lock_run() {
-	mkdir -p "$RUN"
-	exec 6>"$RUN/.lock"
-	flock -w "${EDU_CLUSTER_LOCK_TIMEOUT:-3600}" 6 ||
-		die "timed out waiting for the kind lock $RUN/.lock (another up or down is running)"
-}
-
-iptables_chains() { # family -> "table chain" lines
-	local t
-	for t in filter nat mangle raw; do
-		"$1-save" -t "$t" 2>/dev/null | sed -n "s/^:\([^ ]*\) .*/$t \1/p"
-	done
-}
+lock_run() { lock_run_dir 6 kind; }
 
 # Forwarding sysctls netavark turns on for kind's dual-stack bridge network.
 SYSCTLS="net.ipv6.conf.all.forwarding net.ipv4.ip_forward"
@@ -543,10 +506,8 @@ record_host() {
 	[[ -f $HOST_STATE/.complete ]] && return 0
 	rm -rf "$HOST_STATE"
 	mkdir -p "$HOST_STATE"
-	local s
-	for s in $SYSCTLS; do printf '%s %s\n' "$s" "$(sysctl -n "$s")"; done >"$HOST_STATE/sysctl"
-	iptables_chains iptables >"$HOST_STATE/chains.iptables"
-	iptables_chains ip6tables >"$HOST_STATE/chains.ip6tables"
+	host_record_sysctls "$HOST_STATE" "$SYSCTLS"
+	host_record_chains "$HOST_STATE"
 	podman network exists kind && touch "$HOST_STATE/network.existing"
 	touch "$HOST_STATE/.complete"
 }
@@ -559,37 +520,15 @@ ensure_lib_modules() {
 	touch "$HOST_STATE/lib-modules.created"
 }
 
-# Deletes chains named NETAVARK* or CNI-* that were not there before the first create, and the
-# rules of other chains that jump to them, in one iptables-restore transaction per table (as
-# node.sh does for its KUBE-* chains): neither netavark nor CNI removes them after the last network.
-drop_new_chains() { # family
-	local fam=$1 t new script
-	for t in filter nat mangle raw; do
-		new=$(comm -13 <(sed -n "s/^$t //p" "$HOST_STATE/chains.$fam" | sort) \
-			<(iptables_chains "$fam" | sed -n "s/^$t //p" | grep -E '^(NETAVARK|CNI-)' | sort))
-		[[ -n $new ]] || continue
-		script=$("$fam-save" -t "$t" | awk -v new="$new" '
-			BEGIN { n = split(new, a, "\n"); for (i = 1; i <= n; i++) s[a[i]] = 1 }
-			/^-A / { tgt = ""; for (i = 3; i < NF; i++) if ($i == "-j" || $i == "-g") tgt = $(i + 1)
-				if (!($2 in s) && (tgt in s)) { sub(/^-A/, "-D"); print } }')
-		script+=$'\n'$(awk '{ print "-F " $0 }' <<<"$new")$'\n'$(awk '{ print "-X " $0 }' <<<"$new")
-		printf '*%s\n%s\nCOMMIT\n' "$t" "$script" | "$fam-restore" --noflush ||
-			log "warning: could not remove $fam chains in table $t: $(tr '\n' ' ' <<<"$new")"
-	done
-}
+# Chains named NETAVARK* or CNI-* that were not there before the first create (as node.sh does for
+# its KUBE-* chains): neither netavark nor CNI removes them after the last network.
+NEW_CHAIN_RE='^(NETAVARK|CNI-)'
 
 # ipv4 forwarding goes back only while scripts/node.sh has no host changes of its own recorded:
 # its pods need forwarding, and its own down restores the value it found.
-restore_sysctls() {
-	local s v
-	while read -r s v; do
-		[[ $(sysctl -n "$s") == "$v" ]] && continue
-		if [[ $s == net.ipv4.ip_forward && -f $CACHE/run/node/host/.complete ]]; then
-			log "leaving $s at $(sysctl -n "$s"): scripts/node.sh's node is up"
-			continue
-		fi
-		sysctl -qw "$s=$v" || log "warning: could not restore $s=$v"
-	done <"$HOST_STATE/sysctl"
+keep_sysctl() { # name
+	[[ $1 == net.ipv4.ip_forward && -f $CACHE/run/node/host/.complete ]] || return 1
+	log "leaving $1 at $(sysctl -n "$1"): scripts/node.sh's node is up"
 }
 
 # The kind network and /lib/modules go as soon as no kind node uses them. Chains and forwarding
@@ -612,9 +551,8 @@ undo_host() {
 		log "other podman containers run: NETAVARK/CNI iptables chains and forwarding stay until the next down"
 		return 0
 	fi
-	drop_new_chains iptables
-	drop_new_chains ip6tables
-	restore_sysctls
+	host_drop_new_chains "$HOST_STATE" "$NEW_CHAIN_RE"
+	host_restore_sysctls "$HOST_STATE" keep_sysctl
 	rm -rf "$HOST_STATE"
 	log "host changes undone (kind network, iptables chains, forwarding sysctls, /lib/modules)"
 }

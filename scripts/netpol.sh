@@ -47,23 +47,14 @@ IPSET_RE='^(inet6:)?(KUBE-SRC-|KUBE-DST-|TMP-)'
 
 command -v go >/dev/null || PATH=/usr/local/go/bin:$PATH
 
-log() { printf '[netpol] %s\n' "$*" >&2; }
-die() {
-	log "error: $*"
-	exit 1
-}
-# shellcheck source=scripts/leases.sh
-source "$ROOT/scripts/leases.sh"
+LOG_TAG=netpol
+# shellcheck source=scripts/lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
 LEASES=$RUN/leases
 
 # fd 7 (cluster.sh holds 5, node.sh 6, builds 8), held until the script exits; every child that
 # outlives us is started with 7>&- so it never holds it.
-lock_netpol() {
-	mkdir -p "$RUN"
-	exec 7>"$RUN/.lock"
-	flock -w "${EDU_CLUSTER_LOCK_TIMEOUT:-3600}" 7 ||
-		die "timed out waiting for the netpol lock $RUN/.lock (another up or down is running)"
-}
+lock_netpol() { lock_run_dir 7 netpol; }
 
 node_() { bash "$NODE" "$@" 7>&-; }
 

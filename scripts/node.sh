@@ -70,22 +70,13 @@ COMPONENTS="containerd coredns kube-scheduler kube-proxy kubelet"
 
 command -v go >/dev/null || PATH=/usr/local/go/bin:$PATH
 
-log() { printf '[node] %s\n' "$*" >&2; }
-die() {
-	log "error: $*"
-	exit 1
-}
-# shellcheck source=scripts/leases.sh
-source "$ROOT/scripts/leases.sh"
+LOG_TAG=node
+# shellcheck source=scripts/lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
 LEASES=$RUN/leases
 
 # fd 6 (cluster.sh holds 5 for its own lock while we call it), held until the script exits.
-lock_node() {
-	mkdir -p "$RUN"
-	exec 6>"$RUN/.lock"
-	flock -w "${EDU_CLUSTER_LOCK_TIMEOUT:-3600}" 6 ||
-		die "timed out waiting for the node lock $RUN/.lock (another up or down is running)"
-}
+lock_node() { lock_run_dir 6 node; }
 
 coredns_version() { (cd "$DNS_MOD" && GOTOOLCHAIN=local go list -m -f '{{.Version}}' github.com/coredns/coredns); }
 dns_bin() { echo "$CACHE/coredns-$(sed -n 's/^\tgithub.com\/coredns\/coredns \(v[^ ]*\).*/\1/p' "$DNS_MOD/go.mod")/bin/coredns"; }
@@ -130,27 +121,6 @@ dns_built() {
 	local d
 	d=$(dirname "$(dirname "$(dns_bin)")")
 	[[ -f $d/.complete && "$(cat "$d/.complete")" == "$(dns_stamp)" ]]
-}
-
-# go build -v names each package it compiles (cache hits are silent): a progress signal.
-run_go_build() {
-	local what=$1 logf=$2 start=$SECONDS
-	shift 2
-	log "building $what ..."
-	go build -v "$@" 2>>"$logf" &
-	local pid=$! last=$SECONDS
-	while kill -0 "$pid" 2>/dev/null; do
-		sleep 1
-		if ((SECONDS - last >= 30)); then
-			last=$SECONDS
-			log "  $what: $(grep -vc '^go: downloading' "$logf" || true) packages compiled so far, $((SECONDS - start))s"
-		fi
-	done
-	if ! wait "$pid"; then
-		tail -n 40 "$logf" >&2
-		die "go build of $what failed (full log: $logf)"
-	fi
-	log "  $what done in $((SECONDS - start))s"
 }
 
 # Same version stamping as cluster.sh, so kubelet reports v1.34.10 to the API server.
@@ -328,23 +298,13 @@ kubelet_ready() { http_ok "http://127.0.0.1:$KUBELET_HEALTHZ_PORT/healthz" ok; }
 # host changes: each is recorded in $HOST_STATE before it is made, and `down` undoes exactly
 # what was recorded.
 
-iptables_chains() { # family -> "table chain" lines
-	local t
-	for t in filter nat mangle raw; do
-		"$1-save" -t "$t" 2>/dev/null | sed -n "s/^:\([^ ]*\) .*/$t \1/p"
-	done
-}
-
 record_host() {
 	[[ -f $HOST_STATE/.complete ]] && return
 	rm -rf "$HOST_STATE"
 	mkdir -p "$HOST_STATE"
-	local s c
-	for s in $SYSCTLS; do
-		[[ -e /proc/sys/${s//.//} ]] && printf '%s %s\n' "$s" "$(sysctl -n "$s")"
-	done >"$HOST_STATE/sysctl"
-	iptables_chains iptables >"$HOST_STATE/chains.iptables"
-	iptables_chains ip6tables >"$HOST_STATE/chains.ip6tables"
+	local c
+	host_record_sysctls "$HOST_STATE" "$SYSCTLS"
+	host_record_chains "$HOST_STATE"
 	for c in $CGROUP_ROOTS; do
 		[[ -d /sys/fs/cgroup/$c/kubepods ]] && echo "$c"
 	done >"$HOST_STATE/kubepods.existing" || true
@@ -382,30 +342,8 @@ setup_host_ports() {
 	iptables -t nat -C "${jump[@]}" 2>/dev/null || iptables -t nat -A "${jump[@]}"
 }
 
-# Deletes chains named KUBE-* or EDU-NODE-* that were not there before `up`, and the rules of
-# other chains that jump to them, in one iptables-restore transaction per table.
-drop_new_chains() { # family
-	local fam=$1 t new script
-	for t in filter nat mangle raw; do
-		new=$(comm -13 <(sed -n "s/^$t //p" "$HOST_STATE/chains.$fam" | sort) \
-			<(iptables_chains "$fam" | sed -n "s/^$t //p" | grep -E '^(KUBE-|EDU-NODE-)' | sort))
-		[[ -n $new ]] || continue
-		script=$("$fam-save" -t "$t" | awk -v new="$new" '
-			BEGIN { n = split(new, a, "\n"); for (i = 1; i <= n; i++) s[a[i]] = 1 }
-			/^-A / { tgt = ""; for (i = 3; i < NF; i++) if ($i == "-j" || $i == "-g") tgt = $(i + 1)
-				if (!($2 in s) && (tgt in s)) { sub(/^-A/, "-D"); print } }')
-		script+=$'\n'$(awk '{ print "-F " $0 }' <<<"$new")$'\n'$(awk '{ print "-X " $0 }' <<<"$new")
-		printf '*%s\n%s\nCOMMIT\n' "$t" "$script" | "$fam-restore" --noflush ||
-			log "warning: could not remove $fam chains in table $t: $(tr '\n' ' ' <<<"$new")"
-	done
-}
-
-restore_sysctls() {
-	local s v
-	while read -r s v; do
-		[[ $(sysctl -n "$s" 2>/dev/null) == "$v" ]] || sysctl -qw "$s=$v" || log "warning: could not restore $s=$v"
-	done <"$HOST_STATE/sysctl"
-}
+# Chains named KUBE-* or EDU-NODE-* that were not there before `up`.
+NEW_CHAIN_RE='^(KUBE-|EDU-NODE-)'
 
 # Mount points under the run dir (overlay rootfs, shm, kubelet volumes), deepest first.
 unmount_run_dir() {
@@ -437,15 +375,14 @@ remove_kubepods_cgroups() {
 
 undo_host() {
 	[[ -f $HOST_STATE/.complete ]] || return 0
-	drop_new_chains iptables
-	drop_new_chains ip6tables
+	host_drop_new_chains "$HOST_STATE" "$NEW_CHAIN_RE"
 	unmount_run_dir
 	remove_new_netns
 	remove_kubepods_cgroups
 	if [[ -f $HOST_STATE/bridge ]]; then
 		ip link delete "$BRIDGE" 2>/dev/null || true
 	fi
-	restore_sysctls
+	host_restore_sysctls "$HOST_STATE"
 	rm -rf "$HOST_STATE"
 	log "host changes undone (bridge, iptables chains, mounts, netns, cgroups, sysctls)"
 }
