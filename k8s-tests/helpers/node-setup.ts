@@ -5,8 +5,8 @@
 // (scripts/netpol.sh), the images (scripts/images.sh builds what changed and imports it), and the
 // secure profile (scripts/infra.sh --profile secure): the SASL_SSL Kafka and the TLS MongoDB proxy
 // the release is installed against, their CA and credentials exported as EDU_SECURE_* for the suite.
-// With EDU_NODE_EXTERNAL=1 the cluster is whatever KUBECONFIG names (kind: `make kind-up`,
-// `make kind-load`) and nothing is brought up; EDU_PLATFORM_VALUES then names the chart values.
+// With EDU_NODE_EXTERNAL=1 the cluster is whatever KUBECONFIG names and nothing is brought up;
+// EDU_PLATFORM_VALUES then names the chart values (kind has its own hooks: kind-setup.ts).
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
