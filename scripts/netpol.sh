@@ -114,7 +114,7 @@ build() {
 		github.com/cloudnativelabs/kube-router/v2/cmd/kube-router
 	go_build netpol-echo "$tmp/build.log" -p "$jobs" -ldflags "-s -w" -o "$tmp/bin/netpol-echo" ./cmd/netpol-echo
 	cd "$ROOT"
-	"$tmp/bin/kube-router" --version 2>&1 | grep -qF "version $KUBE_ROUTER_VERSION," ||
+	"$tmp/bin/kube-router" --version 2>&1 | grep -F "version $KUBE_ROUTER_VERSION," >/dev/null ||
 		die "kube-router --version does not say $KUBE_ROUTER_VERSION"
 	make_oci_image "$tmp/images/echo.tar" "$ECHO_IMAGE" /netpol-echo "$tmp/bin/netpol-echo"
 	stamp >"$tmp/.complete"
@@ -177,7 +177,9 @@ healthy() { [[ $(curl -sf --max-time 2 "http://127.0.0.1:$HEALTH_PORT/healthz") 
 # kube-router reports healthy from its start and a killed run leaves its chains behind: only the
 # first full sync of this process (logged at -v=1) says the rules match the cluster.
 LOG_OFFSET=-1 # -1: this run started no kube-router (one already runs)
-first_sync_done() { ((LOG_OFFSET < 0)) || tail -c "+$((LOG_OFFSET + 1))" "$RUN/kube-router.log" | grep -q 'sync iptables took'; }
+# grep reads all of tail's output (no -q): with pipefail, an early exit would fail tail by SIGPIPE
+# on a long log and hide a sync that happened.
+first_sync_done() { ((LOG_OFFSET < 0)) || tail -c "+$((LOG_OFFSET + 1))" "$RUN/kube-router.log" | grep 'sync iptables took' >/dev/null; }
 
 wait_ready() {
 	local start=$SECONDS
@@ -195,34 +197,22 @@ wait_ready() {
 # host changes: the chains and ipsets that exist before the first `up` are recorded, and `down`
 # removes only those of kube-router's names that were not there.
 
-filter_chains() { iptables-save -t filter | sed -n 's/^:\([^ ]*\) .*/\1/p'; }
+# kube-router's chains (CHAIN_RE): filter table, IPv4 (lib/host.sh's snapshot and removal).
+CHAIN_SCOPE=(iptables filter) # families tables
 
 record_host() {
 	[[ -f $HOST_STATE/.complete ]] && return
 	rm -rf "$HOST_STATE"
 	mkdir -p "$HOST_STATE"
-	filter_chains >"$HOST_STATE/chains"
+	# host.sh hides iptables-save's stderr: say what failed.
+	host_record_chains "$HOST_STATE" "${CHAIN_SCOPE[@]}" ||
+		die "could not read the iptables filter table (iptables-save -t filter)"
 	ipset list -n >"$HOST_STATE/ipsets"
 	touch "$HOST_STATE/.complete"
 }
 
 new_names() { # recorded-file current-names regex
 	comm -13 <(sort "$1") <(grep -E "$3" <<<"$2" | sort) || true
-}
-
-# Jumps into the new chains from other chains, then the chains themselves, in one transaction.
-drop_new_chains() {
-	local new script c
-	new=$(new_names "$HOST_STATE/chains" "$(filter_chains)" "$CHAIN_RE")
-	[[ -n $new ]] || return 0
-	script=$(iptables-save -t filter | awk -v new="$new" '
-		BEGIN { n = split(new, a, "\n"); for (i = 1; i <= n; i++) s[a[i]] = 1 }
-		/^-A / { tgt = ""; for (i = 3; i < NF; i++) if ($i == "-j" || $i == "-g") tgt = $(i + 1)
-			if (!($2 in s) && (tgt in s)) { sub(/^-A/, "-D"); print } }')
-	for c in $new; do script+=$'\n'"-F $c"; done
-	for c in $new; do script+=$'\n'"-X $c"; done
-	printf '*filter\n%s\nCOMMIT\n' "$script" | iptables-restore --noflush ||
-		log "warning: could not remove chains: $(tr '\n' ' ' <<<"$new")"
 }
 
 drop_new_ipsets() {
@@ -234,7 +224,11 @@ drop_new_ipsets() {
 
 undo_host() {
 	[[ -f $HOST_STATE/.complete ]] || return 0
-	drop_new_chains
+	# A snapshot taken by an earlier netpol.sh: filter chain names alone, in the file "chains".
+	if [[ -f $HOST_STATE/chains && ! -f $HOST_STATE/chains.iptables ]]; then
+		sed 's/^/filter /' "$HOST_STATE/chains" >"$HOST_STATE/chains.iptables"
+	fi
+	host_drop_new_chains "$HOST_STATE" "$CHAIN_RE" "${CHAIN_SCOPE[@]}"
 	drop_new_ipsets
 	rm -rf "$HOST_STATE"
 	log "kube-router's chains and ipsets removed"

@@ -72,7 +72,7 @@ find_helm() {
 # A top-level key of `helm show chart` (Chart.yaml as helm reads it), quotes removed.
 chart_field() { # key
   local v
-  v="$("$HELM" show chart "$CHART" | sed -n "s/^$1:[[:space:]]*//p" | head -n 1 | tr -d "\"'")"
+  v="$("$HELM" show chart "$CHART" | sed -n "s/^$1:[[:space:]]*//p" | sed -n 1p | tr -d "\"'")"
   [[ "$v" =~ ^[0-9A-Za-z][0-9A-Za-z.+_-]*$ ]] || die "charts/edu-platform/Chart.yaml: $1 '$v' is not a version"
   printf '%s\n' "$v"
 }

@@ -1,19 +1,24 @@
 # shellcheck shell=bash
-# Host-change bookkeeping shared by scripts/node.sh and scripts/kind.sh: an iptables chain
-# snapshot, then the removal of the chains made since (and of the rules that jump to them), and a
-# sysctl record and restore. Sourced: it only defines functions. The caller defines log (which
-# gives the lines its own prefix) and keeps its records in a state dir of its own.
+# Host-change bookkeeping shared by scripts/node.sh, scripts/kind.sh and scripts/netpol.sh: an
+# iptables chain snapshot, then the removal of the chains made since (and of the rules that jump to
+# them), and a sysctl record and restore. Sourced: it only defines functions. The caller defines log
+# (which gives the lines its own prefix) and keeps its records in a state dir of its own.
+#
+# The chain functions take the families and tables as optional words (default: iptables and
+# ip6tables; filter, nat, mangle and raw); the removal must be given those the snapshot was.
 
-iptables_chains() { # family -> "table chain" lines
+iptables_chains() { # family [tables] -> "table chain" lines
 	local t
-	for t in filter nat mangle raw; do
+	for t in ${2:-filter nat mangle raw}; do
 		"$1-save" -t "$t" 2>/dev/null | sed -n "s/^:\([^ ]*\) .*/$t \1/p"
 	done
 }
 
-host_record_chains() { # state-dir
-	iptables_chains iptables >"$1/chains.iptables"
-	iptables_chains ip6tables >"$1/chains.ip6tables"
+host_record_chains() { # state-dir [families [tables]]
+	local fam
+	for fam in ${2:-iptables ip6tables}; do
+		iptables_chains "$fam" "${3:-}" >"$1/chains.$fam"
+	done
 }
 
 # The sysctls of the list that this kernel has, with their values, one "name value" a line.
@@ -25,14 +30,14 @@ host_record_sysctls() { # state-dir names (one word)
 }
 
 # Deletes the chains whose names match the regex and that were not in the snapshot, and the rules
-# of other chains that jump to them, in one iptables-restore transaction per table; iptables
-# first, then ip6tables.
-host_drop_new_chains() { # state-dir chain-name-regex
-	local dir=$1 re=$2 fam t new script
-	for fam in iptables ip6tables; do
-		for t in filter nat mangle raw; do
+# of other chains that jump to them, in one iptables-restore transaction per table; the families
+# in the order given (iptables first, then ip6tables, by default).
+host_drop_new_chains() { # state-dir chain-name-regex [families [tables]]
+	local dir=$1 re=$2 tables=${4:-filter nat mangle raw} fam t new script
+	for fam in ${3:-iptables ip6tables}; do
+		for t in $tables; do
 			new=$(comm -13 <(sed -n "s/^$t //p" "$dir/chains.$fam" | sort) \
-				<(iptables_chains "$fam" | sed -n "s/^$t //p" | grep -E "$re" | sort))
+				<(iptables_chains "$fam" "$tables" | sed -n "s/^$t //p" | grep -E "$re" | sort))
 			[[ -n $new ]] || continue
 			script=$("$fam-save" -t "$t" | awk -v new="$new" '
 				BEGIN { n = split(new, a, "\n"); for (i = 1; i <= n; i++) s[a[i]] = 1 }
