@@ -1,8 +1,5 @@
 import Joi from 'joi';
-import { ConfigError, commonConfig, outboxConfig, type CommonConfig } from '../../kit/src/index.js';
-
-/** The development default is public knowledge; production refuses it (see assertProductionSafe). */
-export const DEV_JWT_SECRET = 'edu-platform-development-only-jwt-secret';
+import { commonConfig, outboxConfig, tokenConfig, type CommonConfig } from '../../kit/src/index.js';
 
 export interface AuthConfig extends CommonConfig {
   MONGODB_DB: string;
@@ -36,7 +33,7 @@ export const authConfigSchema = Joi.object<AuthConfig>({
   MONGODB_DB: Joi.string()
     .pattern(/^[A-Za-z0-9_-]{1,63}$/)
     .default('edu_auth'),
-  AUTH_JWT_SECRET: Joi.string().min(16).default(DEV_JWT_SECRET),
+  ...tokenConfig,
   AUTH_ACCESS_TTL_SECONDS: Joi.number().integer().min(30).max(86400).default(900),
   AUTH_REFRESH_TTL_SECONDS: Joi.number().integer().min(300).max(31536000).default(2592000),
   AUTH_REFRESH_REUSE_GRACE_SECONDS: Joi.number().integer().min(0).max(60).default(5),
@@ -66,13 +63,3 @@ export const authConfigSchema = Joi.object<AuthConfig>({
   AUTH_REVOCATION_FEED_LAG_MS: Joi.number().integer().min(0).max(60000).default(2000),
   TRUST_PROXY: Joi.number().integer().min(0).max(10).default(0),
 });
-
-/** One line naming the variable, like every other config failure. */
-export function assertProductionSafe(config: AuthConfig): void {
-  if (config.NODE_ENV !== 'production') return;
-  if (config.AUTH_JWT_SECRET === DEV_JWT_SECRET || config.AUTH_JWT_SECRET.length < 32) {
-    throw new ConfigError(
-      'config: "AUTH_JWT_SECRET" must be set to a non-default secret of at least 32 characters in production',
-    );
-  }
-}

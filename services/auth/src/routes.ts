@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { AppError, bearerToken, input, ok, validate } from '../../kit/src/index.js';
+import { AppError, accessTokenOf, bearerToken, input, ok, validate } from '../../kit/src/index.js';
 import { adminRoutes } from './admin-routes.js';
 import type { AuthDeps } from './domain/deps.js';
 import { currentIdentity } from './domain/identity.js';
@@ -8,8 +8,6 @@ import { logout, refresh } from './domain/refresh.js';
 import { register, type RegisterInput } from './domain/register.js';
 import { MSG } from './messages.js';
 import { loginBody, logoutBody, refreshBody, registerBody } from './schemas.js';
-
-export const ACCESS_COOKIE = 'platform.accessToken';
 
 export function authRoutes(deps: AuthDeps): Router {
   const router = Router();
@@ -30,7 +28,7 @@ export function authRoutes(deps: AuthDeps): Router {
     ok(res, await logout(deps, refreshTokenOf(req)));
   });
   router.get('/v1/auth/me', async (req, res) => {
-    ok(res, await currentIdentity(deps, bearer(req) ?? cookie(req, ACCESS_COOKIE)));
+    ok(res, await currentIdentity(deps, accessTokenOf(req.headers)));
   });
   router.use(adminRoutes(deps));
   return router;
@@ -52,19 +50,4 @@ function refreshTokenOf(req: Request): unknown {
 
 function bearer(req: Request): string | undefined {
   return bearerToken(req.headers.authorization);
-}
-
-function cookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      const raw = part.slice(eq + 1).trim();
-      try {
-        return decodeURIComponent(raw) || undefined;
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
 }

@@ -1,7 +1,12 @@
 import { topicsProducedBy } from '../../../kafka/topics.js';
-import { startOutboxRelay, type OutboxRelay, type ServiceDefinition } from '../../kit/src/index.js';
+import {
+  assertTokenSecretSafe,
+  startOutboxRelay,
+  type OutboxRelay,
+  type ServiceDefinition,
+} from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
-import { assertProductionSafe, authConfigSchema, type AuthConfig } from './config.js';
+import { authConfigSchema, type AuthConfig } from './config.js';
 import type { AuthDeps } from './domain/deps.js';
 import { createAuthDeps } from './wiring.js';
 
@@ -16,7 +21,8 @@ export interface BuiltAuth {
 export const authService: ServiceDefinition<AuthConfig, BuiltAuth> = {
   name: SERVICE_NAME,
   configSchema: authConfigSchema,
-  checkConfig: assertProductionSafe,
+  // The development secret, or a short one, stops a production start (one line naming the variable).
+  checkConfig: assertTokenSecretSafe,
   async build({ config, logger, db, metrics, readiness, checks, bus }) {
     const deps = await createAuthDeps(db, config, logger, metrics);
     logger.info({ bcryptCost: config.AUTH_BCRYPT_COST }, 'auth settings');

@@ -27,6 +27,13 @@ describe('GET /v1/auth/me', () => {
     expect(res.body.data.id).to.equal(s.user.id);
   });
 
+  it('accepts a cookie value in double quotes (RFC 6265), as the gateway does', async () => {
+    const s = await session();
+    const res = await me().set('Cookie', `platform.accessToken="${s.accessToken}"`);
+    expect(res.status).to.equal(200);
+    expect(res.body.data.id).to.equal(s.user.id);
+  });
+
   it('answers 401 with WWW-Authenticate when no token is given', async () => {
     const res = await me();
     expect(res.status).to.equal(401);

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
-import {
-  refreshDigest,
-  signAccessToken,
-  signRefreshToken,
-  verifyAccessToken,
-  verifyRefreshToken,
-  type AccessClaims,
-} from '../src/domain/tokens.js';
+import { verifyAccessToken as verifyAccess, type AccessClaims } from '../../kit/src/index.js';
+import { refreshDigest, signAccessToken, signRefreshToken, verifyRefreshToken } from '../src/domain/tokens.js';
+
+/** The check GET /v1/auth/me makes (the kit's, with its defaults), as claims or null. */
+function verifyAccessToken(token: string, secret: string, now: Date) {
+  const checked = verifyAccess(token, secret, Math.floor(now.getTime() / 1000));
+  return checked.ok ? checked.claims : null;
+}
 
 const settings = { secret: 's'.repeat(40), accessTtlSeconds: 900, refreshTtlSeconds: 3600 };
 const now = new Date('2026-06-01T08:00:00Z');

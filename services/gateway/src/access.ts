@@ -1,10 +1,10 @@
 // Who is calling (pure given its inputs): the verified token, checked against the revocation set,
 // the client key the limits count by, and a table's guard with the role in the resolved organization.
 import type { IncomingMessage } from 'node:http';
-import { AppError } from '../../kit/src/index.js';
+import { AppError, accessTokenOf } from '../../kit/src/index.js';
 import { clientAddress } from './envelope.js';
 import type { Actor } from './headers.js';
-import { extractToken, resolveOrganization, type TokenVerifier, type Verified } from './identity.js';
+import { resolveOrganization, type TokenVerifier, type Verified } from './identity.js';
 import type { RevocationSet } from './revocation.js';
 import type { Guard } from './tables.js';
 
@@ -25,7 +25,7 @@ export function tokenOf(
   check: { verify: TokenVerifier; revocations?: RevocationSet },
   nowMs: number,
 ): Verified | undefined {
-  const token = extractToken(req.headers);
+  const token = accessTokenOf(req.headers);
   if (token === undefined) return undefined;
   const verified = check.verify(token, Math.floor(nowMs / 1000));
   if (verified.ok && check.revocations?.isRevoked(verified.caller, nowMs)) return { ok: false, reason: 'revoked' };

@@ -1,4 +1,3 @@
-import { createSecretKey } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
@@ -74,8 +73,8 @@ export function gatewayDeps(opts: GatewayAppOptions): Built {
     legacy: config.GATEWAY_LEGACY_URL
       ? upstream(new URL(config.GATEWAY_LEGACY_URL), config.GATEWAY_LEGACY_TIMEOUT_MS)
       : undefined,
-    // A key made once: given a string, jsonwebtoken tries it as a PEM public key first, on every call.
-    verify: cachedVerifier(createSecretKey(Buffer.from(config.AUTH_JWT_SECRET, 'utf8')), { maxLifetime }),
+    // The kit makes the key once per secret (given a string, jsonwebtoken would parse it on every call).
+    verify: cachedVerifier(config.AUTH_JWT_SECRET, { maxLifetime }),
     revocations,
     revocationsStale:
       poller && failClosedMs > 0

@@ -1,10 +1,7 @@
 import Joi from 'joi';
-import { ConfigError, commonConfig } from '../../kit/src/index.js';
+import { assertTokenSecretSafe, assertTrustBoundary, commonConfig, tokenConfig } from '../../kit/src/index.js';
 import { parseAllowedOrigins } from './csrf.js';
 import { TABLE_NAMES, type TableName } from './tables.js';
-
-/** The auth service's development default (services/auth/src/config.ts): the gateway must verify what auth signs. */
-export const DEV_JWT_SECRET = 'edu-platform-development-only-jwt-secret';
 
 /** Where each table's service listens under `make dev` (DESIGN.md ports). */
 const DEV_UPSTREAMS: Record<TableName, string> = {
@@ -81,7 +78,8 @@ export const gatewayConfigSchema = Joi.object<GatewayConfig>({
   METRICS_TOKEN: commonConfig.METRICS_TOKEN,
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).max(120000).default(10000),
-  AUTH_JWT_SECRET: Joi.string().min(16).default(DEV_JWT_SECRET),
+  // The same key and development default as the auth service: the gateway must verify what auth signs.
+  ...tokenConfig,
   INTERNAL_API_TOKEN: Joi.string().min(16).optional(),
   GATEWAY_TRUST_PROXY: Joi.number().integer().min(0).max(10).default(0),
   GATEWAY_LEGACY_URL: httpUrl().optional(),
@@ -131,11 +129,6 @@ export function tableSettings(config: Readonly<GatewayConfig>): Record<TableName
 
 /** One line naming the variable, as every other config failure. */
 export function assertProductionSafe(config: Readonly<GatewayConfig>): void {
-  if (config.NODE_ENV !== 'production') return;
-  if (config.AUTH_JWT_SECRET === DEV_JWT_SECRET || config.AUTH_JWT_SECRET.length < 32) {
-    throw new ConfigError(
-      'config: "AUTH_JWT_SECRET" must be set to a non-default secret of at least 32 characters in production',
-    );
-  }
-  if (!config.INTERNAL_API_TOKEN) throw new ConfigError('config: "INTERNAL_API_TOKEN" is required in production');
+  assertTokenSecretSafe(config);
+  assertTrustBoundary(config);
 }

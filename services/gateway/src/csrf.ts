@@ -2,8 +2,7 @@
 // foreign page submits; it never attaches an Authorization header. So a state-changing request
 // that authenticates with the cookie alone must show that it comes from our own origin.
 import type { IncomingHttpHeaders } from 'node:http';
-import { AppError } from '../../kit/src/index.js';
-import { ACCESS_COOKIE, cookieValue } from './identity.js';
+import { AppError, accessCookie, bearerToken } from '../../kit/src/index.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const SAME_ORIGIN_SITES = new Set(['same-origin', 'none']);
@@ -24,11 +23,10 @@ export function originOf(value: string | undefined): string | undefined {
 
 /**
  * True when the token that authenticates the request is the access cookie (the browser's ambient
- * credential): the cookie is there and no Bearer token precedes it, as `extractToken` reads them.
+ * credential): the cookie is there and no Bearer token precedes it, as the kit's `accessTokenOf` reads them.
  */
 export function isCookieAuthenticated(headers: IncomingHttpHeaders): boolean {
-  const bearer = /^Bearer[ \t]+\S+[ \t]*$/i.test(headers.authorization ?? '');
-  return !bearer && cookieValue(headers.cookie, ACCESS_COOKIE) !== undefined;
+  return bearerToken(headers.authorization) === undefined && accessCookie(headers.cookie) !== undefined;
 }
 
 /**

@@ -1,11 +1,15 @@
 // Identity at the edge (pure): the access token, its verification, and the organization rule with
 // the caller's role in the organization.
-import type { KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import jwt from 'jsonwebtoken';
-import { bearerToken, ROLES, type Role } from '../../kit/src/index.js';
+import {
+  ROLES,
+  verifyAccessToken,
+  type AccessRefusal,
+  type Role,
+  type TokenSecret,
+  type VerifiedAccess,
+} from '../../kit/src/index.js';
 
-export const ACCESS_COOKIE = 'platform.accessToken';
 /** Ours are about 400 characters; anything far past that is not parsed at all. */
 const MAX_TOKEN_LENGTH = 8192;
 /** The ids the services accept in actor headers (services/kit/src/actor.ts). */
@@ -33,44 +37,21 @@ export interface Caller {
   iat: number;
 }
 
-export type Refusal = 'invalid' | 'expired' | 'not-access' | 'revoked';
+export type Refusal = AccessRefusal | 'revoked';
 export type Verified = { ok: true; caller: Caller } | { ok: false; reason: Refusal };
-
-/** `Authorization: Bearer` first, then the `platform.accessToken` cookie, as the auth service reads them. */
-export function extractToken(headers: IncomingHttpHeaders): string | undefined {
-  const bearer = bearerToken(headers.authorization);
-  if (bearer !== undefined) return bearer;
-  return cookieValue(headers.cookie, ACCESS_COOKIE);
-}
-
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    const raw = part.slice(eq + 1).trim();
-    try {
-      return decodeURIComponent(raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw) || undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
 
 /** Access tokens living longer than this (`exp - iat`) are refused; auth issues 15 minutes. */
 export const DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 86_400;
 
 /**
- * Signature (HS256 only), expiry, `type=access` and the claims the auth service requires (sub,
- * role, fullName). `exp` and `iat` are required and `exp` may lie at most `maxLifetime` seconds
- * after `iat` (and after now): a token that never expires, or for a year, is refused as invalid.
- * Pass the secret as a KeyObject made once: given a string, jsonwebtoken first tries it as a PEM
- * public key and catches the failure, about 40 times the cost of the check itself.
+ * The caller behind an access token: the kit's `verifyAccessToken` (HS256 only, expiry, type=access,
+ * sub, role and fullName) with `iat` required and `exp` at most `maxLifetime` seconds after `iat`
+ * (and after now), and a token without `sid` accepted (issued before auth added it; revocation.ts
+ * revokes those user-wide). Then ids and roles the services accept: anything else is invalid.
  */
-export function verifyAccessToken(
+export function verifyCaller(
   token: string,
-  secret: string | KeyObject,
+  secret: TokenSecret,
   nowSeconds: number,
   maxLifetime = DEFAULT_MAX_TOKEN_LIFETIME_SECONDS,
 ): Verified {
@@ -85,7 +66,7 @@ interface Checked {
 }
 
 interface VerifyKey {
-  secret: string | KeyObject;
+  secret: TokenSecret;
   maxLifetime: number;
 }
 
@@ -95,42 +76,25 @@ function refused(reason: Refusal): Checked {
 
 function checkAccessToken(token: string, key: VerifyKey, nowSeconds: number): Checked {
   if (token.length > MAX_TOKEN_LENGTH) return refused('invalid');
-  let payload: unknown;
-  try {
-    payload = jwt.verify(token, key.secret, { algorithms: ['HS256'], clockTimestamp: nowSeconds });
-  } catch (err) {
-    return refused((err as Error).name === 'TokenExpiredError' ? 'expired' : 'invalid');
-  }
-  if (typeof payload !== 'object' || payload === null) return refused('invalid');
-  const claims = payload as Record<string, unknown>;
-  if (claims.type !== 'access') return refused('not-access');
-  const { exp, iat } = claims;
-  if (!withinLifetime(exp, iat, nowSeconds, key.maxLifetime)) return refused('invalid');
-  return {
-    verified: callerFrom(claims, iat as number),
-    nbf: typeof claims.nbf === 'number' ? claims.nbf : -Infinity,
-    exp: exp as number,
-  };
-}
-
-/** `exp` and `iat` both given, and `exp` at most `max` seconds after each of `iat` and now. */
-function withinLifetime(exp: unknown, iat: unknown, nowSeconds: number, max: number): iat is number {
-  if (typeof exp !== 'number' || typeof iat !== 'number') return false;
-  return exp - iat <= max && exp - nowSeconds <= max;
+  const checked = verifyAccessToken(token, key.secret, nowSeconds, {
+    maxLifetimeSeconds: key.maxLifetime,
+    allowMissingSid: true,
+  });
+  if (!checked.ok) return refused(checked.reason);
+  const { claims } = checked;
+  const { nbf } = claims.payload;
+  return { verified: callerFrom(claims), nbf: typeof nbf === 'number' ? nbf : -Infinity, exp: claims.exp };
 }
 
 export type TokenVerifier = (token: string, nowSeconds: number) => Verified;
 
 /**
- * `verifyAccessToken` with the accepted tokens remembered by their exact string until they expire:
+ * `verifyCaller` with the accepted tokens remembered by their exact string until they expire:
  * a token is immutable, so a string that verified once verifies again until its `exp` (or before
  * its `nbf`), and a client sends the same one on every request. Refused tokens are not kept (a
  * flood of garbage must not push real ones out); past `max` entries the oldest go first.
  */
-export function cachedVerifier(
-  secret: string | KeyObject,
-  opts: { max?: number; maxLifetime?: number } = {},
-): TokenVerifier {
+export function cachedVerifier(secret: TokenSecret, opts: { max?: number; maxLifetime?: number } = {}): TokenVerifier {
   const max = opts.max ?? 10_000;
   const key = { secret, maxLifetime: opts.maxLifetime ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS };
   const accepted = new Map<string, Checked>();
@@ -149,14 +113,16 @@ export function cachedVerifier(
   };
 }
 
-function callerFrom(claims: Record<string, unknown>, iat: number): Verified {
-  const { sub, role, fullName, defaultOrganizationId, sid } = claims;
-  if (!isId(sub) || typeof fullName !== 'string' || fullName === '') return { ok: false, reason: 'invalid' };
-  if (!isRole(role) || (sid !== undefined && !isId(sid))) return { ok: false, reason: 'invalid' };
+/** The kit checked the claims are there; the edge also wants ids and a role the services accept. */
+function callerFrom(claims: VerifiedAccess): Verified {
+  // iat is always there: maxLifetimeSeconds requires it.
+  const { sub, role, sid, iat = 0, payload } = claims;
+  if (!isId(sub) || !isRole(role) || (sid !== undefined && !isId(sid))) return { ok: false, reason: 'invalid' };
   const caller: Caller = { userId: sub, role, iat };
-  if (isId(sid)) caller.sid = sid;
+  if (sid !== undefined) caller.sid = sid;
+  const { defaultOrganizationId, memberships } = payload;
   if (isId(defaultOrganizationId)) caller.defaultOrganizationId = defaultOrganizationId;
-  if (claims.memberships !== undefined) caller.memberships = Object.freeze(membershipsOf(claims.memberships));
+  if (memberships !== undefined) caller.memberships = Object.freeze(membershipsOf(memberships));
   // Frozen: a cached caller serves every later request of the same token.
   return { ok: true, caller: Object.freeze(caller) };
 }

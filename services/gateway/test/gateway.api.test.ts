@@ -73,6 +73,14 @@ describe('gateway: public /api in front of the real auth, analytics and notifica
     expect(JSON.stringify(viaCookie.body.data)).to.contain(sessions.PARENT!.user.id);
   });
 
+  it('a quoted cookie (RFC 6265) is read alike by the gateway and by auth behind it', async () => {
+    const res = await gw!.request
+      .get('/api/auth/me')
+      .set('Cookie', `platform.accessToken="${sessions.PARENT!.accessToken}"`)
+      .expect(200);
+    expect(JSON.stringify(res.body.data)).to.contain(sessions.PARENT!.user.id);
+  });
+
   it('refresh and logout pass the refresh token through to the auth service', async () => {
     const refreshed = await gw!.request
       .post('/api/auth/refresh')

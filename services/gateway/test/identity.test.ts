@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import { admit } from '../src/access.js';
 import { forwardHeaders, isTrustedHeader, normalizeHeaderName, responseHeaders } from '../src/headers.js';
-import { cachedVerifier, extractToken, resolveOrganization, verifyAccessToken, type Caller } from '../src/identity.js';
-import { AppError } from '../../kit/src/index.js';
+import { cachedVerifier, resolveOrganization, verifyCaller, type Caller } from '../src/identity.js';
+import { AppError, accessTokenOf } from '../../kit/src/index.js';
 
 const SECRET = 'g'.repeat(40);
 const NOW = 1_800_000_000;
@@ -31,30 +31,30 @@ function refusal(fn: () => unknown): AppError {
 
 describe('gateway: identity at the edge (pure)', () => {
   it('reads Bearer first, then the platform.accessToken cookie', () => {
-    expect(extractToken({ authorization: 'Bearer abc', cookie: 'platform.accessToken=def' })).to.equal('abc');
-    expect(extractToken({ authorization: 'bearer  abc ' })).to.equal('abc');
-    expect(extractToken({ cookie: 'a=1; platform.accessToken=d%2Eef; b=2' })).to.equal('d.ef');
-    expect(extractToken({ authorization: 'Basic xyz' })).to.equal(undefined);
-    expect(extractToken({ cookie: 'platform.accessToken=%ZZ' })).to.equal(undefined);
-    expect(extractToken({})).to.equal(undefined);
+    expect(accessTokenOf({ authorization: 'Bearer abc', cookie: 'platform.accessToken=def' })).to.equal('abc');
+    expect(accessTokenOf({ authorization: 'bearer  abc ' })).to.equal('abc');
+    expect(accessTokenOf({ cookie: 'a=1; platform.accessToken=d%2Eef; b=2' })).to.equal('d.ef');
+    expect(accessTokenOf({ authorization: 'Basic xyz' })).to.equal(undefined);
+    expect(accessTokenOf({ cookie: 'platform.accessToken=%ZZ' })).to.equal(undefined);
+    expect(accessTokenOf({})).to.equal(undefined);
   });
 
   it('accepts an access token signed as the auth service signs it', () => {
-    const v = verifyAccessToken(sign(claims), SECRET, NOW + 10);
+    const v = verifyCaller(sign(claims), SECRET, NOW + 10);
     expect(v).to.deep.equal({ ok: true, caller: teacher });
   });
 
   it('refuses expired, refresh, wrongly signed, unsigned and incomplete tokens', () => {
-    expect(verifyAccessToken(sign(claims), SECRET, NOW + 901)).to.deep.equal({ ok: false, reason: 'expired' });
+    expect(verifyCaller(sign(claims), SECRET, NOW + 901)).to.deep.equal({ ok: false, reason: 'expired' });
     const refresh = sign({ sub: 'u1', type: 'refresh', jti: 'j'.repeat(20) });
-    expect(verifyAccessToken(refresh, SECRET, NOW)).to.deep.equal({ ok: false, reason: 'not-access' });
-    expect(verifyAccessToken(sign(claims, {}, 'x'.repeat(40)), SECRET, NOW).ok).to.equal(false);
+    expect(verifyCaller(refresh, SECRET, NOW)).to.deep.equal({ ok: false, reason: 'not-access' });
+    expect(verifyCaller(sign(claims, {}, 'x'.repeat(40)), SECRET, NOW).ok).to.equal(false);
     const none = jwt.sign({ ...claims, iat: NOW }, '', { algorithm: 'none' });
-    expect(verifyAccessToken(none, SECRET, NOW).ok).to.equal(false);
-    expect(verifyAccessToken(sign({ ...claims, role: 'ROOT' }), SECRET, NOW).ok).to.equal(false);
-    expect(verifyAccessToken(sign({ ...claims, fullName: '' }), SECRET, NOW).ok).to.equal(false);
-    expect(verifyAccessToken(sign({ ...claims, sub: 'a b' }), SECRET, NOW).ok).to.equal(false);
-    expect(verifyAccessToken('x'.repeat(9000), SECRET, NOW).ok).to.equal(false);
+    expect(verifyCaller(none, SECRET, NOW).ok).to.equal(false);
+    expect(verifyCaller(sign({ ...claims, role: 'ROOT' }), SECRET, NOW).ok).to.equal(false);
+    expect(verifyCaller(sign({ ...claims, fullName: '' }), SECRET, NOW).ok).to.equal(false);
+    expect(verifyCaller(sign({ ...claims, sub: 'a b' }), SECRET, NOW).ok).to.equal(false);
+    expect(verifyCaller('x'.repeat(9000), SECRET, NOW).ok).to.equal(false);
   });
 
   it('a remembered token still expires, waits for nbf, and a refused one is never remembered', () => {
@@ -80,21 +80,21 @@ describe('gateway: identity at the edge (pure)', () => {
 
   it('refuses a token without exp, without iat, or living longer than the maximum', () => {
     const noExp = jwt.sign({ ...claims, iat: NOW }, SECRET, { algorithm: 'HS256' });
-    expect(verifyAccessToken(noExp, SECRET, NOW)).to.deep.equal({ ok: false, reason: 'invalid' });
+    expect(verifyCaller(noExp, SECRET, NOW)).to.deep.equal({ ok: false, reason: 'invalid' });
     const noIat = jwt.sign({ ...claims, exp: NOW + 900 }, SECRET, { algorithm: 'HS256', noTimestamp: true });
-    expect(verifyAccessToken(noIat, SECRET, NOW)).to.deep.equal({ ok: false, reason: 'invalid' });
+    expect(verifyCaller(noIat, SECRET, NOW)).to.deep.equal({ ok: false, reason: 'invalid' });
     const year = sign(claims, { expiresIn: 365 * 86400 });
-    expect(verifyAccessToken(year, SECRET, NOW)).to.deep.equal({ ok: false, reason: 'invalid' });
-    expect(verifyAccessToken(sign(claims, { expiresIn: 3600 }), SECRET, NOW, 3600).ok).to.equal(true);
-    expect(verifyAccessToken(sign(claims, { expiresIn: 3601 }), SECRET, NOW, 3600).ok).to.equal(false);
+    expect(verifyCaller(year, SECRET, NOW)).to.deep.equal({ ok: false, reason: 'invalid' });
+    expect(verifyCaller(sign(claims, { expiresIn: 3600 }), SECRET, NOW, 3600).ok).to.equal(true);
+    expect(verifyCaller(sign(claims, { expiresIn: 3601 }), SECRET, NOW, 3600).ok).to.equal(false);
     // An iat in the past does not stretch a token that still lives too long from now.
     const backdated = sign({ ...claims, iat: NOW - 100 }, { expiresIn: 3650 });
-    expect(verifyAccessToken(backdated, SECRET, NOW - 100, 3600).ok).to.equal(false);
+    expect(verifyCaller(backdated, SECRET, NOW - 100, 3600).ok).to.equal(false);
     expect(cachedVerifier(SECRET)(noExp, NOW).ok).to.equal(false);
   });
 
   it('reads the session id and memberships with their roles; entries without a role name nothing', () => {
-    const v = verifyAccessToken(
+    const v = verifyCaller(
       sign({
         ...claims,
         sid: 's-1',
@@ -105,8 +105,8 @@ describe('gateway: identity at the edge (pure)', () => {
     );
     expect(v.ok && v.caller.memberships).to.deep.equal([{ organizationId: 'o2', role: 'STUDENT' }]);
     expect(v.ok && v.caller.sid).to.equal('s-1');
-    expect(verifyAccessToken(sign({ ...claims, sid: 'a b' }), SECRET, NOW).ok).to.equal(false);
-    const legacy = verifyAccessToken(sign(claims), SECRET, NOW);
+    expect(verifyCaller(sign({ ...claims, sid: 'a b' }), SECRET, NOW).ok).to.equal(false);
+    const legacy = verifyCaller(sign(claims), SECRET, NOW);
     expect(legacy.ok && legacy.caller.memberships).to.equal(undefined);
   });
 

@@ -44,6 +44,27 @@ export {
   type GuardTokens,
 } from './actor.js';
 export { bearerToken } from './secrets.js';
+export {
+  DEV_JWT_SECRET,
+  ACCESS_COOKIE,
+  TOKEN_ALGORITHM,
+  tokenConfig,
+  assertTokenSecretSafe,
+  signToken,
+  verifyToken,
+  verifyAccessToken,
+  accessTokenOf,
+  accessCookie,
+  type AccessClaims,
+  type MembershipClaim,
+  type VerifiedAccess,
+  type AccessCheck,
+  type AccessRefusal,
+  type AccessVerifyOptions,
+  type TokenCheck,
+  type TokenRefusal,
+  type TokenSecret,
+} from './access-token.js';
 export { reportOnly, type HealthCheck, type HealthChecks, type ReadinessState } from './health.js';
 export {
   createApp,

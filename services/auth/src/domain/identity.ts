@@ -1,9 +1,9 @@
-import { AppError } from '../../../kit/src/index.js';
+import { AppError, verifyAccessToken } from '../../../kit/src/index.js';
 import { MSG } from '../messages.js';
 import { findFamily } from '../store/token-store.js';
 import { findMemberships, findUserById } from '../store/user-store.js';
 import type { AuthDeps } from './deps.js';
-import { verifyAccessToken } from './tokens.js';
+import { seconds } from './tokens.js';
 import { toUserView, type UserView } from './views.js';
 
 const invalidAccess = () =>
@@ -17,8 +17,9 @@ const invalidAccess = () =>
  */
 export async function currentIdentity(deps: AuthDeps, token: string | undefined): Promise<UserView> {
   if (!token) throw new AppError('UNAUTHENTICATED', MSG.accessRequired, { headers: { 'WWW-Authenticate': 'Bearer' } });
-  const claims = verifyAccessToken(token, deps.settings.tokens.secret, deps.clock());
-  if (!claims) throw invalidAccess();
+  const checked = verifyAccessToken(token, deps.settings.tokens.secret, seconds(deps.clock()));
+  if (!checked.ok) throw invalidAccess();
+  const { claims } = checked;
   const [user, family] = await Promise.all([
     findUserById(deps.models, claims.sub),
     findFamily(deps.models, claims.sid),

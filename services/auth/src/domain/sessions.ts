@@ -1,16 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { ClientSession } from 'mongoose';
+import type { MembershipClaim } from '../../../kit/src/index.js';
 import { insertFamily, insertRefreshToken } from '../store/token-store.js';
 import type { MembershipRow, UserRow } from '../store/models.js';
 import type { AuthDeps } from './deps.js';
 import { hashSecret } from './hashing.js';
-import {
-  MAX_MEMBERSHIP_CLAIMS,
-  refreshDigest,
-  signAccessToken,
-  signRefreshToken,
-  type MembershipClaim,
-} from './tokens.js';
+import { MAX_MEMBERSHIP_CLAIMS, refreshDigest, signAccessToken, signRefreshToken } from './tokens.js';
 import { toUserView, type SessionView } from './views.js';
 
 /** A refresh token minted and hashed, not yet stored: hashing happens outside any transaction. */
