@@ -42,7 +42,7 @@ export default tseslint.config(
   },
   {
     // The operator may use the kit's config (Kafka's connection and topic reads among it), logging,
-    // metrics and secrets, nothing else from services/ (none of these imports express).
+    // metrics, secrets and timing (withTimeout, backoffMs), nothing else from services/ (none of these imports express).
     files: ['operator/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -51,9 +51,9 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '/services/(?!kit/src/(config|config-error|kafka-config|kafka-topics|logging|metrics|secrets)\\.js$)',
+                '/services/(?!kit/src/(config|config-error|kafka-config|kafka-topics|logging|metrics|secrets|timing)\\.js$)',
               message:
-                'the operator imports only kit config, config-error, kafka-config, kafka-topics, logging, metrics and secrets',
+                'the operator imports only kit config, config-error, kafka-config, kafka-topics, logging, metrics, secrets and timing',
             },
           ],
         },
@@ -70,7 +70,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '/services/(?!kit/src/(config|config-error|kafka-config|kafka-topics|logging|metrics|secrets)\\.js$|kit/test/support/(secure-infra|servers)\\.js$)',
+                '/services/(?!kit/src/(config|config-error|kafka-config|kafka-topics|logging|metrics|secrets|timing)\\.js$|kit/test/support/(secure-infra|servers)\\.js$)',
               message:
                 'operator tests import only the kit modules the operator may, and the kit test servers (support/secure-infra, support/servers)',
             },

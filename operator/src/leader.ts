@@ -1,5 +1,6 @@
 import type { CoordinationV1Api, V1Lease } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { withTimeout } from '../../services/kit/src/timing.js';
 import { leaseAction, leaseFor, observe, releasedLease, stillLeading, type Observation } from './lease.js';
 import { isNotFound } from './kube/errors.js';
 
@@ -90,7 +91,8 @@ export class LeaderElector {
 
   private async tick(): Promise<void> {
     try {
-      await withTimeout(this.attempt(), this.opts.renewDeadlineMs / 2);
+      const ms = this.opts.renewDeadlineMs / 2;
+      await withTimeout(this.attempt(), ms, `lease request took longer than ${ms} ms`);
     } catch (err) {
       this.mine = undefined; // a conflict or an outage: read the lease afresh next time
       this.opts.logger.debug({ err }, 'leader lease attempt failed');
@@ -164,13 +166,4 @@ export class LeaderElector {
     if (leading) this.opts.onStartedLeading();
     else this.opts.onStoppedLeading();
   }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`lease request took longer than ${ms} ms`)), ms);
-  });
-  work.catch(() => undefined);
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

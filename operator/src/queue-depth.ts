@@ -1,6 +1,7 @@
 import { Kafka, logLevel, type Admin, type LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { KafkaConnection } from '../../services/kit/src/kafka-config.js';
+import { withTimeout } from '../../services/kit/src/timing.js';
 import type { QueueSpec } from './api/docx-import-job.js';
 import { ArrivalLogs, partitionLags, totalLag, type QueueReading } from './queue-lag.js';
 
@@ -85,7 +86,7 @@ export function createQueueDepthReader(opts: QueueDepthOptions): QueueDepthReade
     async read(owner, queue) {
       const attempt = async (): Promise<QueueReading> => {
         try {
-          return await withTimeout(measure(owner, queue), timeoutMs);
+          return await withTimeout(measure(owner, queue), timeoutMs, `no answer from Kafka within ${timeoutMs} ms`);
         } catch (err) {
           await reset();
           return failure(err, queue);
@@ -128,14 +129,4 @@ function failure(err: unknown, queue: QueueSpec): QueueReading {
     reason: 'KafkaUnavailable',
     message: `Could not read the lag of group ${queue.consumerGroup} on ${queue.topic}: ${message}`,
   };
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from Kafka within ${ms} ms`)), ms);
-  });
-  // The losing promise may still reject later; it must not become an unhandled rejection.
-  work.catch(() => undefined);
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

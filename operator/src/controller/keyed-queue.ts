@@ -1,3 +1,5 @@
+import { backoffMs as kitBackoffMs, type BackoffSteps } from '../../../services/kit/src/timing.js';
+
 /** Schedules a callback; injected so that tests drive retries without real time. */
 export type Schedule = (fn: () => void, ms: number) => { cancel(): void };
 
@@ -16,9 +18,11 @@ interface KeyState {
   retry?: { cancel(): void };
 }
 
-/** Exponential backoff from 250 ms, capped at 30 s. */
+/** Exponential backoff from 250 ms, capped at 30 s (the kit's formula, the operator's numbers). */
+const RETRY_STEPS: BackoffSteps = { initialMs: 250, maxMs: 30_000 };
+
 export function backoffMs(attempt: number): number {
-  return Math.min(30_000, 250 * 2 ** Math.max(0, attempt - 1));
+  return kitBackoffMs(RETRY_STEPS, attempt);
 }
 
 const realSchedule: Schedule = (fn, ms) => {

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { withTimeout } from './timing.js';
 
 /** A readiness check throws (or rejects) when its dependency does not answer. */
 export type HealthCheck = () => Promise<void>;
@@ -61,12 +62,4 @@ function unready(res: Response, failing: string[], checks: Record<string, string
     message: `Not ready: ${failing.join(', ')}`,
     error: { code: 'DEPENDENCY_UNAVAILABLE', details: { failing, checks } },
   });
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -207,11 +207,16 @@ function fingerprintOf(req: Request): string {
       body: req.body ?? null,
       file: req.file?.sha256 ?? null,
     };
-    return createHash('sha256').update(canonicalJson(request)).digest('hex');
+    return canonicalDigest(request);
   } catch (err) {
     if (err instanceof RangeError) throw new AppError('VALIDATION_ERROR', 'Request body is nested too deeply');
     throw err;
   }
+}
+
+/** SHA-256 (hex) of `canonicalJson(value)`: equal values, key order ignored, give equal digests. */
+export function canonicalDigest(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex');
 }
 
 /** JSON with object keys sorted at every depth, so key order does not change the fingerprint. */

@@ -24,6 +24,7 @@ export { upload, UPLOAD_TEMP_PREFIX, type UploadOptions, type UploadedFile } fro
 export { sse, StreamRegistry, type SseStream, type SseHandler, type SseOptions } from './sse.js';
 export {
   canonicalJson,
+  canonicalDigest,
   idempotencyKey,
   idempotencyRecordModel,
   type IdempotencyKeyOptions,
@@ -137,7 +138,6 @@ export {
   PoisonMessageError,
   DEFAULT_RETRY,
   DLQ_HEADERS,
-  backoffMs,
   deadLetterMessage,
   type RetryPolicy,
 } from './kafka-consumer.js';
@@ -170,3 +170,4 @@ export {
 } from './outbox-model.js';
 export { type BackoffPolicy } from './outbox-plan.js';
 export { timeOrderedIds } from './ids.js';
+export { backoffMs, withTimeout, type BackoffSteps } from './timing.js';

@@ -1,5 +1,6 @@
 import type { Consumer, ConsumerConfig, EachMessagePayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from './logging.js';
+import { backoffMs } from './timing.js';
 import type { BusMessage, ReceivedMessage, SubscribeOptions, Subscription } from './kafka.js';
 
 /** How a failing handler is retried before its message goes to the dead-letter topic. */
@@ -24,11 +25,6 @@ export class PoisonMessageError extends Error {
 /** Thrown out of a handler's retries when the consumer stops: the offset stays uncommitted. */
 class ConsumerStoppingError extends Error {
   override name = 'ConsumerStoppingError';
-}
-
-/** The wait before attempt `failures + 1`: exponential, capped. */
-export function backoffMs(policy: Pick<RetryPolicy, 'initialMs' | 'maxMs'>, failures: number): number {
-  return Math.min(policy.maxMs, policy.initialMs * 2 ** Math.max(0, failures - 1));
 }
 
 export const DLQ_HEADERS = {

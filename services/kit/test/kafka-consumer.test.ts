@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Admin } from 'kafkajs';
-import { backoffMs, deadLetterMessage, DLQ_HEADERS, PoisonMessageError } from '../src/kafka-consumer.js';
+import { deadLetterMessage, DLQ_HEADERS, PoisonMessageError } from '../src/kafka-consumer.js';
 import { buildEvent, type EventBus, type ReceivedMessage } from '../src/kafka.js';
 import {
   committedOffset,
@@ -16,11 +16,6 @@ const event = (subject: string, n: number) =>
   buildEvent({ source: 'kit-test', type: 'thing.changed.v1', subject, data: { n } }, new Date());
 
 describe('kit consumer: pure parts', () => {
-  it('backoffMs doubles per failure from initialMs and stops at maxMs', () => {
-    const policy = { attempts: 5, initialMs: 100, maxMs: 500 };
-    expect([1, 2, 3, 4, 5].map((f) => backoffMs(policy, f))).to.deep.equal([100, 200, 400, 500, 500]);
-  });
-
   it('deadLetterMessage keeps key, value and headers and names the origin, error and attempts', () => {
     const m: ReceivedMessage = {
       topic: 't',

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import Joi from 'joi';
-import { AppError, canonicalJson } from '../../../kit/src/index.js';
+import { AppError, canonicalDigest } from '../../../kit/src/index.js';
 import type { QasOutput } from '../parser/index.js';
 import type { ExamClient, ExamCreate } from './exam-client.js';
 import type { Scope } from './http.js';
@@ -74,7 +73,7 @@ export interface ApprovalResult {
 /** SHA-256 (hex) of target, metadata, examId and exam, key order ignored: equal requests, equal keys. */
 export function approvalKey(request: ApprovalRequest): string {
   const { target, questionMetadata, examId, exam } = request;
-  return createHash('sha256').update(canonicalJson({ target, questionMetadata, examId, exam })).digest('hex');
+  return canonicalDigest({ target, questionMetadata, examId, exam });
 }
 
 /** The Idempotency-Key sent upstream for one job and approval (well under the 120-character cap). */

@@ -1,11 +1,11 @@
 // Pure: the canonical form of a reviewed AI payload and the ids derived from a record.
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../../../kit/src/index.js';
+import { canonicalDigest, canonicalJson } from '../../../../kit/src/index.js';
 
 export { canonicalJson };
 
 export function digestOf(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+  return canonicalDigest(value);
 }
 
 /**
