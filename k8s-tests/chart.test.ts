@@ -429,7 +429,12 @@ describe('charts/edu-platform', function () {
         GATEWAY_MAX_CONCURRENT_PER_CLIENT: '16',
         GATEWAY_MAX_STREAMS_PER_CLIENT: '4',
         GATEWAY_QUEUE_TIMEOUT_MS: '5000',
+        // As every service: answering, readiness failing, while the endpoint removal propagates.
+        SHUTDOWN_DELAY_MS: '5000',
       });
+      expect(
+        find(objs, 'Deployment', 'edu-platform-gateway').spec.template.spec.terminationGracePeriodSeconds,
+      ).to.equal(find(objs, 'Deployment', 'edu-platform-auth').spec.template.spec.terminationGracePeriodSeconds);
       expect(config).to.not.have.property('GATEWAY_ALLOWED_ORIGINS');
       expect(find(objs, 'Service', 'edu-platform-gateway').spec.ports[0].port).to.equal(4000);
       const policy = find(objs, 'NetworkPolicy', 'edu-platform-gateway').spec;

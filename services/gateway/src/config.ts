@@ -39,6 +39,7 @@ export interface GatewayConfig {
   METRICS_TOKEN?: string;
   LOG_LEVEL: string;
   SHUTDOWN_GRACE_MS: number;
+  SHUTDOWN_DELAY_MS: number;
   AUTH_JWT_SECRET: string;
   INTERNAL_API_TOKEN?: string;
   GATEWAY_TRUST_PROXY: number;
@@ -77,7 +78,9 @@ export const gatewayConfigSchema = Joi.object<GatewayConfig>({
   HOST: commonConfig.HOST,
   METRICS_TOKEN: commonConfig.METRICS_TOKEN,
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
-  SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).max(120000).default(10000),
+  SHUTDOWN_GRACE_MS: commonConfig.SHUTDOWN_GRACE_MS,
+  // As every service: keep answering, readiness failing, while the endpoint removal propagates.
+  SHUTDOWN_DELAY_MS: commonConfig.SHUTDOWN_DELAY_MS,
   // The same key and development default as the auth service: the gateway must verify what auth signs.
   ...tokenConfig,
   INTERNAL_API_TOKEN: Joi.string().min(16).optional(),

@@ -19,7 +19,8 @@ export interface RunningGateway extends RunningServer {
 
 /**
  * The gateway's main without the process handling. Not a kit ServiceDefinition: it owns no data,
- * so it connects no MongoDB and no Kafka; the start-up and drain are the kit's `serve`.
+ * so it connects no MongoDB and no Kafka; the start-up and drain are the kit's `serve`, with the
+ * services' SHUTDOWN_DELAY_MS and SHUTDOWN_GRACE_MS.
  */
 export async function startGateway(opts: StartOptions = {}): Promise<RunningGateway> {
   const config = loadConfig(gatewayConfigSchema, opts.env);
@@ -35,6 +36,7 @@ export async function startGateway(opts: StartOptions = {}): Promise<RunningGate
     logger,
     readiness,
     graceMs: config.SHUTDOWN_GRACE_MS,
+    delayMs: config.SHUTDOWN_DELAY_MS,
     closers: [async () => gateway.close()],
     handleSignals: opts.handleSignals,
   });

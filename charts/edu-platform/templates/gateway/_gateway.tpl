@@ -4,6 +4,7 @@
 {{- $owners := dict "auth" "auth" "analytics" "analytics" "notifications" "notification" "parentAlerts" "notification" "documentImport" "document-import" }}
 {{- $envNames := dict "auth" "AUTH" "analytics" "ANALYTICS" "notifications" "NOTIFICATIONS" "parentAlerts" "PARENT_ALERTS" "documentImport" "DOCUMENT_IMPORT" }}
 PORT: {{ $gw.port | quote }}
+SHUTDOWN_DELAY_MS: {{ mul .Values.shutdownDelaySeconds 1000 | quote }}
 GATEWAY_TRUST_PROXY: {{ $gw.trustProxy | quote }}
 GATEWAY_RATE_LIMIT_RPS: {{ $gw.rateLimit.perSecond | quote }}
 GATEWAY_RATE_LIMIT_BURST: {{ $gw.rateLimit.burst | quote }}
