@@ -172,9 +172,7 @@ kind-load: ## build the images the kind cluster runs (edu-platform:$(IMAGE_TAG);
 
 helm-install: install ## install the chart and wait until every pod is Ready: into KUBECONFIG's cluster with HELM_VALUES when set, else the kind cluster of make kind-up (images built and loaded)
 	@if [[ -n "$${KUBECONFIG:-}" ]]; then \
-	  eval "$$(scripts/cluster.sh env | grep -E '^(KUBECTL|HELM)=')"; \
-	  command -v helm >/dev/null && HELM=$$(command -v helm); command -v kubectl >/dev/null && KUBECTL=$$(command -v kubectl); \
-	  [[ -x "$$HELM" ]] || { scripts/cluster.sh tools >&2 && eval "$$(scripts/cluster.sh env | grep -E '^(KUBECTL|HELM)=')"; }; \
+	  source scripts/lib/clients.sh && k8s_clients && \
 	  "$$HELM" upgrade --install edu-platform charts/edu-platform --namespace edu-platform --create-namespace \
 	    -f $(HELM_VALUES) --set image.tag=$(IMAGE_TAG) --wait --timeout 12m && \
 	  "$$KUBECTL" get pods -n edu-platform; \

@@ -28,6 +28,9 @@ RELEASE=${EDU_RELEASE:-edu-platform}
 READY_TIMEOUT=${EDU_READY_TIMEOUT:-300}
 
 log() { printf '[kind-platform] %s\n' "$*" >&2; }
+# shellcheck source=scripts/lib/clients.sh
+source "$ROOT/scripts/lib/clients.sh"
+
 die() {
 	log "error: $*"
 	exit 1
@@ -39,17 +42,6 @@ cluster_env() {
 	lines=$(bash "$KIND" env) || die "no kind cluster is up: run \`make kind-up\` (scripts/kind.sh up) first"
 	eval "$lines"
 	export KUBECONFIG KIND_CLUSTER KIND_PROVIDER
-}
-
-clients() {
-	if [[ -n ${KUBECTL:-} && -n ${HELM:-} ]]; then
-		return 0
-	elif command -v kubectl >/dev/null && command -v helm >/dev/null; then
-		KUBECTL=$(command -v kubectl) HELM=$(command -v helm)
-	else
-		bash "$ROOT/scripts/cluster.sh" tools >&2
-		eval "$(bash "$ROOT/scripts/cluster.sh" env | grep -E '^(KUBECTL|HELM)=')"
-	fi
 }
 
 local_images() { [[ $KIND_PROVIDER == podman ]]; }
@@ -116,10 +108,10 @@ main() {
 	[[ ${1:-} == --tag ]] && tag=${2:?--tag needs a value}
 	case $cmd in
 		images) cluster_env && cmd_images "$tag" ;;
-		addons) cluster_env && clients && cmd_addons ;;
+		addons) cluster_env && k8s_clients && cmd_addons ;;
 		values) cluster_env && cmd_values ;;
-		standin) cluster_env && clients && cmd_standin "${1:?standin needs a namespace}" ;;
-		install) cluster_env && clients && cmd_install "$@" ;;
+		standin) cluster_env && k8s_clients && cmd_standin "${1:?standin needs a namespace}" ;;
+		install) cluster_env && k8s_clients && cmd_install "$@" ;;
 		*)
 			sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 			exit 2

@@ -20,16 +20,8 @@ LOG_DIR=$CACHE/run/test-logs
 
 log() { printf '[kind-test] %s\n' "$*" >&2; }
 
-# kubectl and helm: the ones on PATH (a laptop's, any OS), else the project's Linux builds.
-clients() {
-  if command -v kubectl >/dev/null && command -v helm >/dev/null; then
-    KUBECTL=$(command -v kubectl) HELM=$(command -v helm)
-  else
-    bash scripts/cluster.sh tools >&2 || return 1
-    eval "$(bash scripts/cluster.sh env | grep -E '^(KUBECTL|HELM)=')"
-  fi
-  export KUBECTL HELM
-}
+# shellcheck source=scripts/lib/clients.sh
+source "$ROOT/scripts/lib/clients.sh"
 
 # What a failed run leaves for reading: every pod, the events, and the logs of each container
 # (the previous instance's too, for a crash loop), under $LOG_DIR/kind-failure-<time>/.
@@ -54,7 +46,7 @@ main() {
   local suites=("$@")
   ((${#suites[@]})) || suites=(cluster platform)
   mkdir -p "$LOG_DIR"
-  clients || {
+  k8s_clients || {
     log "could not get kubectl and helm"
     return 1
   }

@@ -16,18 +16,15 @@
 // events and the failing components' logs to stderr, the test log. The teardown stops every
 // port-forward, gives the lease back (scripts/kind.sh down deletes the cluster only when this run
 // created it and no other lease is left; EDU_KEEP_INFRA=1 keeps it) and arms the exit watchdog last.
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { exportLines, runScript } from './provision.js';
 import { armExitWatchdog } from '../../services/kit/test/support/exit-watchdog.js';
 import { kubectl } from './cluster.js';
 import { dumpCluster } from './dump-on-failure.js';
 import { stopAllForwards } from './port-forward.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const script = (name: string) => path.join(root, 'scripts', name);
 const lease = process.env.EDU_KEEP_INFRA === '1' ? [] : ['--lease', String(process.pid)];
 const started: Array<() => void> = [];
 /** The image tag `make kind-load` and `make kind-test` use: one tag everywhere. */
@@ -38,34 +35,16 @@ const TAG = process.env.EDU_IMAGE_TAG ?? 'dev';
 process.env.EDU_PLATFORM_NAMESPACE ??= `edu-kind-suite-${process.pid}`;
 const namespace = process.env.EDU_PLATFORM_NAMESPACE;
 
-/** Runs a provisioning script; its stderr is the run's log, its stdout (env lines, paths) is returned. */
-function run(name: string, args: string[]): string {
-  return execFileSync('bash', [script(name), ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    cwd: root,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-}
-
-function exportLines(out: string, keys: string[]): void {
-  for (const key of keys) {
-    const value = new RegExp(`^${key}=(.+)$`, 'm').exec(out)?.[1];
-    if (!value) throw new Error(`a line ${key}= was expected in:\n${out}`);
-    process.env[key] = value;
-  }
-}
-
 /**
  * The network-policy test's echo image (scripts/netpol.sh builds it, Go from the module proxy)
  * loaded into kind; undefined when loaded, else why the test cannot run. Without a registry it is
  * built (root, as the rest here); on a laptop it is loaded only if a build already left it.
  */
 function loadEchoImage(provider: string): string | undefined {
-  if (provider === 'podman') run('netpol.sh', ['build']);
+  if (provider === 'podman') runScript('netpol.sh', ['build']);
   let env = '';
   try {
-    env = run('netpol.sh', ['env']);
+    env = runScript('netpol.sh', ['env']);
   } catch (err) {
     if (provider === 'podman') throw err;
     return `scripts/netpol.sh env failed here (${(err as Error).message.split('\n')[0]})`;
@@ -74,20 +53,20 @@ function loadEchoImage(provider: string): string | undefined {
   const cache = process.env.EDU_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'edu-platform');
   const archive = path.join(cache, `netpol-kube-router-${version ?? '?'}`, 'images', 'echo.tar');
   if (!existsSync(archive)) return `the echo image is not built (${archive}: run scripts/netpol.sh build)`;
-  run('kind.sh', ['load', archive]);
+  runScript('kind.sh', ['load', archive]);
   return undefined;
 }
 
 function upKind(): void {
-  exportLines(run('kind.sh', ['up', ...lease]), ['KUBECONFIG', 'KIND_CLUSTER', 'KIND_PROVIDER']);
-  started.push(() => run('kind.sh', ['down', ...lease]));
+  exportLines(runScript('kind.sh', ['up', ...lease]), ['KUBECONFIG', 'KIND_CLUSTER', 'KIND_PROVIDER']);
+  started.push(() => runScript('kind.sh', ['down', ...lease]));
   const provider = process.env.KIND_PROVIDER ?? '';
-  run('kind-platform.sh', ['images', '--tag', TAG]);
+  runScript('kind-platform.sh', ['images', '--tag', TAG]);
   const echo = loadEchoImage(provider);
   if (echo) process.env.EDU_KIND_NETPOL_SKIP = echo;
-  run('kind-platform.sh', ['addons']);
-  run('kind-platform.sh', ['standin', namespace]);
-  const values = run('kind-platform.sh', ['values'])
+  runScript('kind-platform.sh', ['addons']);
+  runScript('kind-platform.sh', ['standin', namespace]);
+  const values = runScript('kind-platform.sh', ['values'])
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);

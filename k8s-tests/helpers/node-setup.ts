@@ -7,47 +7,27 @@
 // the release is installed against, their CA and credentials exported as EDU_SECURE_* for the suite.
 // With EDU_NODE_EXTERNAL=1 the cluster is whatever KUBECONFIG names and nothing is brought up;
 // EDU_PLATFORM_VALUES then names the chart values (kind has its own hooks: kind-setup.ts).
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { exportLines, runScript } from './provision.js';
 import { armExitWatchdog } from '../../services/kit/test/support/exit-watchdog.js';
 import { stopAllForwards } from './port-forward.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const script = (name: string) => path.join(root, 'scripts', name);
 const lease = process.env.EDU_KEEP_INFRA === '1' ? [] : ['--lease', String(process.pid)];
 const started: Array<() => void> = [];
 
-/** Runs a provisioning script; its stderr is the run's log, its stdout (env lines) is returned. */
-function run(name: string, args: string[]): string {
-  return execFileSync('bash', [script(name), ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    cwd: root,
-  });
-}
-
-function exportLines(out: string, keys: string[]): void {
-  for (const key of keys) {
-    const value = new RegExp(`^${key}=(.+)$`, 'm').exec(out)?.[1];
-    if (value) process.env[key] = value;
-  }
-}
-
 function upThisMachine(): void {
-  exportLines(run('infra.sh', ['up', '--profile', 'test', ...lease]), ['MONGODB_URI', 'KAFKA_BROKERS']);
-  started.push(() => run('infra.sh', ['down', '--profile', 'test', ...lease]));
-  const secure = run('infra.sh', ['up', '--profile', 'secure', ...lease]);
-  started.push(() => run('infra.sh', ['down', '--profile', 'secure', ...lease]));
+  exportLines(runScript('infra.sh', ['up', '--profile', 'test', ...lease]), ['MONGODB_URI', 'KAFKA_BROKERS']);
+  started.push(() => runScript('infra.sh', ['down', '--profile', 'test', ...lease]));
+  const secure = runScript('infra.sh', ['up', '--profile', 'secure', ...lease]);
+  started.push(() => runScript('infra.sh', ['down', '--profile', 'secure', ...lease]));
   for (const line of secure.split('\n')) {
     const eq = line.indexOf('=');
     if (eq > 0) process.env[`EDU_SECURE_${line.slice(0, eq)}`] = line.slice(eq + 1);
   }
-  exportLines(run('node.sh', ['up', ...lease]), ['KUBECONFIG', 'NODE_HOST_IP', 'NODE_NAME']);
-  started.push(() => run('node.sh', ['down', ...lease]));
-  run('netpol.sh', ['up', ...lease]);
-  started.push(() => run('netpol.sh', ['down', ...lease]));
-  run('images.sh', ['build', 'all', '--tag', 'dev']);
+  exportLines(runScript('node.sh', ['up', ...lease]), ['KUBECONFIG', 'NODE_HOST_IP', 'NODE_NAME']);
+  started.push(() => runScript('node.sh', ['down', ...lease]));
+  runScript('netpol.sh', ['up', ...lease]);
+  started.push(() => runScript('netpol.sh', ['down', ...lease]));
+  runScript('images.sh', ['build', 'all', '--tag', 'dev']);
   process.env.EDU_NODE = '1';
 }
 
