@@ -45,8 +45,8 @@ export interface ServiceAppParts {
   version: string;
   routes: Router;
   logger: Logger;
-  /** The service's one OpenAPI document (a file beside its code, read once here). */
-  openapi: URL;
+  /** The service's one OpenAPI document: generated from its routes, or a file beside its code read once here. */
+  openapi: object | URL;
   bodyLimit: string;
   /** `METHOD /v1/path` pairs where the DOCX workers' token is accepted (none by default). */
   workerRoutes?: readonly string[];
@@ -57,7 +57,7 @@ export function serviceApp(parts: ServiceAppParts, opts: ServiceAppOptions): Exp
   const { openapi, ...rest } = parts;
   return createApp({
     ...rest,
-    openapi: readOpenApi(openapi),
+    openapi: openapi instanceof URL ? readOpenApi(openapi) : openapi,
     checks: opts.checks,
     metrics: opts.metrics,
     internalToken: opts.internalToken,

@@ -33,7 +33,21 @@ export {
 export { requireRole } from './roles.js';
 export { validate, input, type RequestSchemas, type FieldError } from './validate.js';
 export { tolerant, applySpellings, type Spelling, type SpellingConflict } from './tolerant.js';
-export { trimmedString } from './text.js';
+export { trimmedString, trimmedPattern, dateTimeString, TRIMMED_WHITESPACE } from './text.js';
+export {
+  routes,
+  routerFor,
+  routeOrder,
+  type Route,
+  type RouteDeclaration,
+  type OperationDoc,
+  type ValidRequest,
+  type Empty,
+} from './route.js';
+export { documented, documentedAs, named, jsonSchemaOf, type Json, type JsonObject } from './openapi/json-schema.js';
+export { openApiDocument, openApiPath, type DocumentBase, type DocumentedRoute } from './openapi/document.js';
+export { envelope, okResponse, errorResponse, errorResponses, ref, ERROR_SCHEMA } from './openapi/responses.js';
+export { kitPaths, type KitPathsOptions } from './openapi/kit-paths.js';
 export {
   readActor,
   internalTokenGuard,

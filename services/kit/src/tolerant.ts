@@ -24,15 +24,22 @@ const spellingsOf = new WeakMap<Joi.Schema, readonly Spelling[]>();
  * validating, and when both are sent they must be equal (else 400 VALIDATION_ERROR naming the
  * alias).
  */
-export function tolerant(schema: Joi.ObjectSchema, spellings: readonly Spelling[] = []): Joi.ObjectSchema {
-  const out = schema.prefs({ stripUnknown: { objects: true } });
-  spellingsOf.set(out, spellings);
+export function tolerant<T>(schema: Joi.ObjectSchema<T>, spellings: readonly Spelling[] = []): Joi.ObjectSchema<T> {
+  // The spellings travel in the schema's metadata too, for its document (alias members).
+  const out = schema.prefs({ stripUnknown: { objects: true } }).meta({ spellings });
   return out;
 }
 
 /** The spellings `tolerant()` registered for a schema (none for any other schema). */
 export function spellingsFor(schema: Joi.Schema): readonly Spelling[] {
-  return spellingsOf.get(schema) ?? [];
+  let found = spellingsOf.get(schema);
+  if (found === undefined) {
+    // Read once per schema from its metadata (kept when the schema is named or documented).
+    const metas = (schema.describe() as { metas?: Array<{ spellings?: readonly Spelling[] }> }).metas ?? [];
+    found = metas.flatMap((m) => m.spellings ?? []);
+    spellingsOf.set(schema, found);
+  }
+  return found;
 }
 
 type Obj = Record<string, unknown>;

@@ -1,16 +1,15 @@
 import type { Express } from 'express';
 import { serviceApp, type ServiceAppOptions } from '../../kit/src/index.js';
 import type { UserDeps } from './domain/deps.js';
-import { userRoutes } from './routes.js';
+import { SERVICE_NAME, SERVICE_VERSION, userDocument } from './openapi.js';
+import { userRouter } from './routes.js';
 
-export const SERVICE_NAME = 'user';
-export const SERVICE_VERSION = '0.1.0';
+export { SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
 
 export type UserAppOptions = ServiceAppOptions;
 
-/** The user service's Express app from injected dependencies; reads only its own OpenAPI document. */
+/** The user service's Express app from injected dependencies; serves the document its routes generate. */
 export function buildApp(deps: UserDeps, opts: UserAppOptions): Express {
   const parts = { name: SERVICE_NAME, version: SERVICE_VERSION, logger: deps.logger };
-  const openapi = new URL('../openapi.json', import.meta.url);
-  return serviceApp({ ...parts, routes: userRoutes(deps), openapi, bodyLimit: '64kb' }, opts);
+  return serviceApp({ ...parts, routes: userRouter(deps), openapi: userDocument(), bodyLimit: '64kb' }, opts);
 }

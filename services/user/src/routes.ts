@@ -1,14 +1,21 @@
-import { Router } from 'express';
-import { AppError, input, ok, readActor, validate } from '../../kit/src/index.js';
-import type { UserDeps } from './domain/deps.js';
 import {
-  getProfile,
-  updateBaseProfile,
-  upsertRoleProfile,
-  type BaseProfileInput,
-  type RoleProfileKind,
-} from './domain/profiles.js';
-import { upsertSnapshot, type SnapshotInput } from './domain/snapshot.js';
+  AppError,
+  errorResponses,
+  ok,
+  okResponse,
+  readActor,
+  ref,
+  routerFor,
+  routes,
+  type JsonObject,
+  type Empty,
+  type Route,
+  type ValidRequest,
+} from '../../kit/src/index.js';
+import type { Response, Router } from 'express';
+import type { UserDeps } from './domain/deps.js';
+import { getProfile, updateBaseProfile, upsertRoleProfile, type RoleProfileKind } from './domain/profiles.js';
+import { upsertSnapshot } from './domain/snapshot.js';
 import { MSG } from './messages.js';
 import {
   baseProfileBody,
@@ -19,43 +26,131 @@ import {
   userIdParams,
 } from './schemas.js';
 
-const ROLE_PROFILE_ROUTES: Array<[string, RoleProfileKind, typeof teacherProfileBody]> = [
-  ['teacher-profile', 'teacherProfile', teacherProfileBody],
-  ['student-profile', 'studentProfile', studentProfileBody],
-  ['parent-profile', 'parentProfile', parentProfileBody],
-];
+const route = routes<UserDeps>();
 
-const userIdOf = (req: Parameters<typeof input>[0]) => input<{ userId: string }>(req, 'params').userId;
+/** The actor headers every route reads (X-Actor-* are read too). */
+const ACTOR_HEADERS = [ref('parameters', 'UserHeader'), ref('parameters', 'RoleHeader')];
 
-export function userRoutes(deps: UserDeps): Router {
-  const router = Router();
+const ERRORS = {
+  400: 'Malformed JSON, wrong types, unknown fields, a malformed header; details name every field. Codes: VALIDATION_ERROR.',
+  401: 'No X-User-Id / X-Actor-Id, or a missing or wrong X-Internal-Token when INTERNAL_API_TOKEN is configured. Codes: UNAUTHENTICATED.',
+  403: "Neither the profile's owner nor an ADMIN. Codes: FORBIDDEN.",
+  404: "No profile for this user id (it arrives with the user's first snapshot). Codes: USER_NOT_FOUND.",
+  500: 'Unexpected failure; no internals are returned. Codes: INTERNAL_ERROR.',
+};
+
+const BODY_ERRORS = {
+  413: 'Body larger than 64 KiB. Codes: PAYLOAD_TOO_LARGE.',
+  415: 'Body that is not application/json. Codes: UNSUPPORTED_MEDIA_TYPE.',
+};
+
+const PROFILE = ref('schemas', 'Profile');
+const AFTER_CHANGE = 'The whole profile view after the change';
+
+/** An owner-or-admin write's responses: the profile view, the shared errors and its 409. */
+function writeResponses(conflict: string): JsonObject {
+  return {
+    200: okResponse(AFTER_CHANGE, PROFILE),
+    ...errorResponses({ ...ERRORS, ...BODY_ERRORS, 409: conflict }),
+  };
+}
+
+const ROLE_PROFILE_DESCRIPTION =
+  'Owner or ADMIN. Upsert: creates the role profile on first use, otherwise merges the sent fields into the stored ones (omitted fields stay). Any user may hold any role profile, whatever its current role.';
+
+type RoleProfileRequest = ValidRequest<{ userId: string }, Empty, Record<string, unknown>>;
+
+/** A role profile's PATCH but its body: the same rules for the three kinds. */
+function roleProfileRoute(path: string, kind: RoleProfileKind, who: string) {
+  return {
+    method: 'patch' as const,
+    path: `/v1/users/:userId/${path}`,
+    params: userIdParams,
+    doc: {
+      summary: `Upsert the ${who} profile`,
+      operationId: `upsert${who[0]?.toUpperCase()}${who.slice(1)}Profile`,
+      description: ROLE_PROFILE_DESCRIPTION,
+      parameters: ACTOR_HEADERS,
+      responses: writeResponses('Concurrent edits kept colliding. Codes: PROFILE_CONFLICT.'),
+    },
+    handle: async (req: RoleProfileRequest, res: Response, deps: UserDeps) => {
+      const target = { userId: req.valid.params.userId, kind };
+      ok(res, await upsertRoleProfile(deps, readActor(req), target, req.valid.body));
+    },
+  };
+}
+
+/** The user service's routes, declared once: validation, handler types and the document come from here. */
+export const userRoutes: ReadonlyArray<Route<UserDeps>> = [
   // A snapshot may set any identity field, the role included: only an admin (a backfill) may send one.
-  router.put(
-    '/v1/users/:userId/profile-snapshot',
-    validate({ params: userIdParams, body: snapshotBody }),
-    async (req, res) => {
+  route({
+    method: 'put',
+    path: '/v1/users/:userId/profile-snapshot',
+    params: userIdParams,
+    body: snapshotBody,
+    doc: {
+      summary: 'Upsert the profile snapshot (public user data from auth or a backfill)',
+      operationId: 'putProfileSnapshot',
+      description:
+        'ADMIN only (a backfill acts as admin; auth itself feeds the service through identity.user-changed.v1, by the same rules). Newer wins by updatedAt: a snapshot not newer than the stored record changes nothing and answers applied false.',
+      parameters: ACTOR_HEADERS,
+      responses: {
+        200: okResponse('Success', ref('schemas', 'SnapshotResult')),
+        ...errorResponses({
+          ...ERRORS,
+          ...BODY_ERRORS,
+          400: "As above, and a body id that differs from the path's userId. Codes: VALIDATION_ERROR.",
+          403: 'The caller is not an ADMIN. Codes: FORBIDDEN.',
+          409: 'The e-mail or phone belongs to another profile, or concurrent snapshots kept colliding. Codes: EMAIL_TAKEN, PHONE_TAKEN, PROFILE_CONFLICT.',
+        }),
+      },
+    },
+    handle: async (req, res, deps) => {
       const actor = readActor(req);
       if (actor.userId === undefined) throw new AppError('UNAUTHENTICATED', MSG.actorRequired);
       if (actor.role !== 'ADMIN') throw new AppError('FORBIDDEN', MSG.snapshotAdminOnly);
-      const result = await upsertSnapshot(deps, userIdOf(req), input<SnapshotInput>(req, 'body'));
-      ok(res, result);
+      ok(res, await upsertSnapshot(deps, req.valid.params.userId, req.valid.body));
     },
-  );
-  router.get('/v1/users/:userId/profile', validate({ params: userIdParams }), async (req, res) => {
-    ok(res, await getProfile(deps, readActor(req), userIdOf(req)));
-  });
-  router.patch(
-    '/v1/users/:userId/profile',
-    validate({ params: userIdParams, body: baseProfileBody }),
-    async (req, res) => {
-      ok(res, await updateBaseProfile(deps, readActor(req), userIdOf(req), input<BaseProfileInput>(req, 'body')));
+  }),
+  route({
+    method: 'get',
+    path: '/v1/users/:userId/profile',
+    params: userIdParams,
+    doc: {
+      summary: 'The profile view',
+      operationId: 'getProfile',
+      description: 'Owner or ADMIN.',
+      parameters: ACTOR_HEADERS,
+      responses: { 200: okResponse('Success', PROFILE), ...errorResponses(ERRORS) },
     },
-  );
-  for (const [path, kind, body] of ROLE_PROFILE_ROUTES) {
-    router.patch(`/v1/users/:userId/${path}`, validate({ params: userIdParams, body }), async (req, res) => {
-      const fields = input<Record<string, unknown>>(req, 'body');
-      ok(res, await upsertRoleProfile(deps, readActor(req), { userId: userIdOf(req), kind }, fields));
-    });
-  }
-  return router;
+    handle: async (req, res, deps) => {
+      ok(res, await getProfile(deps, readActor(req), req.valid.params.userId));
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/users/:userId/profile',
+    params: userIdParams,
+    body: baseProfileBody,
+    doc: {
+      summary: 'Update the base profile (fullName, email, phone, avatarUrl)',
+      operationId: 'patchProfile',
+      description: "Owner or ADMIN. Validated as the contract's Limits say.",
+      parameters: ACTOR_HEADERS,
+      responses: writeResponses(
+        'The e-mail or phone belongs to another profile, or concurrent edits kept colliding. Codes: EMAIL_TAKEN, PHONE_TAKEN, PROFILE_CONFLICT.',
+      ),
+    },
+    handle: async (req, res, deps) => {
+      ok(res, await updateBaseProfile(deps, readActor(req), req.valid.params.userId, req.valid.body));
+    },
+  }),
+  route({ ...roleProfileRoute('teacher-profile', 'teacherProfile', 'teacher'), body: teacherProfileBody }),
+  route({ ...roleProfileRoute('student-profile', 'studentProfile', 'student'), body: studentProfileBody }),
+  route({ ...roleProfileRoute('parent-profile', 'parentProfile', 'parent'), body: parentProfileBody }),
+];
+
+/** The user service's router over its declared routes. */
+export function userRouter(deps: UserDeps): Router {
+  return routerFor(userRoutes, deps);
 }
