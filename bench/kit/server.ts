@@ -3,7 +3,8 @@
 // process, so the only difference measured is the kit's per-request path. Prints its port.
 import type { AddressInfo } from 'node:net';
 import express, { Router, type Request, type Response } from 'express';
-import { createApp, createLogger, createMetricsRegistry } from '../../services/kit/src/index.js';
+import Joi from 'joi';
+import { createApp, createLogger, createMetricsRegistry, routerFor, routes } from '../../services/kit/src/index.js';
 
 const mode = process.argv[2];
 const body = { success: true, data: { pong: true }, message: 'OK' };
@@ -17,9 +18,27 @@ function bare(): express.Express {
   return app;
 }
 
+/**
+ * The route as services declare it (a typed query schema, validated, the handler reading
+ * `req.valid`), or with BENCH_KIT_ROUTES=plain as a bare Express route in the kit's app (the
+ * before-and-after of one declaration per route).
+ */
+function kitRoutes(): Router {
+  if (process.env.BENCH_KIT_ROUTES === 'plain') return Router().get('/v1/ping', handler);
+  const route = routes<null>();
+  const query = Joi.object<{ verbose?: boolean }, true>({ verbose: Joi.boolean() });
+  const ping = route({
+    method: 'get',
+    path: '/v1/ping',
+    query,
+    doc: { summary: 'ping', responses: {} },
+    handle: (req, res) => res.json(req.valid.query.verbose ? { ...body, verbose: true } : body),
+  });
+  return routerFor([ping], null);
+}
+
 function kit(): express.Express {
-  const routes = Router();
-  routes.get('/v1/ping', handler);
+  const routes = kitRoutes();
   // Info level to stdout, as in production: the request line is part of the cost being measured.
   const logger = createLogger({ name: 'bench-kit', level: 'info' });
   return createApp({

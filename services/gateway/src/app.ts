@@ -1,20 +1,20 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
-import { createApp, readOpenApi, type Logger, type ReadinessState } from '../../kit/src/index.js';
+import { createApp, type Logger, type ReadinessState } from '../../kit/src/index.js';
 import { tableSettings, type GatewayConfig } from './config.js';
 import { parseAllowedOrigins } from './csrf.js';
 import { createFairness, type Fairness } from './fairness.js';
 import { apiHandler, type GatewayDeps } from './gateway.js';
 import { cachedVerifier } from './identity.js';
 import { edgeMetrics, gatewayMetrics } from './metrics.js';
+import { gatewayDocument, SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
 import { upstreamAgent, type Upstream } from './proxy.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createRevocationSet, startFeedPoller, type FeedPoller, type RevocationSet } from './revocation.js';
 import { compileTables, isApiPath, TABLE_NAMES, type TableName } from './tables.js';
 
-export const SERVICE_NAME = 'gateway';
-export const SERVICE_VERSION = '0.1.0';
+export { SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
 
 export interface GatewayAppOptions {
   config: Readonly<GatewayConfig>;
@@ -132,7 +132,7 @@ export function buildGatewayApp(opts: GatewayAppOptions): GatewayApp {
     checks: {},
     logger: opts.logger,
     metrics: opts.metrics,
-    openapi: readOpenApi(new URL('../openapi.json', import.meta.url)),
+    openapi: gatewayDocument(),
     trustProxy: opts.config.GATEWAY_TRUST_PROXY,
     readiness: opts.readiness,
     // /metrics takes METRICS_TOKEN as Bearer (else the internal token): the gateway faces the internet.

@@ -30,6 +30,8 @@ export interface RouteDef {
 
 export interface TableDef {
   name: TableName;
+  /** The owning service (its folder under services/). */
+  service: string;
   guard: Guard;
   routes: readonly RouteDef[];
 }
@@ -47,6 +49,7 @@ const DI = '/v1/import/docx';
 export const TABLES: readonly TableDef[] = [
   {
     name: 'auth',
+    service: 'auth',
     guard: { identity: 'service' },
     routes: [
       r('POST', '/api/auth/register', '/v1/auth/register'),
@@ -58,6 +61,7 @@ export const TABLES: readonly TableDef[] = [
   },
   {
     name: 'analytics',
+    service: 'analytics',
     guard: { identity: 'token', roles: ['ADMIN', 'TEACHER'], requireOrganization: true },
     routes: [
       r('GET', '/api/analytics/results', '/v1/analytics/results'),
@@ -66,6 +70,7 @@ export const TABLES: readonly TableDef[] = [
   },
   {
     name: 'notifications',
+    service: 'notification',
     guard: { identity: 'token', scope: 'self' },
     routes: [
       // The caller's own inbox: the admin inbox (another user's, or everyone's) stays legacy.
@@ -86,6 +91,7 @@ export const TABLES: readonly TableDef[] = [
   },
   {
     name: 'parentAlerts',
+    service: 'notification',
     guard: { identity: 'token', roles: ['PARENT'], scope: 'self' },
     routes: [
       r('GET', '/api/parent/alerts', '/v1/parent/alerts', { dropQuery: ['userId', 'organizationId'] }),
@@ -95,6 +101,7 @@ export const TABLES: readonly TableDef[] = [
   },
   {
     name: 'documentImport',
+    service: 'document-import',
     guard: { identity: 'token', roles: ['ADMIN', 'TEACHER'], requireOrganization: true },
     routes: [
       r('GET', '/api/exam-import/teacher-library', `${DI}/teacher-library`),
@@ -118,7 +125,7 @@ export const TABLES: readonly TableDef[] = [
 ];
 
 /** A path parameter: an id-like segment; `.` and `..` never, so no hop can normalise it into another path. */
-const SEGMENT = /^[A-Za-z0-9_.:@~-]{1,200}$/;
+export const SEGMENT = /^[A-Za-z0-9_.:@~-]{1,200}$/;
 
 export interface Match {
   table: TableDef;
