@@ -42,7 +42,8 @@ export default tseslint.config(
   },
   {
     // The operator may use the kit's config (Kafka's connection and topic reads among it), logging,
-    // metrics, secrets and timing (withTimeout, backoffMs), nothing else from services/ (none of these imports express).
+    // metrics, process (runProcess), secrets and timing (withTimeout, backoffMs), nothing else from services/
+    // (none of these imports express, mongoose or kafkajs).
     files: ['operator/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -51,9 +52,9 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '/services/(?!kit/src/(config|config-error|kafka-config|kafka-topics|logging|metrics|secrets|timing)\\.js$)',
+                '/services/(?!kit/src/(config|config-error|kafka-config|kafka-topics|logging|metrics|process|secrets|timing)\\.js$)',
               message:
-                'the operator imports only kit config, config-error, kafka-config, kafka-topics, logging, metrics, secrets and timing',
+                'the operator imports only kit config, config-error, kafka-config, kafka-topics, logging, metrics, process, secrets and timing',
             },
           ],
         },
@@ -70,7 +71,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '/services/(?!kit/src/(config|config-error|kafka-config|kafka-topics|logging|metrics|secrets|timing)\\.js$|kit/test/support/(secure-infra|servers)\\.js$)',
+                '/services/(?!kit/src/(config|config-error|kafka-config|kafka-topics|logging|metrics|process|secrets|timing)\\.js$|kit/test/support/(secure-infra|servers)\\.js$)',
               message:
                 'operator tests import only the kit modules the operator may, and the kit test servers (support/secure-infra, support/servers)',
             },

@@ -15,11 +15,12 @@ import { randomUUID } from 'node:crypto';
 import Joi from 'joi';
 import {
   createKafkaBus,
-  createLogger,
   kafkaBusOptions,
   kafkaConfig,
-  loadConfig,
+  runProcess,
+  type EventBus,
   type KafkaClientConfig,
+  type ProcessStart,
   type ReceivedMessage,
 } from '../services/kit/src/index.js';
 import { validateEvent, type EventValidation } from './event-schemas.js';
@@ -86,7 +87,7 @@ export function formatRecord(m: ReceivedMessage, validation?: EventValidation): 
 }
 
 /** Reads until `max` records, the timeout or a signal; resolves with the number of invalid records. */
-async function consume(args: ConsumeArgs, bus: ReturnType<typeof createKafkaBus>): Promise<number> {
+async function consume(args: ConsumeArgs, bus: EventBus, stopSignal: AbortSignal): Promise<number> {
   let seen = 0;
   let invalid = 0;
   let finish!: () => void;
@@ -108,8 +109,7 @@ async function consume(args: ConsumeArgs, bus: ReturnType<typeof createKafkaBus>
     },
   });
   const timer = Number.isFinite(args.timeoutMs) ? setTimeout(finish, args.timeoutMs) : undefined;
-  process.once('SIGINT', finish);
-  process.once('SIGTERM', finish);
+  stopSignal.addEventListener('abort', finish, { once: true });
   await finished;
   clearTimeout(timer);
   await sub.stop();
@@ -121,35 +121,33 @@ const cliConfig = Joi.object<KafkaClientConfig>({
   KAFKA_BROKERS: kafkaConfig.KAFKA_BROKERS.default('127.0.0.1:19092'),
 });
 
-async function main(argv: string[]): Promise<number> {
-  const config = loadConfig(cliConfig);
-  const logger = createLogger({ name: 'kafka-cli', level: 'warn', destination: process.stderr });
-  const bus = createKafkaBus(kafkaBusOptions(config, 'edu-kafka-cli', logger));
+/** The command's work: the topic list, or a consume; resolves with the exit code. */
+async function run(argv: string[], bus: EventBus, stopSignal: AbortSignal): Promise<number> {
   const [command, ...rest] = argv;
-  try {
-    if (command === 'topics') {
-      for (const t of TOPIC_CATALOGUE)
-        process.stdout.write(
-          `${t.name}\t${t.partitions} partitions\tkey=${t.key}\tevents=${t.events.join(',')}\t${t.description}\n`,
-        );
-      return 0;
-    }
-    if (command !== 'consume') throw new Error(`usage: kafka/cli.ts topics | ${USAGE}`);
-    const args = parseConsumeArgs(rest);
-    const invalid = await consume(args, bus);
-    if (invalid > 0) process.stderr.write(`${invalid} invalid record(s)\n`);
-    return invalid > 0 ? 2 : 0;
-  } finally {
-    await bus.close();
+  if (command === 'topics') {
+    for (const t of TOPIC_CATALOGUE)
+      process.stdout.write(
+        `${t.name}\t${t.partitions} partitions\tkey=${t.key}\tevents=${t.events.join(',')}\t${t.description}\n`,
+      );
+    return 0;
   }
+  if (command !== 'consume') throw new Error(`usage: kafka/cli.ts topics | ${USAGE}`);
+  const invalid = await consume(parseConsumeArgs(rest), bus, stopSignal);
+  if (invalid > 0) process.stderr.write(`${invalid} invalid record(s)\n`);
+  return invalid > 0 ? 2 : 0;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`${(err as Error).message}\n`);
-      process.exit(1);
+  // A one-shot kit process: config, the bus, the work, the bus closed, the work's exit code.
+  runProcess<KafkaClientConfig, ProcessStart>({
+    name: 'kafka-cli',
+    configSchema: cliConfig,
+    logLevel: 'warn',
+    logDestination: process.stderr,
+    async start({ config, logger, closers, stopSignal }) {
+      const bus = createKafkaBus(kafkaBusOptions(config, 'edu-kafka-cli', logger));
+      closers.push(() => bus.close());
+      return { done: run(process.argv.slice(2), bus, stopSignal) };
     },
-  );
+  });
 }

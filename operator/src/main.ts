@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
-// The three kit modules the operator may use, imported directly: the kit's index would also load
+// The kit modules the operator may use, imported directly: the kit's index would also load
 // express, mongoose and kafkajs into a process that needs none of them.
-import { loadConfig } from '../../services/kit/src/config.js';
-import { describeKafkaConnection, kafkaConnection, type KafkaConnection } from '../../services/kit/src/kafka-config.js';
-import { createLogger } from '../../services/kit/src/logging.js';
+import { describeKafkaConnection, kafkaConnection } from '../../services/kit/src/kafka-config.js';
 import { createMetricsRegistry } from '../../services/kit/src/metrics.js';
+import { runProcess, type ProcessContext, type ProcessStart } from '../../services/kit/src/process.js';
 import { brokerList, leaderTimings, operatorConfigSchema, workerPolicy, type OperatorConfig } from './config.js';
 import { Controller } from './controller/controller.js';
 import { EventRecorder } from './events.js';
@@ -16,21 +15,21 @@ import { LeaderElector } from './leader.js';
 import { createOperatorMetrics, describeRequest } from './metrics.js';
 import { createQueueDepthReader } from './queue-depth.js';
 
-// The environment and the files it names (Kafka's CA and client certificate), read before any server
-// is touched; a problem is one line on stderr and exit 1.
-function readConfig(): { config: Readonly<OperatorConfig>; connection: KafkaConnection } {
-  try {
-    const config = loadConfig(operatorConfigSchema);
-    return { config, connection: kafkaConnection(config) };
-  } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  }
-}
+runProcess<OperatorConfig, ProcessStart>({
+  name: 'docx-import-operator',
+  configSchema: operatorConfigSchema,
+  start: startOperator,
+});
 
-async function main(): Promise<void> {
-  const { config, connection } = readConfig();
-  const logger = createLogger({ name: 'docx-import-operator', level: config.LOG_LEVEL });
+/**
+ * The operator's start on the kit's runProcess (a bad config value is one line on stderr and exit
+ * 1; any later start failure, the port taken or the kubeconfig unreadable, is fatal too: a process
+ * without its server or controller must not linger as if it ran). On SIGTERM it stops reconciling
+ * while still holding the lease, then hands the lease over: never two leaders at work.
+ */
+async function startOperator({ config, logger, closers }: ProcessContext<OperatorConfig>): Promise<ProcessStart> {
+  // The files the config names (Kafka's CA and client certificate), read before any server is touched.
+  const connection = kafkaConnection(config);
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
 
   const kc = new KubeConfig();
@@ -43,6 +42,7 @@ async function main(): Promise<void> {
   // Unique per process: a restarted pod must not mistake its predecessor's lease for its own.
   const identity = `${config.POD_NAME ?? os.hostname()}_${randomUUID().slice(0, 8)}`;
   const depth = createQueueDepthReader({ brokers: brokerList(config), connection, logger });
+  closers.push(() => depth.close());
   const controller = new Controller({
     kc,
     clients,
@@ -86,6 +86,7 @@ async function main(): Promise<void> {
     { leader: () => leading, synced: () => controller.synced },
     config.METRICS_TOKEN,
   );
+  closers.push(async () => void server.close());
   logger.info(
     {
       port: boundPort(server),
@@ -95,29 +96,15 @@ async function main(): Promise<void> {
     },
     'docx-import-operator listening',
   );
+  closers.unshift(async () => {
+    lead(false);
+    await transition;
+    await elector?.stop();
+  });
   if (elector) elector.start();
   else {
     logger.info('leader election disabled: reconciling as the only instance');
     lead(true);
   }
-
-  const shutdown = async (signal: string): Promise<void> => {
-    logger.info({ signal }, 'shutting down');
-    // Stop reconciling while still holding the lease, then hand it over: never two leaders at work.
-    lead(false);
-    await transition;
-    await elector?.stop();
-    await depth.close();
-    server.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  return {};
 }
-
-// A start that fails after the config (the port taken, the kubeconfig unreadable) is fatal: a
-// process without its server or controller must not linger as if it ran.
-main().catch((err: unknown) => {
-  process.stderr.write(`startup failed: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});

@@ -1,4 +1,3 @@
-import { runMain } from '../../kit/src/index.js';
-import { startGateway } from './service.js';
+import { runGateway } from './service.js';
 
-runMain(() => startGateway());
+runGateway();

@@ -1,9 +1,11 @@
 import {
-  createLogger,
   createMetricsRegistry,
-  loadConfig,
-  serve,
+  runProcess,
+  startProcess,
   type Logger,
+  type ProcessContext,
+  type ProcessDefinition,
+  type ProcessStart,
   type ReadinessState,
   type RunningServer,
   type StartOptions,
@@ -17,36 +19,50 @@ export interface RunningGateway extends RunningServer {
   gateway: GatewayApp;
 }
 
+interface GatewayStart extends ProcessStart {
+  gateway: GatewayApp;
+}
+
 /**
- * The gateway's main without the process handling. Not a kit ServiceDefinition: it owns no data,
- * so it connects no MongoDB and no Kafka; the start-up and drain are the kit's `serve`, with the
- * services' SHUTDOWN_DELAY_MS and SHUTDOWN_GRACE_MS.
+ * The gateway as a kit process. Not a kit ServiceDefinition: it owns no data, so it connects no
+ * MongoDB and no Kafka; the start-up and drain are the kit's runProcess, with the services'
+ * SHUTDOWN_DELAY_MS and SHUTDOWN_GRACE_MS.
  */
+function gatewayProcess(host?: string): ProcessDefinition<GatewayConfig, GatewayStart> {
+  return {
+    name: SERVICE_NAME,
+    configSchema: gatewayConfigSchema,
+    checkConfig: assertProductionSafe,
+    async start({ config, logger, closers }: ProcessContext<GatewayConfig>) {
+      const readiness: ReadinessState = { shuttingDown: false };
+      const gateway = buildGatewayApp({ config, logger, metrics: createMetricsRegistry(), readiness });
+      closers.push(async () => gateway.close());
+      const listening = (port: number) =>
+        logger.info({ port, tables: gateway.enabled, legacy: Boolean(config.GATEWAY_LEGACY_URL) }, 'gateway listening');
+      // The gateway's own listener answers (`/api` skips Express; the rest goes to its app).
+      const http = {
+        app: gateway.listener,
+        port: config.PORT,
+        host: host ?? config.HOST,
+        readiness,
+        graceMs: config.SHUTDOWN_GRACE_MS,
+        delayMs: config.SHUTDOWN_DELAY_MS,
+        listening,
+      };
+      return { http, gateway };
+    },
+  };
+}
+
+/** The gateway's `main`: see runProcess. */
+export function runGateway(): void {
+  runProcess(gatewayProcess());
+}
+
+/** The gateway's main without the process handling (tests). */
 export async function startGateway(opts: StartOptions = {}): Promise<RunningGateway> {
-  const config = loadConfig(gatewayConfigSchema, opts.env);
-  assertProductionSafe(config);
-  const logger = createLogger({ name: SERVICE_NAME, level: config.LOG_LEVEL, destination: opts.logDestination });
-  const metrics = createMetricsRegistry();
-  const readiness: ReadinessState = { shuttingDown: false };
-  const gateway = buildGatewayApp({ config, logger, metrics, readiness });
-  const running = await serve({
-    app: gateway.app,
-    port: config.PORT,
-    host: opts.host ?? config.HOST,
-    logger,
-    readiness,
-    graceMs: config.SHUTDOWN_GRACE_MS,
-    delayMs: config.SHUTDOWN_DELAY_MS,
-    closers: [async () => gateway.close()],
-    handleSignals: opts.handleSignals,
-  });
-  // The kit's serve listens with the Express app; the gateway's listener takes its place before any
-  // request can arrive (no I/O runs between 'listening' and here), so `/api` skips Express.
-  running.server.removeListener('request', gateway.app);
-  running.server.on('request', gateway.listener);
-  logger.info(
-    { port: running.port, tables: gateway.enabled, legacy: Boolean(config.GATEWAY_LEGACY_URL) },
-    'gateway listening',
-  );
-  return { ...running, config, logger, gateway };
+  const running = await startProcess(gatewayProcess(opts.host), opts);
+  const { server, port, config, logger, shutdown } = running;
+  if (!server || port === undefined) throw new Error('gateway: not serving HTTP');
+  return { server, port, shutdown, config, logger, gateway: running.started.gateway };
 }

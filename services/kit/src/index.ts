@@ -90,7 +90,18 @@ export {
   type ServiceAppParts,
 } from './app.js';
 export { onlyMethods } from './routing.js';
-export { serve, runMain, type RunningServer, type ServeOptions } from './server.js';
+export { serve, onStopSignal, runClosers, type RunningServer, type ServeOptions } from './server.js';
+export {
+  runProcess,
+  startProcess,
+  type ProcessContext,
+  type ProcessDefinition,
+  type ProcessHttp,
+  type ProcessOptions,
+  type ProcessStart,
+  type RunningProcess,
+} from './process.js';
+export { startKafkaInBackground, KAFKA_START_BACKOFF, type BackgroundKafka } from './kafka-start.js';
 export {
   runService,
   startService,

@@ -1,12 +1,11 @@
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
-import { ConfigError } from './config.js';
 import type { ReadinessState } from './health.js';
 import type { Logger } from './logging.js';
 
 export interface ServeOptions {
-  app: Express;
+  /** What answers requests: an Express app, or a listener of its own (the gateway's). */
+  app: RequestListener;
   port: number;
   host?: string;
   logger: Logger;
@@ -39,28 +38,41 @@ export interface RunningServer {
 
 /** Listens, and on SIGTERM/SIGINT: fail readiness, stop accepting, drain, close dependencies. */
 export async function serve(opts: ServeOptions): Promise<RunningServer> {
-  const server = opts.app.listen(opts.port, opts.host ?? '0.0.0.0');
+  const server = createServer(opts.app).listen(opts.port, opts.host ?? '0.0.0.0');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    void shutdown(signal).then(() => process.exit(0));
-  };
+  let release = () => {};
   const shutdown = (reason: string): Promise<void> => {
-    // A second signal during the drain gets Node's default: the process ends at once.
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
+    release();
     closing ??= drain(server, opts, reason);
     return closing;
   };
-  if (opts.handleSignals !== false) {
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
-  }
+  if (opts.handleSignals !== false)
+    release = onStopSignal((signal) => void shutdown(signal).then(() => process.exit(0)));
   return { server, port, shutdown };
+}
+
+/**
+ * Calls `stop` on the first SIGTERM or SIGINT; returns the function that removes the handlers
+ * (call it when the stop begins: a second signal during the drain then gets Node's default, and
+ * the process ends at once).
+ */
+export function onStopSignal(stop: (signal: NodeJS.Signals) => void): () => void {
+  const handler = (signal: NodeJS.Signals) => {
+    release();
+    stop(signal);
+  };
+  const release = () => {
+    process.off('SIGTERM', handler);
+    process.off('SIGINT', handler);
+  };
+  process.once('SIGTERM', handler);
+  process.once('SIGINT', handler);
+  return release;
 }
 
 /** Readiness fails at once; for `delayMs` the server still answers, each response ending its connection. */
@@ -89,20 +101,13 @@ async function drain(server: Server, opts: ServeOptions, reason: string): Promis
   await closed;
   clearInterval(sweeper);
   clearTimeout(timer);
-  for (const close of opts.closers) {
-    await close().catch((err: unknown) => opts.logger.warn({ err }, 'error while closing a dependency'));
-  }
-  opts.logger.info('shutdown complete');
+  await runClosers(opts.closers, opts.logger);
 }
 
-/**
- * Runs a service's main; a bad config prints its one line and exits 1, any other start failure
- * is logged without a stack trace of secrets and exits 1.
- */
-export function runMain(main: () => Promise<unknown>): void {
-  main().catch((err: unknown) => {
-    if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
-    else process.stderr.write(`startup failed: ${(err as Error).message ?? String(err)}\n`);
-    process.exit(1);
-  });
+/** Runs each closer in order, a failing one logged and passed over, then logs that the shutdown is complete. */
+export async function runClosers(closers: ReadonlyArray<() => Promise<unknown>>, logger: Logger): Promise<void> {
+  for (const close of closers) {
+    await close().catch((err: unknown) => logger.warn({ err }, 'error while closing a dependency'));
+  }
+  logger.info('shutdown complete');
 }

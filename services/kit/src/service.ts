@@ -1,15 +1,25 @@
 import type { Express } from 'express';
 import type Joi from 'joi';
 import type { Registry } from 'prom-client';
-import { assertTrustBoundary, loadConfig, requiresTransactions, type CommonConfig } from './config.js';
+import { assertTrustBoundary, requiresTransactions, type CommonConfig } from './config.js';
 import { reportOnly, type HealthChecks, type ReadinessState } from './health.js';
 import { describeKafkaConnection, kafkaBusOptions } from './kafka-config.js';
+import { startKafkaInBackground } from './kafka-start.js';
 import { createKafkaBus, type EventBus, type KafkaBusOptions } from './kafka.js';
-import { createLogger, type Logger } from './logging.js';
+import type { Logger } from './logging.js';
 import { createMetricsRegistry } from './metrics.js';
 import { mongoDriverOptions } from './mongo-tls.js';
 import { connectMongo, mongoCheck, type MongoHandle } from './mongo.js';
-import { runMain, serve, type RunningServer } from './server.js';
+import {
+  runProcess,
+  startProcess,
+  type ProcessContext,
+  type ProcessDefinition,
+  type ProcessHttp,
+  type ProcessOptions,
+  type ProcessStart,
+} from './process.js';
+import type { RunningServer } from './server.js';
 
 /** What `build` gets: everything connected, nothing listening yet. */
 export interface ServiceContext<C> {
@@ -46,14 +56,9 @@ export interface ServiceDefinition<C extends CommonConfig, B extends BuiltServic
   build(ctx: ServiceContext<C>): Promise<B>;
 }
 
-export interface StartOptions {
-  /** Where config is read from (default `process.env`). */
-  env?: NodeJS.ProcessEnv;
+/** How startService (and startGateway) run in-process: runProcess's options and the address to listen on. */
+export interface StartOptions extends ProcessOptions {
   host?: string;
-  /** Where log lines go (default stdout); tests pass a LogCapture. */
-  logDestination?: NodeJS.WritableStream;
-  /** Whether SIGTERM/SIGINT shut down and exit (default true). */
-  handleSignals?: boolean;
 }
 
 export interface RunningService<C, B> extends RunningServer {
@@ -66,13 +71,14 @@ export interface RunningService<C, B> extends RunningServer {
 }
 
 /**
- * A service's whole `main`: config (a bad value exits 1 with one line naming it), logger,
- * MongoDB (transactions required in production), metrics, the Kafka bus when `KAFKA_BROKERS` is
- * set, `build`, listen on `PORT`; on SIGTERM fail readiness, run `beforeDrain`, drain HTTP, stop
- * the workers, close Kafka, close MongoDB, exit 0.
+ * A service's whole `main`, on the kit's runProcess: config (a bad value exits 1 with one line
+ * naming it), logger, MongoDB (transactions required in production), metrics, the Kafka bus when
+ * `KAFKA_BROKERS` is set (connected in the background: the service serves with MongoDB alone while
+ * Kafka does not answer), `build`, listen on `PORT`; on SIGTERM fail readiness, run `beforeDrain`,
+ * drain HTTP, stop the workers, close Kafka, close MongoDB, exit 0.
  */
 export function runService<C extends CommonConfig, B extends BuiltService>(def: ServiceDefinition<C, B>): void {
-  runMain(() => startService(def));
+  runProcess(serviceProcess(def));
 }
 
 /** The start-up of runService without the process handling: returns the running service. */
@@ -80,10 +86,42 @@ export async function startService<C extends CommonConfig, B extends BuiltServic
   def: ServiceDefinition<C, B>,
   opts: StartOptions = {},
 ): Promise<RunningService<C, B>> {
-  const config = loadConfig(def.configSchema, opts.env);
-  assertTrustBoundary(config);
-  def.checkConfig?.(config);
-  const logger = createLogger({ name: def.name, level: config.LOG_LEVEL, destination: opts.logDestination });
+  const running = await startProcess(serviceProcess(def, opts.host), opts);
+  const { db, bus, metrics, built } = running.started;
+  const { config, logger, shutdown, server, port } = running;
+  if (!server || port === undefined) throw new Error(`${def.name}: not serving HTTP`);
+  return { server, port, shutdown, config, logger, db, bus, metrics, built };
+}
+
+interface ServiceStart<B> extends ProcessStart {
+  http: ProcessHttp;
+  db: MongoHandle;
+  bus?: EventBus;
+  metrics: Registry;
+  built: B;
+}
+
+function serviceProcess<C extends CommonConfig, B extends BuiltService>(
+  def: ServiceDefinition<C, B>,
+  host?: string,
+): ProcessDefinition<C, ServiceStart<B>> {
+  return {
+    name: def.name,
+    configSchema: def.configSchema,
+    checkConfig(config) {
+      assertTrustBoundary(config);
+      def.checkConfig?.(config);
+    },
+    start: (ctx) => startParts(def, ctx, host),
+  };
+}
+
+/** MongoDB, metrics, Kafka, build; each closer put ahead of those opened before it. */
+async function startParts<C extends CommonConfig, B extends BuiltService>(
+  def: ServiceDefinition<C, B>,
+  { config, logger, closers }: ProcessContext<C>,
+  host: string | undefined,
+): Promise<ServiceStart<B>> {
   // Every TLS file is read before anything is dialled: a bad *_FILE path fails start at once.
   const driverOptions = mongoDriverOptions(config);
   const busOptions = config.KAFKA_BROKERS ? kafkaBusOptions(config, def.name, logger) : undefined;
@@ -94,31 +132,47 @@ export async function startService<C extends CommonConfig, B extends BuiltServic
     requireTransactions: requiresTransactions(config),
     driverOptions,
   });
+  closers.unshift(closing(logger, 'mongodb closed', () => db.conn.close()));
   const metrics = createMetricsRegistry();
-  const bus = busOptions && createKafkaBus({ ...busOptions, metrics });
-  try {
-    const readiness: ReadinessState = { shuttingDown: false };
-    const checks: HealthChecks = { mongodb: mongoCheck(db), ...(bus ? { kafka: reportOnly(() => bus.ping()) } : {}) };
-    const built = await def.build({ config, logger, db, metrics, bus, readiness, checks });
-    const running = await serve({
-      app: built.app,
-      port: config.PORT,
-      host: opts.host ?? config.HOST,
-      logger,
-      readiness,
-      graceMs: config.SHUTDOWN_GRACE_MS,
-      delayMs: config.SHUTDOWN_DELAY_MS,
-      beforeDrain: built.beforeDrain,
-      closers: closersFor(logger, built, bus, db),
-      handleSignals: opts.handleSignals,
-    });
-    logger.info({ port: running.port, ...kafkaSummary(busOptions, config) }, `${def.name} service listening`);
-    return { ...running, config, logger, db, bus, metrics, built };
-  } catch (err) {
-    await bus?.close().catch(() => undefined);
-    await db.conn.close().catch(() => undefined);
-    throw err;
-  }
+  const { bus, kafka } = busOptions ? openBus({ ...busOptions, metrics }, closers) : {};
+  const readiness: ReadinessState = { shuttingDown: false };
+  const checks: HealthChecks = { mongodb: mongoCheck(db), ...(bus ? { kafka: reportOnly(() => bus.ping()) } : {}) };
+  const built = await def.build({ config, logger, db, metrics, bus: kafka?.bus, readiness, checks });
+  if (built.stoppers?.length) closers.unshift(...built.stoppers, async () => logger.info('background workers stopped'));
+  const listening = async (port: number) => {
+    logger.info({ port, ...kafkaSummary(busOptions, config) }, `${def.name} service listening`);
+    // Kafka up: its topics and consumers are in place before the start returns (tests rely on it).
+    await kafka?.firstPass();
+  };
+  const http: ProcessHttp = {
+    app: built.app,
+    port: config.PORT,
+    host: host ?? config.HOST,
+    readiness,
+    graceMs: config.SHUTDOWN_GRACE_MS,
+    delayMs: config.SHUTDOWN_DELAY_MS,
+    beforeDrain: built.beforeDrain,
+    listening,
+  };
+  return { http, db, bus, metrics, built };
+}
+
+/** The bus, and its background start (the service's bus while Kafka may not answer yet); closers ahead. */
+function openBus(options: KafkaBusOptions, closers: Array<() => Promise<unknown>>) {
+  const bus = createKafkaBus(options);
+  const kafka = startKafkaInBackground(bus, options.logger);
+  closers.unshift(
+    kafka.stop,
+    closing(options.logger, 'kafka closed', () => bus.close()),
+  );
+  return { bus, kafka };
+}
+
+function closing(logger: Logger, done: string, close: () => Promise<unknown>): () => Promise<void> {
+  return async () => {
+    await close();
+    logger.info(done);
+  };
 }
 
 /** What the listening line says about Kafka: protocol, mechanism, user, prefix, mode; never the password. */
@@ -133,22 +187,4 @@ function databaseName<C extends CommonConfig>(def: ServiceDefinition<C, BuiltSer
   if (typeof fromConfig === 'string') return fromConfig;
   if (def.dbName) return def.dbName;
   throw new Error(`${def.name}: no database name (set dbName or a MONGODB_DB config key)`);
-}
-
-/** Workers first (they may still publish or write), then Kafka, then MongoDB, each step logged. */
-function closersFor(logger: Logger, built: BuiltService, bus: EventBus | undefined, db: MongoHandle) {
-  const closers: Array<() => Promise<unknown>> = [];
-  for (const stop of built.stoppers ?? []) closers.push(stop);
-  if (built.stoppers?.length) closers.push(async () => logger.info('background workers stopped'));
-  if (bus) {
-    closers.push(async () => {
-      await bus.close();
-      logger.info('kafka closed');
-    });
-  }
-  closers.push(async () => {
-    await db.conn.close();
-    logger.info('mongodb closed');
-  });
-  return closers;
 }

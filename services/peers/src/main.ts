@@ -1,9 +1,9 @@
 // `node dist/services/cli.js peers`: the document service on DOCUMENT_SERVICE_PORT (4008) and the
 // exam service on EXAM_SERVICE_PORT (4009), one process, each with its own database.
 import Joi from 'joi';
-import { commonConfig, loadConfig, runMain } from '../../kit/src/index.js';
+import { commonConfig, runProcess, type ProcessStart } from '../../kit/src/index.js';
 import { peerPortsSchema, type PeerPorts } from './config.js';
-import { startDocumentPeer, startExamPeer, type RunningPeer } from './start.js';
+import { startDocumentPeer, startExamPeer } from './start.js';
 
 interface PeersCommandConfig extends PeerPorts {
   MONGODB_URI: string;
@@ -21,23 +21,21 @@ const schema = (peerPortsSchema as Joi.ObjectSchema).keys({
   HOST: commonConfig.HOST,
 }) as Joi.ObjectSchema<PeersCommandConfig>;
 
-async function main(): Promise<void> {
-  const config = loadConfig(schema);
-  const base = {
-    mongoUri: config.MONGODB_URI,
-    host: config.HOST,
-    logLevel: config.LOG_LEVEL,
-    internalToken: config.INTERNAL_API_TOKEN,
-    workerToken: config.WORKER_API_TOKEN,
-  };
-  const peers: Array<RunningPeer<unknown>> = [];
-  peers.push(await startDocumentPeer({ ...base, port: config.DOCUMENT_SERVICE_PORT }));
-  peers.push(await startExamPeer({ ...base, port: config.EXAM_SERVICE_PORT }));
-  const stop = () => {
-    void Promise.all(peers.map((p) => p.close())).then(() => process.exit(0));
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-}
-
-runMain(main);
+runProcess<PeersCommandConfig, ProcessStart>({
+  name: 'peers',
+  configSchema: schema,
+  async start({ config, closers }) {
+    const base = {
+      mongoUri: config.MONGODB_URI,
+      host: config.HOST,
+      logLevel: config.LOG_LEVEL,
+      internalToken: config.INTERNAL_API_TOKEN,
+      workerToken: config.WORKER_API_TOKEN,
+    };
+    const documents = await startDocumentPeer({ ...base, port: config.DOCUMENT_SERVICE_PORT });
+    closers.push(() => documents.close());
+    const exams = await startExamPeer({ ...base, port: config.EXAM_SERVICE_PORT });
+    closers.unshift(() => exams.close());
+    return {};
+  },
+});

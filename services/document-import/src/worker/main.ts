@@ -1,16 +1,17 @@
 // `node dist/services/cli.js docx-worker`: the parser worker process. No API: the operator scales
 // it on the consumer group's lag, the kubelet probes /healthz and /readyz on WORKER_HEALTH_PORT, and
-// SIGTERM lets the items in hand finish before it leaves.
+// SIGTERM lets the items in hand finish before it leaves (the kit's runProcess runs the closers).
 import {
   connectMongo,
   createKafkaBus,
-  createLogger,
   describeKafkaConnection,
   kafkaBusOptions,
-  loadConfig,
   mongoDriverOptions,
   requiresTransactions,
-  runMain,
+  runProcess,
+  startKafkaInBackground,
+  type ProcessContext,
+  type ProcessStart,
 } from '../../../kit/src/index.js';
 import type Joi from 'joi';
 import { documentImportConfigSchema, sandboxOptions, workerConcurrency, type DocumentImportConfig } from '../config.js';
@@ -26,15 +27,26 @@ import { startWorker } from './worker.js';
 
 type WorkerConfig = DocumentImportConfig & WorkerHealthConfig;
 
-async function main(): Promise<void> {
-  const schema = (documentImportConfigSchema as Joi.ObjectSchema<WorkerConfig>).keys(workerHealthConfig);
-  const config = logicalQueue(workerCredential(loadConfig(schema)));
-  const logger = createLogger({ name: 'docx-worker', level: config.LOG_LEVEL });
+runProcess<WorkerConfig, ProcessStart>({
+  name: 'docx-worker',
+  configSchema: (documentImportConfigSchema as Joi.ObjectSchema<WorkerConfig>).keys(workerHealthConfig),
+  async start(ctx) {
+    await startDocxWorker({ ...ctx, config: logicalQueue(workerCredential(ctx.config)) });
+    return {};
+  },
+});
+
+/**
+ * Probes first (starting is alive, not ready), then MongoDB, then Kafka in the background: the
+ * consumer joins when Kafka answers, and /readyz turns 200 then. Closers: the worker (items in hand
+ * finish), the parser sandbox, Kafka, MongoDB, the probes.
+ */
+async function startDocxWorker({ config, logger, closers }: ProcessContext<WorkerConfig>): Promise<void> {
   // Read before anything starts: a missing CA file or SASL setting fails start with one line.
   const busOptions = kafkaBusOptions(config, 'docx-worker', logger);
-  // Up before the consumer joins: starting is alive, not ready.
   const health = new WorkerHealth(Date.now, stuckAfterMs(config, workerConcurrency(config)));
   const probes = await serveHealth(health, { host: config.HOST, port: config.WORKER_HEALTH_PORT }, logger);
+  closers.unshift(() => closeHealth(probes));
   const db = await connectMongo({
     uri: config.MONGODB_URI,
     dbName: config.MONGODB_DB,
@@ -42,30 +54,23 @@ async function main(): Promise<void> {
     requireTransactions: requiresTransactions(config),
     driverOptions: mongoDriverOptions(config),
   });
+  closers.unshift(() => db.conn.close());
   logger.info({ kafka: describeKafkaConnection(config), topic: config.DOCX_IMPORT_TOPIC }, 'docx worker: Kafka');
   const bus = createKafkaBus(busOptions);
+  const kafka = startKafkaInBackground(bus, logger);
+  closers.unshift(kafka.stop, () => bus.close());
   configureParserSandbox(sandboxOptions(config, workerConcurrency(config)));
-  const worker = await startWorker({ config, db, bus, logger, health, parse: workerIntegrations(config).parse });
+  closers.unshift(closeParserSandbox);
+  const worker = await startWorker({
+    config,
+    db,
+    bus: kafka.bus,
+    logger,
+    health,
+    parse: workerIntegrations(config).parse,
+  });
+  closers.unshift(async () => logger.info('docx worker stopping'), worker.stop);
+  closers.push(async () => logger.info('docx worker stopped'));
   // The same approval (and approval key) as POST .../approve, recorded as auto_approval.*.
   worker.engine.onCompleted(autoApprovalHook(worker.engine, approvalPort(config)));
-  let stopping: Promise<void> | undefined;
-  const stop = (signal: string) => {
-    stopping ??= (async () => {
-      logger.info({ signal }, 'docx worker stopping');
-      await worker.stop();
-      await closeParserSandbox();
-      await bus.close();
-      await db.conn.close();
-      await closeHealth(probes);
-      logger.info('docx worker stopped');
-    })();
-    void stopping.then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
 }
-
-runMain(main);

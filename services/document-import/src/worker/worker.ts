@@ -101,8 +101,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     await engine.close();
     throw err;
   }
-  // kafkajs's run() returns once the consumer has joined the group and fetches.
-  opts.health?.consuming();
+  // Ready when the consumer joins (onState): with the kit's background bus that is when Kafka answers.
   logger.info(
     { topic: config.DOCX_IMPORT_TOPIC, group: config.DOCX_IMPORT_CONSUMER_GROUP, concurrency },
     'docx worker consuming',
