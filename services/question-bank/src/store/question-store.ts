@@ -1,6 +1,6 @@
 import type { ClientSession } from 'mongoose';
 import type { OutboxStamp } from '../../../kit/src/index.js';
-import type { QuestionBankModels } from '../domain/deps.js';
+import type { QuestionBankModels } from './models.js';
 import type { QuestionRow, QuestionVersionRow } from './question-models.js';
 
 type Filter = Record<string, unknown>;
