@@ -12,7 +12,7 @@ import {
 } from './kafka-topics.js';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from './logging.js';
-import type { BusMessage, ConsumerState, ReceivedMessage, SubscribeOptions, Subscription } from './kafka-types.js';
+import type { BusMessage, ReceivedMessage, SubscribeOptions, Subscription } from './kafka-types.js';
 
 export { parseBrokers, type KafkaBusOptions, type TopicDeclaration } from './kafka-config.js';
 export type {
