@@ -36,6 +36,14 @@ export const questionsAfter = (m: QuestionBankModels, filter: Filter, after: str
     .lean<QuestionRow[]>()
     .exec();
 
+/** Ids only (`_id` projection), newest first when limited: a rule over 10,000 questions loads no bodies. */
+export async function questionIds(m: QuestionBankModels, filter: Filter, limit: number | null): Promise<string[]> {
+  let query = m.Question.find(filter, { _id: 1 });
+  if (limit !== null) query = query.sort({ createdAt: -1, _id: -1 }).limit(limit);
+  const rows = await query.lean<Array<{ _id: string }>>().exec();
+  return rows.map((r) => r._id);
+}
+
 export const findQuestionsByIds = (m: QuestionBankModels, ids: string[], filter: Filter) =>
   m.Question.find({ ...filter, _id: { $in: ids } }, HIDDEN)
     .lean<QuestionRow[]>()
