@@ -6,13 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import {
+  cloudEventHeaders,
   createOutbox,
   createOutboxRelay,
+  eventIdFromHeaders,
   type BusMessage,
   type EventBus,
   type Outbox,
 } from '../../services/kit/src/index.js';
-import { cloudEventHeaders, eventIdFromHeaders } from '../../services/kit/src/cloudevents-headers.js';
 import { openDb, silent, testBus, thingModel, writeThing } from '../../services/kit/test/support/outbox-fixture.js';
 import { fmt, summarize, type LatencySummary } from '../lib/load.js';
 

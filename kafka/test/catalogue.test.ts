@@ -14,9 +14,9 @@ import { clone, INVALID_DATA, INVALID_ENVELOPE, VALID_EVENTS } from './examples.
 import {
   CLOUDEVENTS_CONTENT_TYPE,
   cloudEventHeaders,
+  DLQ_HEADERS,
   LEGACY_ID_HEADER,
-} from '../../services/kit/src/cloudevents-headers.js';
-import { DLQ_HEADERS } from '../../services/kit/src/kafka-consumer.js';
+} from '../../services/kit/src/index.js';
 import { analyticsConfigSchema } from '../../services/analytics/src/config.js';
 import { documentImportConfigSchema } from '../../services/document-import/src/config.js';
 import { notificationConfigSchema } from '../../services/notification/src/config.js';

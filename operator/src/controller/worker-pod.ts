@@ -1,6 +1,6 @@
 import type { V1Container, V1EnvVar, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { secretFileVolumes } from './secret-files.js';
-import type { WorkerPolicy } from './worker-policy.js';
+import type { WorkerPolicy } from './worker-policy-shape.js';
 
 // The worker pod as the operator builds it: everything that makes it safe (identity, security
 // context, volumes, credentials, the program) comes from here and the policy, never from a job.

@@ -1,43 +1,14 @@
 import type { V1PodTemplateSpec } from '@kubernetes/client-node';
 import { parseQuantity } from './quantity.js';
-import type { SecretFile } from './secret-files.js';
 import { podSpec, secretEnv, type WorkerContainer } from './worker-pod.js';
+import { RESOURCE_NAMES, type ResourceName, type WorkerPolicy } from './worker-policy-shape.js';
+
+export { RESOURCE_NAMES, type ResourceName, type WorkerPolicy } from './worker-policy-shape.js';
 
 // Whoever may create a DocxImportJob must not thereby run any pod they like: the worker pod is
 // built by the operator from its own settings (the WorkerPolicy, configured by whoever deploys
 // the operator) and the few fields of the job's template on the allow-list below. Anything else
 // in the template rejects the whole job; nothing of it is copied.
-
-export const RESOURCE_NAMES = ['cpu', 'memory', 'ephemeral-storage'] as const;
-export type ResourceName = (typeof RESOURCE_NAMES)[number];
-
-/** What the worker pod is, decided by the operator's configuration, never by the job. */
-export interface WorkerPolicy {
-  /** The ServiceAccount of every worker pod (its token is never mounted). */
-  serviceAccountName: string;
-  /** The image when the job names none. */
-  defaultImage?: string;
-  /** Images a job may name: an exact reference, or a repository (then any tag or digest of it). */
-  allowedImages: readonly string[];
-  imagePullSecrets: readonly string[];
-  /** ConfigMap every worker container reads its environment from. */
-  configMapName?: string;
-  /** Variables read from Secrets (the worker's credentials). */
-  secretEnv: ReadonlyArray<{ name: string; secret: string; key: string }>;
-  /** Secret keys mounted read-only as files (TLS CAs and client certificates). */
-  secretFiles: readonly SecretFile[];
-  /** Port of the worker's /healthz and /readyz (the probes), passed to it as WORKER_HEALTH_PORT. */
-  healthPort: number;
-  /** Labels of every worker pod (network policies select on them); the job cannot set or change them. */
-  podLabels: Readonly<Record<string, string>>;
-  runAsUser?: number;
-  runAsGroup?: number;
-  fsGroup?: number;
-  /** sizeLimit of the emptyDir at /tmp (the root filesystem is read-only). */
-  tmpSizeLimit: string;
-  /** Upper bound of every request and limit; also the limit when the job sets none (cpu excepted). */
-  maxResources: Readonly<Record<ResourceName, string>>;
-}
 
 /**
  * Variables a job may set, with literal values only: tuning of the worker, never an address, a

@@ -167,6 +167,13 @@ export {
   type RetryPolicy,
 } from './kafka-consumer.js';
 export {
+  CLOUDEVENTS_CONTENT_TYPE,
+  CE_HEADERS,
+  LEGACY_ID_HEADER,
+  cloudEventHeaders,
+  eventIdFromHeaders,
+} from './cloudevents-headers.js';
+export {
   idempotent,
   processedEventModel,
   type IdempotencyStore,

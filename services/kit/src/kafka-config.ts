@@ -7,7 +7,7 @@ import Joi from 'joi';
 import type { ITopicConfig, SASLOptions } from 'kafkajs';
 import { TOPIC_CATALOGUE } from '../../../kafka/topics.js';
 import { ConfigError } from './config-error.js';
-import type { KafkaBusOptions } from './kafka.js';
+import type { Registry } from 'prom-client';
 import type { Logger } from './logging.js';
 
 export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
@@ -252,6 +252,27 @@ export function topicCreationSpec(decl: TopicDeclaration, physical: string, poli
     replicationFactor: policy?.overrides[decl.name]?.replicationFactor ?? policy?.replicationFactor ?? -1,
     configEntries: topicConfigEntries(decl, policy),
   };
+}
+
+/** How the kit's event bus connects, names its topics and counts what it dead-letters. */
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  logger: Logger;
+  /** TLS and SASL (kafkaConnection(config)); none: plaintext. */
+  connection?: KafkaConnection;
+  /**
+   * Prepended on the wire to every topic name and consumer group id the code passes (default '').
+   * Everything the code sees stays logical: ReceivedMessage.topic and groupId, the dead-letter topic
+   * names the kit computes, the `x-dlq-*` headers, the names in the bus's log lines.
+   */
+  topicPrefix?: string;
+  /** Replication factor, min.insync.replicas, retention and per-topic overrides for created topics. */
+  topicPolicy?: TopicPolicy;
+  /** `create` (default): create missing topics. `verify`: create nothing, check at ensureTopics. */
+  topicCreation?: TopicCreation;
+  /** The service's registry: `kafka_dead_lettered_total{topic}` counts what its consumers dead-letter. */
+  metrics?: Registry;
 }
 
 /** createKafkaBus options from a validated config: brokers, TLS/SASL, prefix, topic policy and creation mode. */

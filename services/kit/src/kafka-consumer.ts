@@ -1,16 +1,9 @@
 import type { Consumer, ConsumerConfig, EachMessagePayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from './logging.js';
 import { backoffMs } from './timing.js';
-import type { BusMessage, ReceivedMessage, SubscribeOptions, Subscription } from './kafka.js';
+import type { BusMessage, ReceivedMessage, RetryPolicy, SubscribeOptions, Subscription } from './kafka-types.js';
 
-/** How a failing handler is retried before its message goes to the dead-letter topic. */
-export interface RetryPolicy {
-  /** Attempts in all, the first one included (default 5). */
-  attempts: number;
-  /** Wait after the first failure; doubles per failure up to `maxMs` (defaults 200 ms and 10 s). */
-  initialMs: number;
-  maxMs: number;
-}
+export type { RetryPolicy } from './kafka-types.js';
 
 export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ attempts: 5, initialMs: 200, maxMs: 10_000 });
 

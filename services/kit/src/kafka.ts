@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Admin, type Producer, type LogEntry } from 'kafkajs';
-import type { KafkaConnection, TopicCreation, TopicDeclaration, TopicPolicy } from './kafka-config.js';
-import { PoisonMessageError, startConsumer, type RetryPolicy } from './kafka-consumer.js';
+import type { KafkaBusOptions, TopicDeclaration } from './kafka-config.js';
+import { PoisonMessageError, startConsumer } from './kafka-consumer.js';
 import {
   assertTopicsExist,
   createMissingTopics,
@@ -12,24 +12,17 @@ import {
 } from './kafka-topics.js';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from './logging.js';
+import type { BusMessage, ReceivedMessage, SubscribeOptions, Subscription } from './kafka-types.js';
 
-export { parseBrokers, type TopicDeclaration } from './kafka-config.js';
-
-/** A message as the kit publishes it: the key orders one aggregate's events. */
-export interface BusMessage {
-  key: string | null;
-  value: string | null;
-  headers?: Record<string, string>;
-}
-
-export interface ReceivedMessage extends BusMessage {
-  /** The logical topic name the subscription named (the bus's topic prefix is not part of it). */
-  topic: string;
-  partition: number;
-  offset: string;
-  /** The consumer group that received it (absent on messages not read through a subscription). */
-  groupId?: string;
-}
+export { parseBrokers, type KafkaBusOptions, type TopicDeclaration } from './kafka-config.js';
+export type {
+  BusMessage,
+  ConsumerState,
+  ReceivedMessage,
+  SessionOptions,
+  SubscribeOptions,
+  Subscription,
+} from './kafka-types.js';
 
 /**
  * The kit's event bus: services see this interface, never kafkajs, so the client can change
@@ -58,57 +51,10 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-/** Consumer-group timing; kafkajs defaults (30 s, 60 s, 3 s, 5 s) when omitted. */
-export interface SessionOptions {
-  sessionTimeout?: number;
-  rebalanceTimeout?: number;
-  heartbeatInterval?: number;
-  /** How long a fetch waits on the broker for new records; a stop waits for the fetch in flight. */
-  fetchMaxWaitMs?: number;
-}
-
-export interface SubscribeOptions {
-  topic: string;
-  groupId: string;
-  fromBeginning?: boolean;
-  handle: (message: ReceivedMessage) => Promise<void>;
-  /**
-   * Partitions handled at once (default 1). Messages of one partition stay sequential, so the
-   * events of one key keep their order whatever the concurrency.
-   */
-  concurrency?: number;
-  /** Retries of a failing handler, in place (the partition waits, so order holds). */
-  retry?: Partial<RetryPolicy>;
-  /**
-   * Where a message goes once its retries are spent (default `<topic>.dlq`, which must exist:
-   * subscribing fails otherwise). `false` retries without bound instead.
-   */
-  deadLetterTopic?: string | false;
-  session?: SessionOptions;
-  /**
-   * Commit after every handled message instead of once per fetched batch, so the group's lag is
-   * exactly what is waiting or in hand (a work queue scaled on its lag needs that).
-   */
-  commitEachMessage?: boolean;
-  /**
-   * Told when the consumer joins (or rejoins) its group and when it crashes: `restarting` true
-   * when kafkajs restarts it on its own (a retriable error), false when it has stopped for good.
-   * A worker's probes read it: a consumer that stopped is a worker that must be restarted.
-   */
-  onState?: (state: ConsumerState) => void;
-}
-
-export type ConsumerState = { phase: 'joined' } | { phase: 'crashed'; error: string; restarting: boolean };
-
 export type EventHandler<T = unknown> = (event: PlatformEvent<T>, message: ReceivedMessage) => Promise<void>;
 
 export interface ConsumeOptions<T = unknown> extends Omit<SubscribeOptions, 'handle'> {
   handle: EventHandler<T>;
-}
-
-export interface Subscription {
-  /** Lets in-flight handlers finish, commits their offsets and leaves the group; idempotent. */
-  stop(): Promise<void>;
 }
 
 /** CloudEvents-named envelope of DESIGN.md. */
@@ -147,26 +93,6 @@ export function parseEvent<T = unknown>(value: string): PlatformEvent<T> {
   if (typeof e !== 'object' || e === null || typeof e.id !== 'string' || typeof e.type !== 'string')
     throw new PoisonMessageError('value is not a platform event (id and type are required)');
   return e as PlatformEvent<T>;
-}
-
-export interface KafkaBusOptions {
-  brokers: string[];
-  clientId: string;
-  logger: Logger;
-  /** TLS and SASL (kafkaConnection(config)); none: plaintext. */
-  connection?: KafkaConnection;
-  /**
-   * Prepended on the wire to every topic name and consumer group id the code passes (default '').
-   * Everything the code sees stays logical: ReceivedMessage.topic and groupId, the dead-letter topic
-   * names the kit computes, the `x-dlq-*` headers, the names in the bus's log lines.
-   */
-  topicPrefix?: string;
-  /** Replication factor, min.insync.replicas, retention and per-topic overrides for created topics. */
-  topicPolicy?: TopicPolicy;
-  /** `create` (default): create missing topics. `verify`: create nothing, check at ensureTopics. */
-  topicCreation?: TopicCreation;
-  /** The service's registry: `kafka_dead_lettered_total{topic}` counts what its consumers dead-letter. */
-  metrics?: Registry;
 }
 
 /** kafkajs behind the EventBus interface: one idempotent producer, one consumer per subscription. */

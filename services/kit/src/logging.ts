@@ -81,7 +81,9 @@ export interface RequestLine {
  * level check; no redaction: every field is the kit's own), without pino's generic serializer:
  * one template per request instead of a walk over the object. The request id is one the kit
  * made or accepted (letters, digits and `._:-`), the method is a token Node's parser accepted,
- * and routes are JSON-encoded once each.
+ * and routes are JSON-encoded once each. It reads the logger's stream and chindings through
+ * `pino.symbols` (non-public state): pino is pinned exactly in package.json, and
+ * test/library-internals.test.ts and test/request-line.test.ts fail when an update changes them.
  */
 export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
   if (!PLAIN.has(logger)) {

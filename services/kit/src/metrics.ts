@@ -31,7 +31,10 @@ interface Sample {
  * URL: ids would explode the label set), method and status code, and returns the observer the
  * request path calls. It is a histogram in the Prometheus exposition like prom-client's, kept as
  * plain counters per label set: prom-client's `observe` validates and hashes its labels on every
- * call, a measurable share of the kit's per-request cost.
+ * call, a measurable share of the kit's per-request cost. It is registered as an object speaking
+ * the Registry's metric protocol (`get`, `reset`), not a prom-client Metric: prom-client is pinned
+ * exactly in package.json, and test/library-internals.test.ts compares its exposition with a real
+ * Histogram's, so an update that changes the protocol fails there.
  */
 export function httpDurationObserver(registry: Registry): ObserveDuration {
   const series = new Set<Series>();

@@ -1,3 +1,7 @@
+// Reads Express 5's router internals (`router.stack`, `layer.match`, `route._methods()`, `router.params`):
+// the public API has no way to ask which methods a path has, and mounting a router nested costs
+// ~5% of a trivial request. `router` and `express` are pinned exactly in package.json, and
+// test/library-internals.test.ts fails when an update changes what is read here (issue 24).
 import type { Express, NextFunction, Request, Response, Router } from 'express';
 import { AppError, notFoundHandler } from './errors.js';
 

@@ -1,16 +1,21 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { StatementAnswer } from '../grading/index.js';
 import { outboxOwnerPlugin } from '../../../kit/src/index.js';
 
 export type AttemptStatus = 'IN_PROGRESS' | 'GRADED';
 export type SubmissionSource = 'STUDENT' | 'TIMEOUT';
 type Json = Record<string, unknown>;
 
+/** One true/false statement's stored answer (the grading's StatementAnswer has the same shape). */
+export interface StatementAnswerRow {
+  label: string;
+  value: boolean | null;
+}
+
 /** One answer, stored at the same index as its question in `questions`. */
 export interface AnswerRow {
   questionId: string;
   selectedOptionIds: string[];
-  statementAnswers: StatementAnswer[];
+  statementAnswers: StatementAnswerRow[];
   textAnswer: string | null;
   clientVersion: number;
   serverVersion: number;

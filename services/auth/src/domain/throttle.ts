@@ -1,10 +1,6 @@
-/** Failures counted under one key, forgotten after a quiet window (the row's expiry). */
-export interface ThrottleRow {
-  count: number;
-  /** The last failure, or the last attempt admitted while in backoff (its claim). */
-  lastAt: Date;
-  expiresAt: Date;
-}
+import type { ThrottleRow, WindowRef } from '../store/throttle-store.js';
+
+export type { ThrottleRow, WindowRef } from '../store/throttle-store.js';
 
 /**
  * `freeFailures` failures cost nothing; after them the next attempt waits 1 s, doubling with each
@@ -54,13 +50,6 @@ export function strictest(verdicts: ThrottleVerdict[]): ThrottleVerdict {
     if (!v.allowed && (worst.allowed || v.retryAfterSeconds > worst.retryAfterSeconds)) worst = v;
   }
   return worst;
-}
-
-/** One fixed window of one key: its document id and its bounds. */
-export interface WindowRef {
-  id: string;
-  start: Date;
-  end: Date;
 }
 
 /**

@@ -1,6 +1,20 @@
 import { isDuplicateKey } from '../../../kit/src/index.js';
-import type { ThrottleRow, WindowRef } from '../domain/throttle.js';
 import type { AuthModels, ThrottleDocRow } from './models.js';
+
+/** Failures counted under one key, forgotten after a quiet window (the row's expiry). */
+export interface ThrottleRow {
+  count: number;
+  /** The last failure, or the last attempt admitted while in backoff (its claim). */
+  lastAt: Date;
+  expiresAt: Date;
+}
+
+/** One fixed window of one key: its document id and its bounds. */
+export interface WindowRef {
+  id: string;
+  start: Date;
+  end: Date;
+}
 
 export async function readThrottles(m: AuthModels, keys: string[]): Promise<Map<string, ThrottleRow>> {
   const rows = await m.Throttle.find({ _id: { $in: keys } })

@@ -2,7 +2,7 @@ import { TOPICS, topicSpec } from '../../../../kafka/topics.js';
 import { startOutboxRelay, type EventBus, type OutboxRelay, type TopicDeclaration } from '../../../kit/src/index.js';
 import type { DocumentImportConfig } from '../config.js';
 import { createJobContext, type JobContext } from './context.js';
-import type { CompletedHook, JobEngine, JobEngineOptions } from './engine.js';
+import type { CompletedHook, JobEngine, JobEngineOptions } from './engine-types.js';
 import { createLiveFeed } from './live.js';
 import { registerJobMetrics } from './metrics.js';
 import { getJob, jobEvents, jobStatus, listJobs, queueOf } from './queries.js';

@@ -1,10 +1,8 @@
-// The job engine's data shapes, shared by the engine, the worker and the routes.
+// The job engine's data shapes, shared by the engine, the worker and the routes. The ones a stored
+// job row is made of are the store's (store/job-types.ts), re-exported here.
+import type { ApprovalTarget, JobCounters, JobFailure, JobKind, JobSource, JobStatus } from '../store/job-types.js';
 
-export type JobStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
-export type JobKind = 'QAS' | 'DOCX_FAST';
-/** UPLOAD: multipart upload (`.../qas/jobs`); STORAGE: fetched from the document service by key. */
-export type JobSource = 'UPLOAD' | 'STORAGE';
-export type ApprovalTarget = 'QUESTION_BANK' | 'EXAM_DRAFT';
+export type { ApprovalTarget, JobCounters, JobFailure, JobKind, JobSource, JobStatus } from '../store/job-types.js';
 
 /** Who acts: `X-Organization-Id`, `X-User-Id`, `X-User-Role`. Jobs are visible within their organization. */
 export interface JobScope {
@@ -12,22 +10,6 @@ export interface JobScope {
   actorId: string;
   /** The actor's role in the organization; stored on a new job as its creator's (auto-approval forwards it). */
   actorRole?: string;
-}
-
-export interface JobFailure {
-  code: string;
-  message: string;
-  /** What the parser saw (DOCX_NO_QUESTIONS_FOUND: paragraphs, tables, firstLines); kept on the job, never published. */
-  details?: Record<string, unknown>;
-}
-
-export interface JobCounters {
-  totalQuestions: number;
-  parsedQuestions: number;
-  pendingEquations: number;
-  pendingImages: number;
-  warnings: number;
-  errors: number;
 }
 
 /** The `queue` object, present only while PENDING or PROCESSING. */

@@ -1,6 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { outboxOwnerPlugin } from '../../../kit/src/index.js';
-import type { ApprovalTarget, JobCounters, JobFailure, JobKind, JobSource, JobStatus } from '../jobs/types.js';
+import type { ApprovalTarget, JobCounters, JobFailure, JobKind, JobSource, JobStatus } from './job-types.js';
 
 /** Where a run's upload is spooled; internal, never serialized out of the store. */
 export interface PayloadRef {

@@ -2,6 +2,7 @@
 // for that student) and from POST /v1/alerts/weak-topic (the parents the caller resolved).
 import type { Actor } from '../../../kit/src/index.js';
 import { MAX_ALERT_PARENTS, WEAK_TOPIC_TYPE } from '../messages.js';
+import { parentIdsOf, saveParentLink } from '../store/notification-store.js';
 import type { NotificationDeps } from './deps.js';
 import { fanOut, type FanOutResult, type NotificationContent } from './fanout.js';
 import { uniqueIds } from './rules.js';
@@ -63,11 +64,7 @@ export async function alertParents(deps: NotificationDeps, actor: Actor, input: 
   const { parentIds, alertKey, ...alert } = input;
   alert.organizationId ??= actor.organizationId ?? null;
   const parents = uniqueIds(parentIds);
-  await deps.models.ParentLink.replaceOne(
-    { _id: alert.studentId },
-    { _id: alert.studentId, parentIds: parents, updatedAt: deps.clock() },
-    { upsert: true },
-  );
+  await saveParentLink(deps.models, { _id: alert.studentId, parentIds: parents, updatedAt: deps.clock() });
   const key = alertKey ?? (alert.attemptId ? `attempt:${alert.attemptId}` : deps.newId());
   const source = { sourceKey: `alert:${key}`, createdBy: actor.userId ?? null };
   const result = await fanOut(deps, parents, weakTopicContent(alert), source);
@@ -80,7 +77,7 @@ export async function alertFromEvent(
   eventId: string,
   alert: WeakTopicAlert,
 ): Promise<FanOutResult> {
-  const link = await deps.models.ParentLink.findById(alert.studentId).lean().exec();
-  const recipients = [alert.studentId, ...(link?.parentIds ?? []).slice(0, MAX_ALERT_PARENTS)];
+  const parents = await parentIdsOf(deps.models, alert.studentId);
+  const recipients = [alert.studentId, ...parents.slice(0, MAX_ALERT_PARENTS)];
   return fanOut(deps, recipients, weakTopicContent(alert), { sourceKey: `event:${eventId}`, createdBy: null });
 }

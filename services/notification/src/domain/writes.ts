@@ -1,10 +1,17 @@
 // Writes by peer services: one notification, a backfill snapshot, a batch fan-out, an event with
 // its notifications. Callers are services (no actor) or staff; a STUDENT or PARENT actor is refused.
 import { createHash } from 'node:crypto';
-import { AppError, isDuplicateKey, type Actor } from '../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../kit/src/index.js';
 import { CODES, MSG } from '../messages.js';
 import type { NotificationEventRow, NotificationRow } from '../store/models.js';
-import { insertRows, replaceRow } from '../store/notification-store.js';
+import {
+  findBatchDigest,
+  findEventRow,
+  insertBatchKey,
+  insertEventRow,
+  insertRows,
+  replaceRow,
+} from '../store/notification-store.js';
 import type { NotificationDeps } from './deps.js';
 import { buildRow, fanOut, fanOutEach, type FanOutResult, type NotificationContent } from './fanout.js';
 import { parseData, toView, type NotificationView } from './rules.js';
@@ -80,13 +87,9 @@ function digestOf(value: unknown): string {
 /** Claims the key for this body; the same key with another body is a 409. */
 async function claimBatchKey(deps: NotificationDeps, key: string, input: BatchInput): Promise<void> {
   const digest = digestOf(input);
-  try {
-    await deps.models.Batch.create({ _id: key, digest, createdAt: deps.clock() });
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-    const first = await deps.models.Batch.findById(key).lean().exec();
-    if (first && first.digest !== digest) throw new AppError(CODES.batchKeyReused, MSG.batchKeyReused);
-  }
+  if (await insertBatchKey(deps.models, { _id: key, digest, createdAt: deps.clock() })) return;
+  const first = await findBatchDigest(deps.models, key);
+  if (first !== null && first !== digest) throw new AppError(CODES.batchKeyReused, MSG.batchKeyReused);
 }
 
 /**
@@ -137,14 +140,14 @@ const NO_NOTIFICATIONS: FanOutResult = { requested: 0, created: 0, existing: 0, 
 export async function recordEvent(deps: NotificationDeps, actor: Actor, input: EventInput) {
   assertWriter(actor);
   const row = eventRow(deps, actor, input);
-  const created = await insertEvent(deps, row);
+  const created = await insertEventRow(deps.models, row);
   const items = (input.notifications ?? []).map((n) => ({
     ...n,
     organizationId: n.organizationId ?? row.organizationId,
   }));
   const source = { sourceKey: `event:${row._id}`, createdBy: row.actorId };
   const notifications = items.length ? await fanOutEach(deps, items, source) : NO_NOTIFICATIONS;
-  const stored = created ? row : ((await deps.models.NotificationEvent.findById(row._id).lean().exec()) ?? row);
+  const stored = created ? row : ((await findEventRow(deps.models, row._id)) ?? row);
   return { created, event: eventView(stored), notifications };
 }
 
@@ -160,16 +163,6 @@ function eventRow(deps: NotificationDeps, actor: Actor, input: EventInput): Noti
     notificationCount: input.notifications?.length ?? 0,
     createdAt: deps.clock(),
   };
-}
-
-async function insertEvent(deps: NotificationDeps, row: NotificationEventRow): Promise<boolean> {
-  try {
-    await deps.models.NotificationEvent.create(row);
-    return true;
-  } catch (err) {
-    if (isDuplicateKey(err)) return false;
-    throw err;
-  }
 }
 
 export type { NotificationView };

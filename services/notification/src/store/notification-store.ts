@@ -1,5 +1,13 @@
 import type { FilterQuery } from 'mongoose';
-import type { NotificationModels, NotificationRow, PreferenceRow } from './models.js';
+import { isDuplicateKey } from '../../../kit/src/index.js';
+import type {
+  BatchRow,
+  NotificationEventRow,
+  NotificationModels,
+  NotificationRow,
+  ParentLinkRow,
+  PreferenceRow,
+} from './models.js';
 
 export type InboxFilter = 'ALL' | 'UNREAD' | 'READ' | 'SUPPORT';
 
@@ -141,4 +149,47 @@ export async function findPreference(m: NotificationModels, userId: string): Pro
 
 export async function savePreference(m: NotificationModels, row: PreferenceRow): Promise<void> {
   await m.Preference.replaceOne({ _id: row._id }, row, { upsert: true });
+}
+
+/** Inserts a row keyed by its id; false when that id is already there (a replay), other errors thrown. */
+async function insertOnce(insert: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await insert();
+    return true;
+  } catch (err) {
+    if (isDuplicateKey(err)) return false;
+    throw err;
+  }
+}
+
+/** Claims a batch key with its body's digest; false when the key was claimed before. */
+export async function insertBatchKey(m: NotificationModels, row: BatchRow): Promise<boolean> {
+  return insertOnce(() => m.Batch.create(row));
+}
+
+/** The digest of the body first sent with a batch key, null when the key is unknown. */
+export async function findBatchDigest(m: NotificationModels, key: string): Promise<string | null> {
+  const row = await m.Batch.findById(key).lean<BatchRow>().exec();
+  return row?.digest ?? null;
+}
+
+/** Records an event row; false when an event with its id was recorded before. */
+export async function insertEventRow(m: NotificationModels, row: NotificationEventRow): Promise<boolean> {
+  return insertOnce(() => m.NotificationEvent.create(row));
+}
+
+/** An event row by id, null when none. */
+export async function findEventRow(m: NotificationModels, id: string): Promise<NotificationEventRow | null> {
+  return m.NotificationEvent.findById(id).lean<NotificationEventRow>().exec();
+}
+
+/** Remembers the parents last resolved for a student (replacing the earlier list). */
+export async function saveParentLink(m: NotificationModels, row: ParentLinkRow): Promise<void> {
+  await m.ParentLink.replaceOne({ _id: row._id }, row, { upsert: true });
+}
+
+/** The parents remembered for a student, none when no alert named them yet. */
+export async function parentIdsOf(m: NotificationModels, studentId: string): Promise<string[]> {
+  const link = await m.ParentLink.findById(studentId).lean<ParentLinkRow>().exec();
+  return link?.parentIds ?? [];
 }

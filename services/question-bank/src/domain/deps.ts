@@ -9,15 +9,10 @@
 // - Catalog code reads questions only through store/question-store.ts and never writes them
 //   (every question write must carry its search event through `outbox`).
 // - `clock` and `newId` are the only time and id sources, so tests can pin them.
-import type { Logger, MongoHandle, Outbox } from '../../../kit/src/index.js';
-import type { AiPreviewModels } from '../store/ai-preview-models.js';
-import type { CatalogModels } from '../store/catalog-models.js';
-import type { DeletionModels } from '../store/deletion-models.js';
-import type { IngestModels } from '../store/ingest-models.js';
-import type { QuestionModels } from '../store/question-models.js';
-import type { DeletionRunner } from './deletion/runner.js';
+import type { Logger, MongoHandle, Outbox, StreamRegistry } from '../../../kit/src/index.js';
+import type { QuestionBankModels } from '../store/models.js';
 
-export type QuestionBankModels = QuestionModels & CatalogModels & DeletionModels & AiPreviewModels & IngestModels;
+export type { QuestionBankModels } from '../store/models.js';
 
 export interface QuestionBankDeps {
   db: MongoHandle;
@@ -28,4 +23,22 @@ export interface QuestionBankDeps {
   newId: () => string;
   /** The permanent-delete job runner (service.ts starts it); without it jobs wait as `pending`. */
   deletion?: DeletionRunner;
+}
+
+/**
+ * The permanent-delete job runner as the use cases see it (deletion/runner.ts implements it): declared
+ * here, beside the deps that carry it, so the deps import nothing of the code that takes them.
+ */
+export interface DeletionRunner {
+  readonly owner: string;
+  /** The open job event streams, closed at drain. */
+  readonly streams: StreamRegistry;
+  start(): void;
+  /** A job was created here: look now instead of at the next poll. */
+  kick(): void;
+  /** Finishes the current batch, hands the job back (`pending`, phase `interrupted`), stops. */
+  stop(): Promise<void>;
+  /** In-process change notices for one job (the event streams also poll, for other replicas). */
+  subscribe(jobId: string, listener: () => void): () => void;
+  notify(jobId: string): void;
 }

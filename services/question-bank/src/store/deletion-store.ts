@@ -1,5 +1,5 @@
 import type { UpdateQuery } from 'mongoose';
-import type { QuestionBankModels } from '../domain/deps.js';
+import type { QuestionBankModels } from './models.js';
 import type { ExamRefRow, UsageCountRow } from './catalog-models.js';
 import type { DeletionJobRow, JobStatus } from './deletion-models.js';
 

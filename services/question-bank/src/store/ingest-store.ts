@@ -3,7 +3,7 @@
 // flip only matches questions still hidden under this ledger.
 import type { ClientSession } from 'mongoose';
 import type { OutboxStamp } from '../../../kit/src/index.js';
-import type { QuestionBankModels } from '../domain/deps.js';
+import type { QuestionBankModels } from './models.js';
 import type { QuestionGroupRow } from './catalog-models.js';
 import type { IngestLedgerRow } from './ingest-models.js';
 import type { QuestionRow, QuestionVersionRow } from './question-models.js';

@@ -1,6 +1,6 @@
 import type { ClientSession } from 'mongoose';
 import type { OutboxStamp } from '../../../kit/src/index.js';
-import type { QuestionBankModels } from '../domain/deps.js';
+import type { QuestionBankModels } from './models.js';
 import type { QuestionRow, QuestionVersionRow } from './question-models.js';
 
 type Filter = Record<string, unknown>;
@@ -35,6 +35,14 @@ export const questionsAfter = (m: QuestionBankModels, filter: Filter, after: str
     .limit(limit)
     .lean<QuestionRow[]>()
     .exec();
+
+/** Ids only (`_id` projection), newest first when limited: a rule over 10,000 questions loads no bodies. */
+export async function questionIds(m: QuestionBankModels, filter: Filter, limit: number | null): Promise<string[]> {
+  let query = m.Question.find(filter, { _id: 1 });
+  if (limit !== null) query = query.sort({ createdAt: -1, _id: -1 }).limit(limit);
+  const rows = await query.lean<Array<{ _id: string }>>().exec();
+  return rows.map((r) => r._id);
+}
 
 export const findQuestionsByIds = (m: QuestionBankModels, ids: string[], filter: Filter) =>
   m.Question.find({ ...filter, _id: { $in: ids } }, HIDDEN)

@@ -1,6 +1,6 @@
 // Corpus documents for section groups and two-column pages; the answers follow n so no random source is needed.
 import type { Block } from './build-docx.js';
-import type { CorpusDoc, Truth } from './corpus.js';
+import type { CorpusDoc, Truth } from './corpus-types.js';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
 

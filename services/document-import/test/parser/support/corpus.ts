@@ -1,22 +1,9 @@
 // A generated corpus: one document per teachers' convention, each question with its known answer and type.
 import type { Block } from './build-docx.js';
 import { sectionDoc, styleNumberedDoc, twoColumnDoc } from './corpus-layout.js';
+import type { CorpusDoc, Truth } from './corpus-types.js';
 
-export interface Truth {
-  part: string | null;
-  number: number;
-  answer: unknown;
-  type: string;
-  /** how the title of the question's group begins, when the document has groups */
-  group?: string;
-}
-
-export interface CorpusDoc {
-  convention: string;
-  blocks: Block[];
-  truth: Truth[];
-  columns?: number;
-}
+export type { CorpusDoc, Truth } from './corpus-types.js';
 
 function rng(seed: number): () => number {
   return () => {

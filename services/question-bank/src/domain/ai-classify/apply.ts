@@ -11,7 +11,7 @@ import { buildPool, typePool, type RequestRef } from './candidates.js';
 import { effectiveOverwrite } from './fields.js';
 import { withHistory, type HistoryEntry } from './history.js';
 import { planApply, type ApplyCatalog, type ApplyItem, type Plan } from './plan.js';
-import * as store from './store.js';
+import * as store from '../../store/ai-classify-store.js';
 
 export interface ApplyInput {
   items: ApplyItem[];

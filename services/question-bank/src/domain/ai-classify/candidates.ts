@@ -1,7 +1,10 @@
 // Pure: the candidate pool (organization refs, then global ones, then the request's additions)
 // and how a classifier's answer (id, code or name) resolves in it.
-import type { QuestionTypeRow, TaxonomyKind, TaxonomyRefRow } from '../../store/catalog-models.js';
+import type { StoredRef, TypeDef } from '../../store/ai-classify-store.js';
+import type { TaxonomyKind } from '../../store/catalog-models.js';
 import { foldText } from '../catalog/scope.js';
+
+export type { StoredRef, TypeDef } from '../../store/ai-classify-store.js';
 
 export type Origin = 'ORGANIZATION' | 'GLOBAL' | 'REQUEST';
 
@@ -22,8 +25,6 @@ export interface RefCandidate {
 
 /** A request `taxonomy` item: only adds candidates, never replaces a stored ref. */
 export type RequestRef = Omit<RefCandidate, 'origin' | 'organizationId'>;
-
-export type StoredRef = TaxonomyRefRow & Partial<Pick<RefCandidate, 'subjectId' | 'gradeId' | 'curriculumId'>>;
 
 const LINKS = ['numericLevel', 'engineDifficulty', 'subjectId', 'gradeId', 'curriculumId'] as const;
 
@@ -79,8 +80,6 @@ export function resolveRef(pool: RefCandidate[], kind: TaxonomyKind, value: stri
     null
   );
 }
-
-export type TypeDef = Pick<QuestionTypeRow, '_id' | 'code' | 'name' | 'baseType' | 'isSystem' | 'organizationId'>;
 
 /** Active definitions in the writer's scope first, then global system ones whose code is not taken. */
 export function typePool(defs: TypeDef[], organizationId: string): TypeDef[] {

@@ -8,7 +8,7 @@ import { buildPool, typePool, visibleOf, type RefCandidate, type RequestRef } fr
 import { contextRow, type ContextRow } from './context-row.js';
 import { DIRECT_FIELDS, effectiveOverwrite, isUnclassified, type DirectField } from './fields.js';
 import { candidateGrades, candidateNodes, questionKeys } from './nodes.js';
-import * as store from './store.js';
+import * as store from '../../store/ai-classify-store.js';
 
 export interface ContextInput {
   questionIds: string[];

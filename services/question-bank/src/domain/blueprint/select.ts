@@ -12,12 +12,7 @@ import { snapshotOf } from './snapshot.js';
 
 /** Candidate ids only (`_id` projection): a rule over 10,000 questions never loads their bodies. */
 function candidateSource(deps: QuestionBankDeps): CandidateSource {
-  return async (filter, limit) => {
-    let query = deps.models.Question.find(filter, { _id: 1 });
-    if (limit !== null) query = query.sort({ createdAt: -1, _id: -1 }).limit(limit);
-    const rows = await query.lean<Array<{ _id: string }>>().exec();
-    return rows.map((r) => r._id);
-  };
+  return (filter, limit) => store.questionIds(deps.models, filter, limit);
 }
 
 // A row unpublished or removed between the id read and this one is not returned: it counts

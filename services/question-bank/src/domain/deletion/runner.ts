@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { StreamRegistry } from '../../../../kit/src/index.js';
 import type { DeletionJobRow } from '../../store/deletion-models.js';
 import * as jobs from '../../store/deletion-store.js';
-import type { QuestionBankDeps } from '../deps.js';
+import type { DeletionRunner, QuestionBankDeps } from '../deps.js';
 import { jobFilter, runBatch } from './batch.js';
 import { MAX_JOB_ATTEMPTS, resumedWarning } from './plan.js';
 
@@ -16,20 +16,6 @@ export interface DeletionRunnerOptions {
   /** How often an idle runner looks for jobs (other replicas' new jobs, lapsed leases). */
   pollMs?: number;
   maxAttempts?: number;
-}
-
-export interface DeletionRunner {
-  readonly owner: string;
-  /** The open job event streams, closed at drain. */
-  readonly streams: StreamRegistry;
-  start(): void;
-  /** A job was created here: look now instead of at the next poll. */
-  kick(): void;
-  /** Finishes the current batch, hands the job back (`pending`, phase `interrupted`), stops. */
-  stop(): Promise<void>;
-  /** In-process change notices for one job (the event streams also poll, for other replicas). */
-  subscribe(jobId: string, listener: () => void): () => void;
-  notify(jobId: string): void;
 }
 
 export const DEFAULT_RUNNER = { leaseMs: 10_000, heartbeatMs: 2_500, pollMs: 1_000, maxAttempts: MAX_JOB_ATTEMPTS };

@@ -1,8 +1,17 @@
-// This part's reads of the taxonomy and type read models (raw documents: a curriculum node's
-// subjectId/gradeId/curriculumId links are read as stored).
-import type { TaxonomyKind } from '../../store/catalog-models.js';
-import type { QuestionBankModels } from '../deps.js';
-import type { StoredRef, TypeDef } from './candidates.js';
+// The AI classification's reads of the taxonomy and type read models (raw documents: a curriculum
+// node's subjectId/gradeId/curriculumId links are read as stored).
+import type { QuestionTypeRow, TaxonomyKind, TaxonomyRefRow } from './catalog-models.js';
+import type { QuestionBankModels } from './models.js';
+
+/** A stored taxonomy ref as read raw: curriculum nodes may carry the refs they belong to. */
+export type StoredRef = TaxonomyRefRow & {
+  subjectId?: string | null;
+  gradeId?: string | null;
+  curriculumId?: string | null;
+};
+
+/** The fields of a type definition the classification resolves against. */
+export type TypeDef = Pick<QuestionTypeRow, '_id' | 'code' | 'name' | 'baseType' | 'isSystem' | 'organizationId'>;
 
 // A picker's list, not a page: far above any real family (grades, subjects, curricula, ...).
 export const MAX_REFS_PER_QUERY = 5000;
