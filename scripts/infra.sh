@@ -30,12 +30,12 @@
 # See tools/README.md for the cache layout, ports and environment variables.
 set -euo pipefail
 
-readonly KAFKA_VERSION=3.9.1      # keep in step with tools/kafka/pom.xml
-readonly MJS_VERSION=1.47.0       # keep in step with tools/mongo-java-server/pom.xml
-
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 readonly SCRIPT_DIR REPO_ROOT
+# KAFKA_VERSION (as tools/kafka/pom.xml) and MJS_VERSION (as tools/mongo-java-server/pom.xml).
+# shellcheck source=scripts/lib/versions.sh
+source "$REPO_ROOT/scripts/lib/versions.sh"
 readonly TOOLS_DIR="$REPO_ROOT/tools"
 readonly CACHE_DIR="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}"
 readonly KAFKA_HOME="$CACHE_DIR/kafka-$KAFKA_VERSION"

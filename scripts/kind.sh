@@ -40,16 +40,13 @@
 # ~/.kube/config. Never deletes a cluster, network, chain or directory it did not create.
 set -euo pipefail
 
-KIND_VERSION=v0.30.0
-# Must match the k8s.io/kubernetes version in tools/k8s-testbin (cluster.sh, node.sh say the same).
-K8S_VERSION=v1.34.10
-CRICTL_VERSION=v1.34.0
-# The only version the Go module proxy lists.
-LOCAL_PATH_VERSION=v0.0.30
 # Bump when what this script builds (tools or images) changes in a way the stamps cannot see.
 RECIPE=1
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# KIND_VERSION, K8S_VERSION (as cluster.sh and node.sh), CRICTL_VERSION, LOCAL_PATH_VERSION.
+# shellcheck source=scripts/lib/versions.sh
+source "$ROOT/scripts/lib/versions.sh"
 TPL=$ROOT/tools/kind
 KMOD=$ROOT/tools/k8s-testbin/kind
 DNS_MOD=$ROOT/tools/coredns
@@ -60,7 +57,7 @@ CONF=$KIND_DIR/containers.conf
 RUN=$CACHE/run/kind
 HOST_STATE=$RUN/host
 NODE_IMAGE=localhost/edu-kind/node:$K8S_VERSION
-DEBIAN_IMAGE=localhost/edu-debian:bookworm
+DEBIAN_IMAGE=localhost/edu-debian:$DEBIAN_SUITE
 # The project's build outputs (paths as cluster.sh and node.sh define them).
 K8S_DIR=$CACHE/k8s-$K8S_VERSION
 NODE_DIR=$CACHE/k8s-node-$K8S_VERSION
@@ -755,32 +752,12 @@ cmd_load() {
 	done
 }
 
-LEASE_ARG="" FORCE=false ARGS=()
-cmd=${1:-}
-(($#)) && shift
-while (($#)); do
-	case $1 in
-	--lease)
-		[[ $# -ge 2 ]] || die "--lease needs a pid"
-		LEASE_ARG=$2
-		shift
-		;;
-	--name)
-		[[ $# -ge 2 ]] || die "--name needs a cluster name"
-		NAME=$2
-		shift
-		;;
-	--force) FORCE=true ;;
-	-*) die "unknown argument: $1 (see $0 --help)" ;;
-	*) ARGS+=("$1") ;;
-	esac
-	shift
-done
+parse_args "lease force name words" "$@"
 
-case $cmd in
+case $CMD in
 build | up | down | env | status | load | provider) pick_provider ;;
 esac
-case $cmd in
+case $CMD in
 build) cmd_build ;;
 up) cmd_up ;;
 down) cmd_down ;;

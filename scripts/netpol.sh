@@ -23,11 +23,12 @@
 # Needs root (iptables, ipset). Never touches a process, chain or ipset it did not create.
 set -euo pipefail
 
-# Must match the kube-router version in tools/netpol/go.mod (gen.sh writes it).
-KUBE_ROUTER_VERSION=v2.1.0
 IMAGE_TAG=1
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# KUBE_ROUTER_VERSION: must match tools/netpol/go.mod (gen.sh writes it).
+# shellcheck source=scripts/lib/versions.sh
+source "$ROOT/scripts/lib/versions.sh"
 MOD=$ROOT/tools/netpol
 NODE=$ROOT/scripts/node.sh
 CACHE=${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}
@@ -318,23 +319,9 @@ cmd_status() {
 	log "kube-router: running (pid $pid), healthy"
 }
 
-LEASE_ARG="" FORCE=false
-cmd=${1:-}
-(($#)) && shift
-while (($#)); do
-	case $1 in
-	--lease)
-		[[ $# -ge 2 ]] || die "--lease needs a pid"
-		LEASE_ARG=$2
-		shift
-		;;
-	--force) FORCE=true ;;
-	*) die "unknown argument: $1 (see $0 --help)" ;;
-	esac
-	shift
-done
+parse_args "lease force" "$@"
 
-case $cmd in
+case $CMD in
 build) cmd_build ;;
 up) cmd_up ;;
 down) cmd_down ;;

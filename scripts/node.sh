@@ -32,11 +32,12 @@
 # Needs root (bridge, iptables, mounts). Never touches a process, chain or mount it did not create.
 set -euo pipefail
 
-# Must match the k8s.io/kubernetes version in tools/k8s-testbin/go.mod, as in cluster.sh.
-K8S_VERSION=v1.34.10
 IMAGE_TAG=1
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# K8S_VERSION: must match tools/k8s-testbin/go.mod, as in cluster.sh.
+# shellcheck source=scripts/lib/versions.sh
+source "$ROOT/scripts/lib/versions.sh"
 K8S_MOD=$ROOT/tools/k8s-testbin
 DNS_MOD=$ROOT/tools/coredns
 TPL=$ROOT/tools/node
@@ -627,24 +628,9 @@ cmd_load() {
 	echo "$ref"
 }
 
-LEASE_ARG="" FORCE=false ARGS=()
-cmd=${1:-}
-(($#)) && shift
-while (($#)); do
-	case $1 in
-	--lease)
-		[[ $# -ge 2 ]] || die "--lease needs a pid"
-		LEASE_ARG=$2
-		shift
-		;;
-	--force) FORCE=true ;;
-	-*) die "unknown argument: $1 (see $0 --help)" ;;
-	*) ARGS+=("$1") ;;
-	esac
-	shift
-done
+parse_args "lease force words" "$@"
 
-case $cmd in
+case $CMD in
 build) cmd_build ;;
 up) cmd_up ;;
 down) cmd_down ;;

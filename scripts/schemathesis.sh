@@ -10,9 +10,11 @@
 #      service, 600), EDU_CACHE_DIR.
 set -euo pipefail
 
-readonly ST_VERSION=4.32.5
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
+# shellcheck source=scripts/lib/versions.sh
+source "$REPO_ROOT/scripts/lib/versions.sh"
+readonly ST_VERSION=$SCHEMATHESIS_VERSION
 readonly CACHE="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}"
 readonly VENV="$CACHE/schemathesis-$ST_VERSION"
 readonly LOGS="$CACHE/run/test-logs/schemathesis"

@@ -1,13 +1,48 @@
 # shellcheck shell=bash
 # Sourced by scripts/cluster.sh, node.sh, netpol.sh and kind.sh once they have set ROOT, RUN and
-# LOG_TAG: log and die with the script's tag, the leases (scripts/leases.sh), the run-dir lock,
-# and the go build (lib/go-build.sh) and host-change (lib/host.sh) helpers. It and the files it
+# LOG_TAG: log and die with the script's tag, their one command-line parser, the leases
+# (scripts/leases.sh), the run-dir lock, and the go build (lib/go-build.sh) and host-change (lib/host.sh) helpers. It and the files it
 # sources only define functions.
 
 log() { printf '[%s] %s\n' "$LOG_TAG" "$*" >&2; }
 die() {
 	log "error: $*"
 	exit 1
+}
+
+# parse_args ACCEPTED COMMAND [ARG...]: the command line `script <command> [options] [words]` of
+# cluster.sh, node.sh, netpol.sh and kind.sh. Sets CMD to the command, LEASE_ARG (--lease PID, else
+# empty), FORCE (--force: true, else false), WIPE (--wipe: true, else false), NAME (--name N; else
+# left as the script set it) and ARGS (the other words). ACCEPTED lists what the script takes, of
+# lease, force, wipe, name and words; anything else dies with "unknown argument".
+# shellcheck disable=SC2034 # the calling script reads what this sets
+parse_args() {
+	local accepted=" $1 " kind
+	shift
+	CMD=${1:-}
+	(($#)) && shift
+	LEASE_ARG="" FORCE=false WIPE=false ARGS=()
+	while (($#)); do
+		kind=words
+		[[ $1 == -* ]] && kind=${1#--}
+		[[ $accepted == *" $kind "* ]] || die "unknown argument: $1 (see $0 --help)"
+		case $1 in
+		--lease)
+			[[ $# -ge 2 ]] || die "--lease needs a pid"
+			LEASE_ARG=$2
+			shift
+			;;
+		--name)
+			[[ $# -ge 2 ]] || die "--name needs a cluster name"
+			NAME=$2
+			shift
+			;;
+		--force) FORCE=true ;;
+		--wipe) WIPE=true ;;
+		*) ARGS+=("$1") ;;
+		esac
+		shift
+	done
 }
 
 # $RUN/.lock on the given fd (one digit), held until the script exits; `what` names the lock in the
