@@ -147,7 +147,7 @@ up_to_date() { # ref stamp
     image_exists "$1"
 }
 
-# up_to_date, saying so: a builder starts with `is_current "$ref" "$stamp" && return 0`.
+# up_to_date, saying so: build_image and build_platform start with it.
 is_current() { # ref stamp
   up_to_date "$1" "$2" || return 1
   log "$1 is up to date"
@@ -279,6 +279,24 @@ commit() { # ctr ref
   CONTAINERS=("${kept[@]}")
 }
 
+# The one shape of every image built in a container: nothing to do when REF is up to date with
+# STAMP; else a container from PARENT, which `RECIPE ctr stamp [arg...]` fills (its config with
+# the io.edu-platform.inputs label, and a check that what it installed runs), committed as REF and
+# written out as its archive and stamp.
+build_image() { # ref stamp parent what recipe [arg...]
+  local ref="$1" stamp="$2" parent="$3" what="$4" recipe="$5"
+  shift 5
+  is_current "$ref" "$stamp" && return 0
+  local t0=$SECONDS ctr
+  log "building $ref ($what)"
+  new_container "$parent"
+  ctr="$CTR"
+  "$recipe" "$ctr" "$stamp" "$@"
+  commit "$ctr" "$ref"
+  finish_image "$ref" "$stamp"
+  log "$ref built in $((SECONDS - t0)) s"
+}
+
 # ---------------------------------------------------------------------------------------------
 # debian: minimal bookworm from this host's mirror
 # ---------------------------------------------------------------------------------------------
@@ -319,13 +337,14 @@ CFG
 build_debian() {
   local stamp
   stamp="$(debian_stamp)"
-  is_current "$DEBIAN_REF" "$stamp" && return 0
+  build_image "$DEBIAN_REF" "$stamp" scratch "debootstrap --variant=minbase $DEBIAN_SUITE, ~2 min" debian_recipe
+}
+
+debian_recipe() { # ctr stamp
+  local ctr="$1" stamp="$2" mirror mnt
   ensure_cmd debootstrap debootstrap
-  local t0=$SECONDS mirror ctr mnt
   mirror="$(debian_mirror)"
-  log "building $DEBIAN_REF: debootstrap --variant=minbase $DEBIAN_SUITE from $mirror (~2 min)"
-  new_container scratch
-  ctr="$CTR"
+  log "debootstrap from $mirror"
   mnt="$(bh mount "$ctr")"
   if ! debootstrap --variant=minbase --include=ca-certificates --components=main \
     "$DEBIAN_SUITE" "$mnt" "$mirror" >"$IMAGES_DIR/debootstrap.log" 2>&1; then
@@ -341,9 +360,6 @@ build_debian() {
   bh umount "$ctr" >/dev/null
   bh config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd /bin/bash \
     --label "io.edu-platform.inputs=$stamp" "$ctr"
-  commit "$ctr" "$DEBIAN_REF"
-  finish_image "$DEBIAN_REF" "$stamp"
-  log "$DEBIAN_REF built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -359,16 +375,16 @@ base_stamp() {
 
 build_base() {
   build_debian
-  local ref stamp
+  local ref stamp node_bin npm
   ref="$(base_ref)"
   stamp="$(base_stamp)"
-  is_current "$ref" "$stamp" && return 0
-  local t0=$SECONDS ctr mnt node_bin npm
   node_bin="$(readlink -f "$(command -v node)")"
   npm="$(cd "$(npm_dir)" && pwd -P)"
-  log "building $ref from $node_bin and $npm"
-  new_container "$DEBIAN_REF"
-  ctr="$CTR"
+  build_image "$ref" "$stamp" "$DEBIAN_REF" "from $node_bin and $npm" base_recipe "$node_bin" "$npm"
+}
+
+base_recipe() { # ctr stamp node-binary npm-dir
+  local ctr="$1" stamp="$2" node_bin="$3" npm="$4" mnt
   mnt="$(bh mount "$ctr")"
   # The layout of the official node images: /usr/local/bin/node, npm under /usr/local/lib.
   install -D -m 0755 "$node_bin" "$mnt/usr/local/bin/node"
@@ -387,9 +403,6 @@ build_base() {
   bh run --network none "$ctr" -- sh -ec \
     'node --version; npm --version; npx --version; command -v groupadd; command -v useradd' >&2 ||
     die "the node base image cannot run node/npm/npx/useradd"
-  commit "$ctr" "$ref"
-  finish_image "$ref" "$stamp"
-  log "$ref built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -487,17 +500,14 @@ build_jre() {
   build_debian
   local stamp
   stamp="$(jre_stamp)"
-  is_current "$JRE_REF" "$stamp" && return 0
-  local t0=$SECONDS ctr
-  log "building $JRE_REF ($JRE_PACKAGE from apt; 15 s to 2 min, as fast as the mirror)"
-  new_container "$DEBIAN_REF"
-  ctr="$CTR"
+  build_image "$JRE_REF" "$stamp" "$DEBIAN_REF" "$JRE_PACKAGE from apt; 15 s to 2 min, as fast as the mirror" jre_recipe
+}
+
+jre_recipe() { # ctr stamp
+  local ctr="$1" stamp="$2"
   apt_install "$ctr" "$IMAGES_DIR/jre-build.log" "$JRE_PACKAGE"
   bh config --label "io.edu-platform.inputs=$stamp" "$ctr"
   bh run --network none "$ctr" -- java -version >&2 2>&1 || die "java does not run in $JRE_REF"
-  commit "$ctr" "$JRE_REF"
-  finish_image "$JRE_REF" "$stamp"
-  log "$JRE_REF built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -518,11 +528,11 @@ build_kafka() {
   local home stamp
   home="$(kafka_libs)"
   stamp="$(kafka_stamp "$home")"
-  is_current "$KAFKA_REF" "$stamp" && return 0
-  local t0=$SECONDS ctr
-  log "building $KAFKA_REF (on $JRE_REF, jars from $home)"
-  new_container "$JRE_REF"
-  ctr="$CTR"
+  build_image "$KAFKA_REF" "$stamp" "$JRE_REF" "on $JRE_REF, jars from $home" kafka_recipe "$home"
+}
+
+kafka_recipe() { # ctr stamp kafka-home
+  local ctr="$1" stamp="$2" home="$3"
   # The chart runs the broker as 1000:1000 (kafka.podSecurityContext), like apache/kafka.
   add_user "$ctr" kafka 1000
   bh_run "$ctr" sh -ec 'mkdir -p /opt/kafka/libs /opt/kafka/bin /opt/kafka/config /var/lib/kafka/data
@@ -536,9 +546,6 @@ build_kafka() {
     --cmd '["/opt/kafka/bin/edu-kafka-start.sh"]' \
     --label "io.edu-platform.inputs=$stamp" "$ctr"
   bh run --network none "$ctr" -- java -version >&2 2>&1 || die "java does not run in $KAFKA_REF"
-  commit "$ctr" "$KAFKA_REF"
-  finish_image "$KAFKA_REF" "$stamp"
-  log "$KAFKA_REF built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -560,11 +567,11 @@ build_mongo() {
   local home stamp
   home="$(mjs_home)"
   stamp="$(mongo_stamp "$home")"
-  is_current "$MONGO_REF" "$stamp" && return 0
-  local t0=$SECONDS ctr rc=0
-  log "building $MONGO_REF (on $JRE_REF, jars and launcher from $home)"
-  new_container "$JRE_REF"
-  ctr="$CTR"
+  build_image "$MONGO_REF" "$stamp" "$JRE_REF" "on $JRE_REF, jars and launcher from $home" mongo_recipe "$home"
+}
+
+mongo_recipe() { # ctr stamp mongo-java-server-home
+  local ctr="$1" stamp="$2" home="$3" rc=0
   # uid 1000 like the Kafka image; the server writes nothing (in-memory backend, no perf data), so
   # the root filesystem may be read-only.
   add_user "$ctr" mongodb 1000
@@ -580,9 +587,6 @@ build_mongo() {
   bh run --network none "$ctr" -- java -cp "$MONGO_HOME/libs/*:$MONGO_HOME/classes" MongoLauncher >/dev/null 2>&1 ||
     rc=$?
   ((rc == 2)) || die "MongoLauncher does not load in $MONGO_REF (exit $rc; was $home/classes compiled by a JDK newer than 17?)"
-  commit "$ctr" "$MONGO_REF"
-  finish_image "$MONGO_REF" "$stamp"
-  log "$MONGO_REF built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -617,11 +621,12 @@ build_kube_router() {
   local bin stamp
   bin="$(kube_router_bin)"
   stamp="$(kube_router_stamp "$bin")"
-  is_current "$KUBE_ROUTER_REF" "$stamp" && return 0
-  local t0=$SECONDS ctr
-  log "building $KUBE_ROUTER_REF (${KUBE_ROUTER_PACKAGES[*]} from apt, $bin)"
-  new_container "$DEBIAN_REF"
-  ctr="$CTR"
+  build_image "$KUBE_ROUTER_REF" "$stamp" "$DEBIAN_REF" "${KUBE_ROUTER_PACKAGES[*]} from apt, $bin" \
+    kube_router_recipe "$bin"
+}
+
+kube_router_recipe() { # ctr stamp kube-router-binary
+  local ctr="$1" stamp="$2" bin="$3"
   apt_install "$ctr" "$IMAGES_DIR/kube-router-build.log" "${KUBE_ROUTER_PACKAGES[@]}"
   bh copy --quiet --chmod 0755 "$ctr" "$bin" /usr/local/bin/kube-router >/dev/null
   bh copy --quiet --chmod 0755 "$ctr" "$KUBE_ROUTER_TOOLS/edu-kube-router-start.sh" \
@@ -638,9 +643,6 @@ build_kube_router() {
     for c in iptables-legacy-save iptables-nft-save ip6tables-legacy-save ip6tables-nft-save ipset conntrack modprobe update-alternatives; do
       command -v "$c" >/dev/null || { echo "$c missing"; exit 1; }
     done' >&2 2>&1 || die "kube-router or its tools do not run in $KUBE_ROUTER_REF"
-  commit "$ctr" "$KUBE_ROUTER_REF"
-  finish_image "$KUBE_ROUTER_REF" "$stamp"
-  log "$KUBE_ROUTER_REF built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
