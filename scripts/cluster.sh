@@ -46,12 +46,9 @@ READY_TIMEOUT=${EDU_READY_TIMEOUT:-120}
 APISERVER_BIND=${EDU_APISERVER_BIND:-0.0.0.0}
 NODE_HOST_IP=${EDU_NODE_HOST_IP:-10.244.0.1} # the bridge gateway of scripts/node.sh
 
-command -v go >/dev/null || PATH=/usr/local/go/bin:$PATH
-
 LOG_TAG=cluster
 # shellcheck source=scripts/lib/common.sh
 source "$ROOT/scripts/lib/common.sh"
-LEASES=$RUN/leases
 
 # fd 5, held until the script exits: the first `up` may build for minutes, and a second one
 # must wait for it rather than start a second etcd on the same ports.
@@ -97,20 +94,8 @@ cmd_build() {
 	trap "rm -rf '$tmp'" EXIT
 	mkdir -p "$tmp/bin"
 
-	local minor=${K8S_VERSION#v1.}
-	minor=${minor%%.*}
-	# Tag time from the proxy: a reproducible buildDate rather than "now".
-	local date
-	date=$(cd "$MODDIR" && go list -m -json k8s.io/kubernetes | sed -n 's/.*"Time": "\(.*\)".*/\1/p')
-	date=${date:-1970-01-01T00:00:00Z}
-	# Without these, /version says v0.0.0-master+$Format:%H$, which breaks semver checks
-	# in clients (helm kubeVersion, client-node) — the values hack/lib/version.sh sets.
-	# gitCommit stays empty: the proxy's .info for these tags does not carry the commit.
-	local x="" pkg
-	for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-		x+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
-		x+=" -X $pkg.gitTreeState=clean -X $pkg.gitCommit= -X $pkg.buildDate=$date"
-	done
+	local ldflags
+	ldflags=$(k8s_version_ldflags "$MODDIR")
 	# One compile per core (2 here): more only queues; measured peak RAM was ~1.9 GiB.
 	local jobs=${EDU_BUILD_JOBS:-$(nproc)}
 	log "building $K8S_VERSION into $BIN (go $(go env GOVERSION), -p $jobs; log $tmp/build.log)"
@@ -119,7 +104,7 @@ cmd_build() {
 	# etcd's package path ends in /v3, so it needs an explicit -o name.
 	run_go_build etcd "$tmp/build.log" -p "$jobs" -ldflags "-s -w" -o "$tmp/bin/etcd" go.etcd.io/etcd/server/v3
 	run_go_build "kube-apiserver + kube-controller-manager" "$tmp/build.log" -p "$jobs" \
-		-ldflags "-s -w$x" -o "$tmp/bin/" \
+		-ldflags "$ldflags" -o "$tmp/bin/" \
 		k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
 	# Checks the result, not just go's exit code: the temp dir lives in a shared cache that
 	# another process may have wiped mid-build.
@@ -179,22 +164,12 @@ cmd_tools() {
 }
 
 # ---------------------------------------------------------------------------------------
-# process handling: only pids from our pidfiles whose command line is our binary with our
-# run dir in its arguments are ever signalled, so a reused pid or a foreign etcd is safe.
+# process handling (pidfile, our_pid): see scripts/lib/pids.sh
 
-pidfile() { echo "$RUN/$1.pid"; }
+bin_of() { echo "$BIN/$1"; }
 
-# Prints the pid if component $1 runs from this script's binary and run dir.
-our_pid() {
-	local f pid cmdline
-	f=$(pidfile "$1")
-	[[ -f $f ]] || return 1
-	pid=$(<"$f")
-	[[ $pid =~ ^[0-9]+$ && -r /proc/$pid/cmdline ]] || return 1
-	cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
-	[[ $cmdline == "$BIN/$1 "* && $cmdline == *"$RUN/"* ]] || return 1
-	echo "$pid"
-}
+# shellcheck source=scripts/lib/pids.sh
+source "$ROOT/scripts/lib/pids.sh"
 
 stop_one() {
 	local name=$1 pid i

@@ -65,8 +65,6 @@ NAME=${EDU_KIND_NAME:-edu-platform}
 WORKERS=${EDU_KIND_WORKERS:-1}
 WAIT=${EDU_KIND_WAIT:-3m}
 
-command -v go >/dev/null || PATH=/usr/local/go/bin:$PATH
-
 LOG_TAG=kind
 # shellcheck source=scripts/lib/common.sh
 source "$ROOT/scripts/lib/common.sh"
@@ -153,20 +151,6 @@ install_tool() { # name package@version
 	rm -rf "$tmp"
 }
 
-# Same version stamping as node.sh's version_ldflags, so kubeadm picks the v1.34.10 images and
-# kubectl reports v1.34.10.
-version_ldflags() {
-	local minor=${K8S_VERSION#v1.} date x="" pkg
-	minor=${minor%%.*}
-	date=$(cd "$KMOD" && go list -m -json k8s.io/kubernetes | sed -n 's/.*"Time": "\(.*\)".*/\1/p')
-	date=${date:-1970-01-01T00:00:00Z}
-	for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-		x+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
-		x+=" -X $pkg.gitTreeState=clean -X $pkg.gitCommit= -X $pkg.buildDate=$date"
-	done
-	echo "-s -w$x"
-}
-
 kubeadm_stamp() { printf '%s go.sum:%s recipe:%s\n' "$K8S_VERSION" "$(sha256sum "$KMOD/go.sum" | cut -c1-16)" "$RECIPE"; }
 
 build_kubeadm() {
@@ -179,7 +163,7 @@ build_kubeadm() {
 	tmp=$(mktemp -d "$KIND_DIR/.go.XXXXXX")
 	(
 		cd "$KMOD"
-		run_go "kubeadm + kubectl $K8S_VERSION" "$tmp/build.log" build -v -mod=readonly -p "$JOBS" -ldflags "$(version_ldflags)" \
+		run_go "kubeadm + kubectl $K8S_VERSION" "$tmp/build.log" build -v -mod=readonly -p "$JOBS" -ldflags "$(k8s_version_ldflags "$KMOD")" \
 			-o "$tmp/" k8s.io/kubernetes/cmd/kubeadm k8s.io/kubernetes/cmd/kubectl
 	)
 	"$tmp/kubeadm" version -o short | grep -x "$K8S_VERSION" >/dev/null || die "kubeadm version does not say $K8S_VERSION"

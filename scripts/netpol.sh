@@ -46,12 +46,9 @@ ECHO_IMAGE=localhost/edu-netpol/echo:$IMAGE_TAG
 CHAIN_RE='^(KUBE-ROUTER-|KUBE-POD-FW-|KUBE-NWPLCY-)'
 IPSET_RE='^(inet6:)?(KUBE-SRC-|KUBE-DST-|TMP-)'
 
-command -v go >/dev/null || PATH=/usr/local/go/bin:$PATH
-
 LOG_TAG=netpol
 # shellcheck source=scripts/lib/common.sh
 source "$ROOT/scripts/lib/common.sh"
-LEASES=$RUN/leases
 
 # fd 7 (cluster.sh holds 5, node.sh 6, builds 8), held until the script exits; every child that
 # outlives us is started with 7>&- so it never holds it.

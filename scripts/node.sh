@@ -69,12 +69,9 @@ kernel.keys.root_maxbytes net.ipv4.conf.all.route_localnet"
 CGROUP_ROOTS="cpu cpuacct cpuset memory devices freezer blkio pids systemd unified hugetlb"
 COMPONENTS="containerd coredns kube-scheduler kube-proxy kubelet"
 
-command -v go >/dev/null || PATH=/usr/local/go/bin:$PATH
-
 LOG_TAG=node
 # shellcheck source=scripts/lib/common.sh
 source "$ROOT/scripts/lib/common.sh"
-LEASES=$RUN/leases
 
 # fd 6 (cluster.sh holds 5 for its own lock while we call it), held until the script exits.
 lock_node() { lock_run_dir 6 node; }
@@ -124,19 +121,6 @@ dns_built() {
 	[[ -f $d/.complete && "$(cat "$d/.complete")" == "$(dns_stamp)" ]]
 }
 
-# Same version stamping as cluster.sh, so kubelet reports v1.34.10 to the API server.
-version_ldflags() {
-	local minor=${K8S_VERSION#v1.} date x="" pkg
-	minor=${minor%%.*}
-	date=$(cd "$K8S_MOD" && go list -m -json k8s.io/kubernetes | sed -n 's/.*"Time": "\(.*\)".*/\1/p')
-	date=${date:-1970-01-01T00:00:00Z}
-	for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-		x+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
-		x+=" -X $pkg.gitTreeState=clean -X $pkg.gitCommit= -X $pkg.buildDate=$date"
-	done
-	echo "-s -w$x"
-}
-
 # shellcheck source=scripts/oci-image.sh
 source "$ROOT/scripts/oci-image.sh"
 
@@ -156,7 +140,8 @@ build_node() {
 	# shellcheck disable=SC2064 # the path is fixed now, on purpose
 	trap "rm -rf '$tmp'" EXIT
 	mkdir -p "$tmp/bin" "$tmp/images" "$tmp/stage"
-	x=$(version_ldflags)
+	# The version stamp of cluster.sh, so kubelet reports K8S_VERSION to the API server.
+	x=$(k8s_version_ldflags "$K8S_MOD")
 	cd "$K8S_MOD"
 	run_go_build "kubelet + kube-scheduler + kube-proxy" "$tmp/build.log" -p "$jobs" -ldflags "$x" -o "$tmp/bin/" \
 		k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kube-proxy
@@ -222,21 +207,9 @@ cmd_build() {
 }
 
 # ---------------------------------------------------------------------------------------
-# process handling: only pids from our pidfiles whose command line is our binary with our
-# run dir in its arguments are ever signalled.
-
-pidfile() { echo "$RUN/$1.pid"; }
-
-our_pid() {
-	local f pid cmdline
-	f=$(pidfile "$1")
-	[[ -f $f ]] || return 1
-	pid=$(<"$f")
-	[[ $pid =~ ^[0-9]+$ && -r /proc/$pid/cmdline ]] || return 1
-	cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
-	[[ $cmdline == "$(bin_of "$1") "* && $cmdline == *"$RUN/"* ]] || return 1
-	echo "$pid"
-}
+# process handling (pidfile, our_pid, with bin_of above): see scripts/lib/pids.sh
+# shellcheck source=scripts/lib/pids.sh
+source "$ROOT/scripts/lib/pids.sh"
 
 stop_pid() { # name pid
 	local i

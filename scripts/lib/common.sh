@@ -1,8 +1,13 @@
 # shellcheck shell=bash
 # Sourced by scripts/cluster.sh, node.sh, netpol.sh and kind.sh once they have set ROOT, RUN and
 # LOG_TAG: log and die with the script's tag, their one command-line parser, the leases
-# (scripts/leases.sh), the run-dir lock, and the go build (lib/go-build.sh) and host-change (lib/host.sh) helpers. It and the files it
-# sources only define functions.
+# (scripts/leases.sh), the run-dir lock, and the go build (lib/go-build.sh) and host-change
+# (lib/host.sh) helpers. Besides functions it sets what they share: LEASES, the leases under $RUN
+# (kind.sh keeps a set per cluster instead), and go on PATH from its default install place.
+
+# shellcheck disable=SC2034 # the scripts read it
+LEASES=$RUN/leases
+command -v go >/dev/null || PATH=/usr/local/go/bin:$PATH
 
 log() { printf '[%s] %s\n' "$LOG_TAG" "$*" >&2; }
 die() {

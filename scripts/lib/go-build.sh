@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# The backgrounded go command with progress lines, shared by scripts/cluster.sh, scripts/node.sh
-# and scripts/kind.sh. Sourced: it only defines functions. The caller defines log and die (their
+# The backgrounded go command with progress lines and the Kubernetes version stamp, shared by
+# scripts/cluster.sh, scripts/node.sh and scripts/kind.sh. Sourced: it only defines functions. The caller defines log and die (their
 # prefix is the caller's).
 
 # go build -v names each package it compiles (cache hits are silent), so counting lines gives a
@@ -23,6 +23,23 @@ run_go() { # what log go-args...
 		die "go build of $what failed (full log: $logf)"
 	fi
 	log "  $what done in $((SECONDS - start))s"
+}
+
+# The -ldflags of a Kubernetes binary built from the module in MODDIR: stripped, and stamped as
+# hack/lib/version.sh stamps a release. Without these, /version says v0.0.0-master+$Format:%H$,
+# which breaks semver checks in clients (helm kubeVersion, client-node) and makes kubeadm pick the
+# wrong images. gitCommit stays empty: the proxy's .info for these tags does not carry the commit.
+# The buildDate is the tag's time from the proxy: reproducible, not "now". Needs K8S_VERSION.
+k8s_version_ldflags() { # moddir
+	local minor=${K8S_VERSION#v1.} date x="" pkg
+	minor=${minor%%.*}
+	date=$(cd "$1" && go list -m -json k8s.io/kubernetes | sed -n 's/.*"Time": "\(.*\)".*/\1/p')
+	date=${date:-1970-01-01T00:00:00Z}
+	for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+		x+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
+		x+=" -X $pkg.gitTreeState=clean -X $pkg.gitCommit= -X $pkg.buildDate=$date"
+	done
+	echo "-s -w$x"
 }
 
 run_go_build() { # what log go-build-args...
