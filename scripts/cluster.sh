@@ -400,15 +400,9 @@ cmd_up() {
 }
 
 cmd_down() {
-	local wipe=$WIPE lease others
+	local wipe=$WIPE
 	lock_cluster
-	if [[ $LEASE_ARG =~ ^[0-9]+$ ]]; then lease=$LEASE_ARG; else lease=$(lease_name "$LEASE_ARG") || exit 2; fi
-	lease_release "$LEASES" "$lease"
-	others=$(lease_live "$LEASES" | tr '\n' ' ')
-	if [[ -n $others && $FORCE != true ]]; then
-		log "control plane stays up: still leased by ${others% } (--force stops it anyway)"
-		return 0
-	fi
+	release_lease "$LEASES" "control plane" stops || return 0
 	rm -rf "$LEASES"
 	stop_one kube-controller-manager
 	stop_one kube-apiserver

@@ -682,14 +682,7 @@ cmd_up() {
 cmd_down() {
 	set_cluster
 	lock_run
-	local lease others
-	if [[ $LEASE_ARG =~ ^[0-9]+$ ]]; then lease=$LEASE_ARG; else lease=$(lease_name "$LEASE_ARG") || exit 2; fi
-	lease_release "$STATE/leases" "$lease"
-	others=$(lease_live "$STATE/leases" | tr '\n' ' ')
-	if [[ -n $others && $FORCE != true ]]; then
-		log "cluster $NAME stays up: still leased by ${others% } (--force deletes it anyway)"
-		return 0
-	fi
+	release_lease "$STATE/leases" "cluster $NAME" deletes || return 0
 	if [[ -f $STATE/created ]]; then
 		cluster_exists && delete_cluster
 	elif cluster_exists; then

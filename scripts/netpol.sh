@@ -287,13 +287,7 @@ cmd_up() {
 
 cmd_down() {
 	lock_netpol
-	local lease others
-	if [[ $LEASE_ARG =~ ^[0-9]+$ ]]; then lease=$LEASE_ARG; else lease=$(lease_name "$LEASE_ARG") || exit 2; fi
-	lease_release "$LEASES" "$lease"
-	others=$(lease_live "$LEASES" | tr '\n' ' ')
-	if [[ -n $others && $FORCE != true ]]; then
-		log "kube-router stays up: still leased by ${others% } (--force stops it anyway)"
-	else
+	if release_lease "$LEASES" kube-router stops; then
 		rm -rf "$LEASES"
 		stop_controller
 		undo_host

@@ -539,13 +539,7 @@ unregister_node() {
 
 cmd_down() {
 	lock_node
-	local lease others
-	if [[ $LEASE_ARG =~ ^[0-9]+$ ]]; then lease=$LEASE_ARG; else lease=$(lease_name "$LEASE_ARG") || exit 2; fi
-	lease_release "$LEASES" "$lease"
-	others=$(lease_live "$LEASES" | tr '\n' ' ')
-	if [[ -n $others && $FORCE != true ]]; then
-		log "node stays up: still leased by ${others% } (--force stops it anyway)"
-	else
+	if release_lease "$LEASES" node stops; then
 		rm -rf "$LEASES"
 		stop_node
 		unregister_node

@@ -50,6 +50,20 @@ parse_args() {
 	done
 }
 
+# Gives back the caller's lease on DIR (--lease PID, even of a process that has exited since; else
+# the manual lease). Succeeds when no live lease is left or --force was given: the caller then
+# stops what it runs. Otherwise says who still holds it ("WHAT stays up ... --force VERB it
+# anyway") and fails.
+release_lease() { # dir what verb
+	local lease others
+	if [[ $LEASE_ARG =~ ^[0-9]+$ ]]; then lease=$LEASE_ARG; else lease=$(lease_name "$LEASE_ARG") || exit 2; fi
+	lease_release "$1" "$lease"
+	others=$(lease_live "$1" | tr '\n' ' ')
+	[[ -n $others && $FORCE != true ]] || return 0
+	log "$2 stays up: still leased by ${others% } (--force $3 it anyway)"
+	return 1
+}
+
 # $RUN/.lock on the given fd (one digit), held until the script exits; `what` names the lock in the
 # timeout message.
 lock_run_dir() { # fd what
