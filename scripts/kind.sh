@@ -125,12 +125,7 @@ ensure_packages() {
 	for p in podman netavark aardvark-dns; do
 		pkg_installed "$p" || missing+=("$p")
 	done
-	((${#missing[@]})) || return 0
-	log "installing ${missing[*]} from Debian"
-	# Another helper may hold the dpkg lock; wait for it rather than fail.
-	apt-get -o DPkg::Lock::Timeout=900 update -q >&2
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q \
-		--no-install-recommends "${missing[@]}" >&2
+	install_packages "${missing[@]}"
 }
 
 tool_stamp_ok() { [[ -x $BIN/$1 && -f $BIN/.$1.stamp && "$(cat "$BIN/.$1.stamp")" == "$2" ]]; }

@@ -63,13 +63,7 @@ ensure_packages() {
 	local missing=()
 	command -v ipset >/dev/null || missing+=(ipset)
 	command -v iptables >/dev/null && command -v iptables-restore >/dev/null || missing+=(iptables)
-	((${#missing[@]})) || return 0
-	[[ $EUID -eq 0 ]] || die "missing packages ${missing[*]}; run as root to install them"
-	log "installing ${missing[*]} from Debian"
-	# Another helper may hold the dpkg lock; wait for it rather than fail.
-	apt-get -o DPkg::Lock::Timeout=900 update -q >&2
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q \
-		--no-install-recommends "${missing[@]}" >&2
+	install_packages "${missing[@]}"
 }
 
 stamp() {

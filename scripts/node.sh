@@ -99,13 +99,7 @@ ensure_packages() {
 	command -v iptables >/dev/null || missing+=(iptables)
 	command -v conntrack >/dev/null || missing+=(conntrack)
 	command -v gcc >/dev/null || missing+=(gcc libc6-dev)
-	((${#missing[@]})) || return 0
-	[[ $EUID -eq 0 ]] || die "missing packages ${missing[*]}; run as root to install them"
-	log "installing ${missing[*]} from Debian"
-	# Another helper may hold the dpkg lock; wait for it rather than fail.
-	apt-get -o DPkg::Lock::Timeout=900 update -q >&2
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q \
-		--no-install-recommends "${missing[@]}" >&2
+	install_packages "${missing[@]}"
 }
 
 # Sources that end up in the cached node dir; the stamp invalidates it when any changes.

@@ -50,6 +50,17 @@ parse_args() {
 	done
 }
 
+# Installs the Debian packages named (none: nothing to do), as root; waits for another installer's
+# dpkg lock rather than failing.
+install_packages() { # package...
+	(($#)) || return 0
+	[[ $EUID -eq 0 ]] || die "missing packages $*; run as root to install them"
+	log "installing $* from Debian"
+	apt-get -o DPkg::Lock::Timeout=900 update -q >&2
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q \
+		--no-install-recommends "$@" >&2
+}
+
 # Gives back the caller's lease on DIR (--lease PID, even of a process that has exited since; else
 # the manual lease). Succeeds when no live lease is left or --force was given: the caller then
 # stops what it runs. Otherwise says who still holds it ("WHAT stays up ... --force VERB it
