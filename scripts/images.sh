@@ -746,61 +746,16 @@ verify_platform() {
   RUN_PIDS=()
 }
 
-# A topic created, one message produced and consumed back, with the project's kafkajs.
-KAFKA_PROBE_JS=$(
-  cat <<'JS'
-'use strict';
-const { createRequire } = require('module');
-const { Kafka, logLevel } = createRequire(process.env.REPO_ROOT + '/package.json')('kafkajs');
-const deadline = Date.now() + Number(process.env.TIMEOUT_MS);
-const client = (retry) => new Kafka({ clientId: 'edu-images-verify', brokers: ['127.0.0.1:9092'],
-  logLevel: logLevel.NOTHING, connectionTimeout: 1000, requestTimeout: 5000, retry });
-// No retries while polling for readiness; kafkajs's default ones for the real work (the group
-// coordinator needs a moment to create __consumer_offsets on first use).
-const probe = client({ retries: 0 });
-const kafka = client(undefined);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function untilReady() {
-  let last = 'none yet';
-  while (Date.now() < deadline) {
-    const admin = probe.admin();
-    try {
-      await admin.connect();
-      if ((await admin.describeCluster()).brokers.length) return admin;
-    } catch (e) { last = e.message; }
-    await admin.disconnect().catch(() => {});
-    await sleep(250);
-  }
-  throw new Error(`broker not ready: ${last}`);
+# scripts/lib/image-check.ts kafka|mongo (the project's own drivers) inside the verify run's
+# network namespace, bounded by VERIFY_TIMEOUT; prints its line, or its error (and fails).
+image_check() { # kafka|mongo
+  (cd "$REPO_ROOT" && env TIMEOUT_MS=$((VERIFY_TIMEOUT * 1000)) ip netns exec "$NETNS" \
+    node --import tsx scripts/lib/image-check.ts "$1" 2>&1)
 }
-async function main() {
-  const admin = await untilReady();
-  const topic = `edu-images-verify-${process.pid}`;
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
-  await admin.disconnect();
-  const producer = kafka.producer();
-  await producer.connect();
-  await producer.send({ topic, messages: [{ value: 'hello from the image check' }] });
-  await producer.disconnect();
-  const consumer = kafka.consumer({ groupId: `${topic}-g` });
-  consumer.on(consumer.events.CRASH, (e) => console.error(`consumer crashed: ${e.payload.error.message}`));
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  const got = await new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('no message consumed in time')), Math.max(1000, deadline - Date.now()));
-    consumer.run({ eachMessage: async ({ message }) => { clearTimeout(t); resolve(message.value.toString()); } }).catch(reject);
-  });
-  await consumer.disconnect();
-  if (got !== 'hello from the image check') throw new Error(`consumed ${JSON.stringify(got)}`);
-  console.log(`topic ${topic}: produced and consumed 1 message`);
-}
-main().then(() => process.exit(0), (e) => { console.error(e.message); process.exit(1); });
-JS
-)
 
 # The chart's own start.sh, server.properties and env (rendered by helm from the chart), with the
 # chart's uid, in a private network namespace (its fixed ports 9092/9093 clash with nothing on the
-# host), advertised on 127.0.0.1 instead of the pod's DNS name; then KAFKA_PROBE_JS in the same
+# host), advertised on 127.0.0.1 instead of the pod's DNS name; then scripts/lib/image-check.ts kafka in the same
 # namespace. Without helm, the image's default command is run instead.
 render_chart_kafka() { # dir
   local helm="" h
@@ -859,7 +814,7 @@ verify_kafka() {
   pid=$!
   RUN_PIDS+=("$pid")
   local out
-  if ! out="$(env TIMEOUT_MS=$((VERIFY_TIMEOUT * 1000)) REPO_ROOT="$REPO_ROOT" ip netns exec "$NETNS" node -e "$KAFKA_PROBE_JS" 2>&1)"; then
+  if ! out="$(image_check kafka)"; then
     tail -n 20 "$log" >&2
     die "kafka probe failed: $out (broker log: $log)"
   fi
@@ -869,46 +824,9 @@ verify_kafka() {
   rm -rf "$dir"
 }
 
-# ping, then a document written and read back, with the project's mongodb driver; retried until
-# the server answers (the JVM starts in a second or two).
-MONGO_PROBE_JS=$(
-  cat <<'JS'
-'use strict';
-const { createRequire } = require('module');
-const { MongoClient } = createRequire(process.env.REPO_ROOT + '/package.json')('mongodb');
-const deadline = Date.now() + Number(process.env.TIMEOUT_MS);
-const uri = 'mongodb://127.0.0.1:27017/?directConnection=true';
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function connected() {
-  let last = 'none yet';
-  while (Date.now() < deadline) {
-    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 1000, connectTimeoutMS: 1000 });
-    try {
-      await client.connect();
-      await client.db('admin').command({ ping: 1 });
-      return client;
-    } catch (e) { last = e.message; }
-    await client.close().catch(() => {});
-    await sleep(250);
-  }
-  throw new Error(`no answer to ping: ${last}`);
-}
-async function main() {
-  const client = await connected();
-  const coll = client.db('edu_images_verify').collection('probe');
-  const doc = { _id: `probe-${process.pid}`, text: 'hello from the image check', n: 42 };
-  await coll.insertOne(doc);
-  const got = await coll.findOne({ _id: doc._id });
-  await client.close();
-  if (!got || got.text !== doc.text || got.n !== 42) throw new Error(`found ${JSON.stringify(got)}`);
-  console.log('ping ok, 1 document inserted and found');
-}
-main().then(() => process.exit(0), (e) => { console.error(e.message); process.exit(1); });
-JS
-)
-
-# The image's own default command as its own user, in a private network namespace; the project's
-# driver from the same namespace; then its listening socket must be the wildcard address (a
+# The image's own default command as its own user, in a private network namespace;
+# scripts/lib/image-check.ts mongo (ping, then a document written and read back, retried until the
+# server answers) from the same namespace; then its listening socket must be the wildcard address (a
 # Service reaches the pod's address, not its loopback).
 verify_mongo() {
   image_exists "$MONGO_REF" || die "$MONGO_REF is not built (scripts/images.sh build mongo)"
@@ -921,7 +839,7 @@ verify_mongo() {
   "${BH[@]}" run --network "ns:/run/netns/$NETNS" "$ctr" -- "${cmd[@]}" >"$log" 2>&1 7>&- &
   pid=$!
   RUN_PIDS+=("$pid")
-  if ! out="$(env TIMEOUT_MS=$((VERIFY_TIMEOUT * 1000)) REPO_ROOT="$REPO_ROOT" ip netns exec "$NETNS" node -e "$MONGO_PROBE_JS" 2>&1)"; then
+  if ! out="$(image_check mongo)"; then
     tail -n 20 "$log" >&2
     die "mongo probe failed: $out (server log: $log)"
   fi
