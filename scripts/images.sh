@@ -767,24 +767,8 @@ render_chart_kafka() { # dir
   "$helm" template edu-verify "$REPO_ROOT/charts/edu-platform" --set kafka.enabled=true --set mongodb.enabled=true \
     --show-only templates/kafka/configmap.yaml --show-only templates/kafka/statefulset.yaml >"$1/chart.yaml" ||
     return 1
-  # shellcheck disable=SC2016 # JavaScript, not shell
-  env REPO_ROOT="$REPO_ROOT" OUT="$1" node -e '
-    const { createRequire } = require("module");
-    const YAML = createRequire(process.env.REPO_ROOT + "/package.json")("yaml");
-    const fs = require("fs");
-    const docs = YAML.parseAllDocuments(fs.readFileSync(process.env.OUT + "/chart.yaml", "utf8")).map((d) => d.toJS());
-    const cm = docs.find((d) => d && d.kind === "ConfigMap");
-    const sts = docs.find((d) => d && d.kind === "StatefulSet");
-    fs.mkdirSync(process.env.OUT + "/config");
-    fs.writeFileSync(process.env.OUT + "/config/server.properties",
-      cm.data["server.properties"].replace(/^advertised\.listeners=.*$/m, "advertised.listeners=PLAINTEXT://127.0.0.1:9092"));
-    fs.writeFileSync(process.env.OUT + "/config/start.sh", cm.data["start.sh"]);
-    const c = sts.spec.template.spec.containers[0];
-    const sc = sts.spec.template.spec.securityContext;
-    const lines = c.env.map((e) => `--env=${e.name}=${e.value}`);
-    lines.push(`--user=${sc.runAsUser}:${sc.runAsGroup}`, `CMD=${JSON.stringify(c.command)}`);
-    fs.writeFileSync(process.env.OUT + "/run.args", lines.join("\n") + "\n");
-  '
+  # config/server.properties, config/start.sh and run.args from the render.
+  (cd "$REPO_ROOT" && node --import tsx scripts/lib/chart-kafka.ts "$1")
 }
 
 verify_kafka() {
