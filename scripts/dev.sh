@@ -62,7 +62,10 @@ ours() {
 process_line() {
   local line
   for line in "${PROCESSES[@]}"; do
-    [[ ${line%% *} == "$1" ]] && { echo "$line"; return 0; }
+    [[ ${line%% *} == "$1" ]] && {
+      echo "$line"
+      return 0
+    }
   done
   return 1
 }
@@ -85,8 +88,15 @@ listeners_of() {
 wait_ready() {
   local url=$1 name=$2 deadline=$((SECONDS + READY_TIMEOUT))
   until curl -fsS "$url/readyz" >/dev/null 2>&1; do
-    ours "$name" >/dev/null || { log "$name exited; last log lines:"; tail -n 20 "$RUN/$name.log" >&2; return 1; }
-    ((SECONDS < deadline)) || { log "$name did not become ready in ${READY_TIMEOUT}s; see $RUN/$name.log"; return 1; }
+    ours "$name" >/dev/null || {
+      log "$name exited; last log lines:"
+      tail -n 20 "$RUN/$name.log" >&2
+      return 1
+    }
+    ((SECONDS < deadline)) || {
+      log "$name did not become ready in ${READY_TIMEOUT}s; see $RUN/$name.log"
+      return 1
+    }
     sleep 0.2
   done
 }
@@ -161,7 +171,10 @@ down() {
     name=${PROCESSES[i]%% *}
     if pid=$(ours "$name"); then
       kill -TERM "$pid"
-      for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+      for _ in $(seq 1 50); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.2
+      done
       log "$name stopped"
     fi
     rm -f "$RUN/$name.pid"
@@ -181,5 +194,8 @@ case "${1:-}" in
   up) up ;;
   down) down ;;
   status) status ;;
-  *) echo "usage: scripts/dev.sh up|down|status" >&2; exit 2 ;;
+  *)
+    echo "usage: scripts/dev.sh up|down|status" >&2
+    exit 2
+    ;;
 esac

@@ -245,8 +245,8 @@ platform_inputs_sha() {
 # ---------------------------------------------------------------------------------------------
 
 CONTAINERS=()
-RUN_PIDS=()  # `buildah run` processes of verify, stopped before their containers are removed
-NETNS=""     # verify's private network namespace
+RUN_PIDS=() # `buildah run` processes of verify, stopped before their containers are removed
+NETNS=""    # verify's private network namespace
 cleanup() {
   local c p
   for p in "${RUN_PIDS[@]}"; do stop_run "$p"; done

@@ -561,7 +561,7 @@ cmd_up() {
     fi
     started+=(mongo)
     probe_args+=(PROBE_MONGO_URI="$(mongo_uri_for_kind "$kind" "$MONGO_PORT")"
-      PROBE_MONGO_PID="$(cat "$RUN_DIR/mongo.pid")")
+    PROBE_MONGO_PID="$(cat "$RUN_DIR/mongo.pid")")
   fi
   if [[ -z "$kafka_pid" ]]; then
     log "starting kafka $KAFKA_VERSION on 127.0.0.1:$KAFKA_PORT (controller :$KAFKA_CONTROLLER_PORT)"

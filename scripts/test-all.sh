@@ -29,7 +29,10 @@ check() {
   local name=$1
   shift
   step "$name"
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
+  if "$@"; then passed=$((passed + 1)); else
+    failed=$((failed + 1))
+    echo "FAILED: $name"
+  fi
 }
 
 # A mocha suite: add its passing/failing/pending counts; a run that printed no summary is one failure.

@@ -6,23 +6,23 @@
 # go build -v names each package it compiles (cache hits are silent), so counting lines gives a
 # progress signal for a build that is otherwise quiet for minutes: a line every 30 s.
 run_go() { # what log go-args...
-	local what=$1 logf=$2 start=$SECONDS
-	shift 2
-	log "building $what ..."
-	go "$@" 2>>"$logf" &
-	local pid=$! last=$SECONDS
-	while kill -0 "$pid" 2>/dev/null; do
-		sleep 1
-		if ((SECONDS - last >= 30)); then
-			last=$SECONDS
-			log "  $what: $(grep -vc '^go: downloading' "$logf" || true) packages compiled so far, $((SECONDS - start))s"
-		fi
-	done
-	if ! wait "$pid"; then
-		tail -n 40 "$logf" >&2
-		die "go build of $what failed (full log: $logf)"
-	fi
-	log "  $what done in $((SECONDS - start))s"
+  local what=$1 logf=$2 start=$SECONDS
+  shift 2
+  log "building $what ..."
+  go "$@" 2>>"$logf" &
+  local pid=$! last=$SECONDS
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    if ((SECONDS - last >= 30)); then
+      last=$SECONDS
+      log "  $what: $(grep -vc '^go: downloading' "$logf" || true) packages compiled so far, $((SECONDS - start))s"
+    fi
+  done
+  if ! wait "$pid"; then
+    tail -n 40 "$logf" >&2
+    die "go build of $what failed (full log: $logf)"
+  fi
+  log "  $what done in $((SECONDS - start))s"
 }
 
 # The -ldflags of a Kubernetes binary built from the module in MODDIR: stripped, and stamped as
@@ -31,19 +31,19 @@ run_go() { # what log go-args...
 # wrong images. gitCommit stays empty: the proxy's .info for these tags does not carry the commit.
 # The buildDate is the tag's time from the proxy: reproducible, not "now". Needs K8S_VERSION.
 k8s_version_ldflags() { # moddir
-	local minor=${K8S_VERSION#v1.} date x="" pkg
-	minor=${minor%%.*}
-	date=$(cd "$1" && go list -m -json k8s.io/kubernetes | sed -n 's/.*"Time": "\(.*\)".*/\1/p')
-	date=${date:-1970-01-01T00:00:00Z}
-	for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-		x+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
-		x+=" -X $pkg.gitTreeState=clean -X $pkg.gitCommit= -X $pkg.buildDate=$date"
-	done
-	echo "-s -w$x"
+  local minor=${K8S_VERSION#v1.} date x="" pkg
+  minor=${minor%%.*}
+  date=$(cd "$1" && go list -m -json k8s.io/kubernetes | sed -n 's/.*"Time": "\(.*\)".*/\1/p')
+  date=${date:-1970-01-01T00:00:00Z}
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    x+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
+    x+=" -X $pkg.gitTreeState=clean -X $pkg.gitCommit= -X $pkg.buildDate=$date"
+  done
+  echo "-s -w$x"
 }
 
 run_go_build() { # what log go-build-args...
-	local what=$1 logf=$2
-	shift 2
-	run_go "$what" "$logf" build -v "$@"
+  local what=$1 logf=$2
+  shift 2
+  run_go "$what" "$logf" build -v "$@"
 }
