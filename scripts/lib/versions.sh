@@ -41,3 +41,6 @@ SCHEMATHESIS_VERSION=4.32.5
 # Go tools the cluster tests build with k8s-tests/helpers/go-tool.ts.
 KUBE_SCORE_VERSION=v1.20.0
 KUBECONFORM_VERSION=v0.7.0
+
+# shfmt, the shell scripts' formatter (scripts/lint-shell.sh), built from the Go module proxy.
+SHFMT_VERSION=v3.12.0
