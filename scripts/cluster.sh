@@ -74,24 +74,11 @@ cmd_build() {
   [[ $modv == "$K8S_VERSION" ]] ||
     die "tools/k8s-testbin pins k8s.io/kubernetes $modv but this script says $K8S_VERSION"
   mkdir -p "$CACHE"
-  # Serialises concurrent builds (two test runs on one machine); a build killed by SIGKILL
-  # never ran its trap, so its temp dir is removed here, safely, under the lock.
-  exec 8>"$CACHE/.k8s-$K8S_VERSION.lock"
-  flock -n 8 || {
-    log "waiting for another build of $K8S_VERSION to finish"
-    flock 8
-  }
-  if built; then
-    exec 8>&-
+  begin_build "$CACHE/.k8s-$K8S_VERSION" built || {
     log "binaries up to date in $BIN"
     return
-  fi
-  rm -rf "$CACHE/.k8s-$K8S_VERSION.build."*
-  local tmp
-  tmp=$(mktemp -d "$CACHE/.k8s-$K8S_VERSION.build.XXXXXX")
-  # A killed build leaves only this temp dir; the next build starts clean.
-  # shellcheck disable=SC2064 # $tmp is meant to expand now: it is local to this function
-  trap "rm -rf '$tmp'" EXIT
+  }
+  local tmp=$BUILD_TMP
   mkdir -p "$tmp/bin"
 
   local ldflags
@@ -112,11 +99,7 @@ cmd_build() {
   "$tmp/bin/kube-controller-manager" --version >/dev/null || die "kube-controller-manager missing or broken"
   "$tmp/bin/kube-apiserver" --version | grep -x "Kubernetes $K8S_VERSION" >/dev/null ||
     die "kube-apiserver --version does not say $K8S_VERSION"
-  build_stamp >"$tmp/.complete"
-  rm -rf "$K8S_DIR"
-  mv "$tmp" "$K8S_DIR"
-  trap - EXIT
-  exec 8>&-
+  finish_build "$tmp" "$K8S_DIR" build_stamp
   # shellcheck disable=SC2012 # the names of the binaries just built, for the log line
   log "built in $((SECONDS - start))s: $(cd "$BIN" && ls | tr '\n' ' ')"
 }

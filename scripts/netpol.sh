@@ -87,17 +87,8 @@ go_build() { # what log args...
 }
 
 build() {
-  exec 8>"$DIR.lock"
-  flock 8
-  if built; then
-    exec 8>&-
-    return
-  fi
-  rm -rf "$DIR.build."*
-  local tmp start=$SECONDS jobs=${EDU_BUILD_JOBS:-$(nproc)} date
-  tmp=$(mktemp -d "$DIR.build.XXXXXX")
-  # shellcheck disable=SC2064 # $tmp is meant to expand now: it is local to this function
-  trap "rm -rf '$tmp'" EXIT
+  begin_build "$DIR" built || return 0
+  local tmp=$BUILD_TMP start=$SECONDS jobs=${EDU_BUILD_JOBS:-$(nproc)} date
   mkdir -p "$tmp/bin" "$tmp/images"
   cd "$MOD"
   date=$(go list -m -f '{{.Time}}' github.com/cloudnativelabs/kube-router/v2 | cut -d' ' -f1)
@@ -109,11 +100,7 @@ build() {
   "$tmp/bin/kube-router" --version 2>&1 | grep -F "version $KUBE_ROUTER_VERSION," >/dev/null ||
     die "kube-router --version does not say $KUBE_ROUTER_VERSION"
   make_oci_image "$tmp/images/echo.tar" "$ECHO_IMAGE" /netpol-echo "$tmp/bin/netpol-echo"
-  stamp >"$tmp/.complete"
-  rm -rf "$DIR"
-  mv "$tmp" "$DIR"
-  trap - EXIT
-  exec 8>&-
+  finish_build "$tmp" "$DIR" stamp
   log "kube-router and the echo image built in $((SECONDS - start))s into $DIR"
 }
 

@@ -119,20 +119,8 @@ dns_built() {
 source "$ROOT/scripts/oci-image.sh"
 
 build_node() {
-  exec 8>"$CACHE/.k8s-node-$K8S_VERSION.lock"
-  flock -n 8 || {
-    log "waiting for another build of the node binaries to finish"
-    flock 8
-  }
-  if node_built; then
-    exec 8>&-
-    return
-  fi
-  rm -rf "$CACHE/.k8s-node-$K8S_VERSION.build."*
-  local tmp start=$SECONDS jobs=${EDU_BUILD_JOBS:-$(nproc)} x
-  tmp=$(mktemp -d "$CACHE/.k8s-node-$K8S_VERSION.build.XXXXXX")
-  # shellcheck disable=SC2064 # the path is fixed now, on purpose
-  trap "rm -rf '$tmp'" EXIT
+  begin_build "$CACHE/.k8s-node-$K8S_VERSION" node_built || return 0
+  local tmp=$BUILD_TMP start=$SECONDS jobs=${EDU_BUILD_JOBS:-$(nproc)} x
   mkdir -p "$tmp/bin" "$tmp/images" "$tmp/stage"
   # The version stamp of cluster.sh, so kubelet reports K8S_VERSION to the API server.
   x=$(k8s_version_ldflags "$K8S_MOD")
@@ -152,38 +140,22 @@ build_node() {
   for b in kubelet kube-scheduler kube-proxy; do
     "$tmp/bin/$b" --version | grep -x "Kubernetes $K8S_VERSION" >/dev/null || die "$b --version does not say $K8S_VERSION"
   done
-  node_stamp >"$tmp/.complete"
-  rm -rf "$NODE_DIR"
-  mv "$tmp" "$NODE_DIR"
-  trap - EXIT
-  exec 8>&-
+  finish_build "$tmp" "$NODE_DIR" node_stamp
   log "node binaries and images built in $((SECONDS - start))s into $NODE_DIR"
 }
 
 build_coredns() {
   local dir tmp start=$SECONDS
   dir=$(dirname "$(dirname "$(dns_bin)")")
-  exec 8>"$dir.lock"
-  flock 8
-  if dns_built; then
-    exec 8>&-
-    return
-  fi
-  rm -rf "$dir.build."*
-  tmp=$(mktemp -d "$dir.build.XXXXXX")
-  # shellcheck disable=SC2064 # the path is fixed now, on purpose
-  trap "rm -rf '$tmp'" EXIT
+  begin_build "$dir" dns_built || return 0
+  tmp=$BUILD_TMP
   mkdir -p "$tmp/bin"
   cd "$DNS_MOD"
   run_go_build "coredns $(coredns_version)" "$tmp/build.log" -p "${EDU_BUILD_JOBS:-$(nproc)}" -ldflags "-s -w" \
     -o "$tmp/bin/coredns" github.com/coredns/coredns
   cd "$ROOT"
   "$tmp/bin/coredns" -version >/dev/null || die "coredns binary missing or broken"
-  dns_stamp >"$tmp/.complete"
-  rm -rf "$dir"
-  mv "$tmp" "$dir"
-  trap - EXIT
-  exec 8>&-
+  finish_build "$tmp" "$dir" dns_stamp
   log "coredns built in $((SECONDS - start))s"
 }
 

@@ -42,6 +42,36 @@ k8s_version_ldflags() { # moddir
   echo "-s -w$x"
 }
 
+# Starts a cached build whose output goes to a directory beside PREFIX: takes PREFIX.lock on fd 8
+# (two test runs on one machine build once; the second waits), then fails (returns 1, the lock let
+# go) when CHECK says the output is already there. Else it removes what earlier builds killed by
+# SIGKILL left (they never ran their trap; safe under the lock) and sets BUILD_TMP to a new
+# PREFIX.build.XXXXXX, removed when the script exits unless finish_build moves it into place.
+begin_build() { # prefix check-command
+  exec 8>"$1.lock"
+  flock -n 8 || {
+    log "waiting for another build of $(basename "$1") to finish"
+    flock 8
+  }
+  if "$2"; then
+    exec 8>&-
+    return 1
+  fi
+  rm -rf "$1.build."*
+  BUILD_TMP=$(mktemp -d "$1.build.XXXXXX")
+  # shellcheck disable=SC2064 # the path is meant to expand now
+  trap "rm -rf '$BUILD_TMP'" EXIT
+}
+
+# Ends begin_build: STAMP's output as TMP/.complete, TMP in DIR's place, the lock let go.
+finish_build() { # tmp dir stamp-command
+  "$3" >"$1/.complete"
+  rm -rf "$2"
+  mv "$1" "$2"
+  trap - EXIT
+  exec 8>&-
+}
+
 run_go_build() { # what log go-build-args...
   local what=$1 logf=$2
   shift 2
