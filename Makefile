@@ -31,8 +31,9 @@ build: install ## compile TypeScript to dist/ (and copy the JSON documents the c
 typecheck: install ## type-check everything without emitting
 	@npx tsc -p tsconfig.json --noEmit
 
-lint: install ## eslint with the size budget
+lint: install ## eslint with the size budget; shellcheck and shfmt over the shell scripts
 	@npx eslint .
+	@scripts/lint-shell.sh
 
 format: install ## prettier --write
 	@npx prettier --write .

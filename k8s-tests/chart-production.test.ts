@@ -12,13 +12,14 @@ import { fileURLToPath } from 'node:url';
 import { loadAllYaml, loadYaml } from '@kubernetes/client-node';
 import { helm, kubectl } from './helpers/cluster.js';
 import { goTool } from './helpers/go-tool.js';
+import { versionPin } from '../scripts/lib/versions.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rendered manifests and schemas are untyped */
 type Obj = Record<string, any>;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const chart = path.join(root, 'charts', 'edu-platform');
-const KUBECONFORM = 'v0.7.0';
+const KUBECONFORM = versionPin('KUBECONFORM_VERSION');
 const valueFiles = [
   ...readdirSync(path.join(chart, 'ci')).map((f) => path.join(chart, 'ci', f)),
   ...readdirSync(path.join(chart, 'examples')).map((f) => path.join(chart, 'examples', f)),

@@ -16,12 +16,15 @@ import { goTool } from './helpers/go-tool.js';
 import { loadConfig } from '../services/kit/src/index.js';
 import type { DocxImportJob } from '../operator/src/api/docx-import-job.js';
 import { operatorConfigSchema, workerPolicy } from '../operator/src/config.js';
+import { SERVICES } from '../services/registry.js';
+import { versionPin } from '../scripts/lib/versions.js';
 import { desiredDeployment, workerTemplate } from '../operator/src/controller/worker-deployment.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const chart = path.join(root, 'charts', 'edu-platform');
-const KUBE_SCORE = 'v1.20.0';
-const SERVICES = ['auth', 'user', 'analytics', 'notification', 'question-bank', 'attempt', 'document-import'];
+const KUBE_SCORE = versionPin('KUBE_SCORE_VERSION');
+/** Every Deployment in rotation: the services and the gateway, by name. */
+const IN_ROTATION = SERVICES.map((s) => s.name);
 
 interface Manifest {
   kind?: string;
@@ -75,7 +78,7 @@ describe('kube-score over a production install (chart + the operator-built worke
     const bin = goTool('kube-score', 'github.com/zegl/kube-score/cmd/kube-score', KUBE_SCORE);
     const values = path.join(chart, 'ci', 'external-values.yaml');
     // Two pods of everything in rotation: kube-score skips its PDB check below two replicas.
-    const two = [...SERVICES.map((s) => `services.${s}.replicas=2`), 'gateway.replicas=2'].join(',');
+    const two = SERVICES.map((s) => `${s.chartKey}.replicas=2`).join(',');
     const rendered = await helm(['template', 'edu', chart, '-n', 'edu', '--skip-tests', '-f', values, '--set', two]);
     const objects = (loadAllYaml(rendered) as Manifest[]).filter((o) => o?.kind);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kube-score-'));
@@ -109,9 +112,7 @@ describe('kube-score over a production install (chart + the operator-built worke
   });
 
   it('finds every pod in rotation with safe liveness and readiness probes', () => {
-    expect(ran('pod-probes', 'Deployment')).to.include.members(
-      [...SERVICES, 'gateway'].map((c) => `edu-edu-platform-${c}`),
-    );
+    expect(ran('pod-probes', 'Deployment')).to.include.members(IN_ROTATION.map((c) => `edu-edu-platform-${c}`));
     expect(findings('pod-probes', 'Deployment')).to.deep.equal([]);
   });
 
@@ -126,7 +127,7 @@ describe('kube-score over a production install (chart + the operator-built worke
 
   it('finds a PodDisruptionBudget for every Deployment the chart runs with more than one pod in rotation (services and gateway)', () => {
     const checked = ran('deployment-has-poddisruptionbudget', 'Deployment');
-    expect(checked).to.include.members([...SERVICES, 'gateway'].map((c) => `edu-edu-platform-${c}`));
+    expect(checked).to.include.members(IN_ROTATION.map((c) => `edu-edu-platform-${c}`));
     const deployments = findings('deployment-has-poddisruptionbudget', 'Deployment').filter(
       (f) => !f.includes('-workers:') && !f.includes('-operator:'),
     );

@@ -13,26 +13,21 @@ readonly REPO_ROOT
 readonly RUN="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}/run/dev/services"
 readonly BASE="${EDU_DEV_PORT_BASE:-4000}"
 readonly READY_TIMEOUT="${EDU_DEV_READY_TIMEOUT:-300}"
-# Process name, CLI command and port offset from BASE (DESIGN.md's ports with the default base).
-# `peers` is the local stand-in for the document and exam services outside the platform
-# (document service on BASE+8, exam service on BASE+9); the DOCX parser workers serve only their
-# probes (/healthz, /readyz), on BASE+11 and BASE+12.
-readonly SERVICES=(
-  "auth:auth:1"
-  "user:user:2"
-  "analytics:analytics:3"
-  "notification:notification:4"
-  "question-bank:question-bank:5"
-  "attempt:attempt:6"
-  "peers:peers:8"
-  "document-import:document-import:7"
-  "gateway:gateway:0"
-  "docx-worker-1:docx-worker:11"
-  "docx-worker-2:docx-worker:12"
-)
-readonly EXAM_PEER_OFFSET=9
+# shellcheck source=scripts/lib/registry.sh
+source "$REPO_ROOT/scripts/lib/registry.sh"
+# Every process, in start order, from services/registry.ts with the ports moved to BASE, one a line:
+# `name command credential openapi|probes listener=port,... VAR=port...`. `peers` is the local
+# stand-in for the document and exam services outside the platform (two listeners, one process);
+# the DOCX parser workers serve only their probes (/healthz, /readyz).
+PROCESSES_TEXT=$(registry_print dev --base "$BASE")
+mapfile -t PROCESSES <<<"$PROCESSES_TEXT"
+readonly PROCESSES
+# The URLs of the processes that others call (DOCUMENT_SERVICE_URL=...), from the same registry.
+DEV_ENV_TEXT=$(registry_print dev-env --base "$BASE")
+mapfile -t DEV_ENV <<<"$DEV_ENV_TEXT"
+readonly DEV_ENV
 
-url_at() { printf 'http://127.0.0.1:%s' "$((BASE + $1))"; }
+url() { printf 'http://127.0.0.1:%s' "$1"; }
 
 log() { printf 'dev: %s\n' "$*" >&2; }
 
@@ -63,12 +58,29 @@ ours() {
   tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep "services/cli.ts $(command_of "$name")" >/dev/null && echo "$pid"
 }
 
-command_of() {
-  local entry
-  for entry in "${SERVICES[@]}"; do
-    [[ ${entry%%:*} == "$1" ]] && { entry=${entry#*:}; echo "${entry%%:*}"; return 0; }
+# The registry line of a process name.
+process_line() {
+  local line
+  for line in "${PROCESSES[@]}"; do
+    [[ ${line%% *} == "$1" ]] && {
+      echo "$line"
+      return 0
+    }
   done
   return 1
+}
+
+command_of() {
+  local words
+  read -r -a words <<<"$(process_line "$1")"
+  echo "${words[1]}"
+}
+
+# `listener port` lines of a registry line, the process's own first.
+listeners_of() {
+  local words pair
+  read -r -a words <<<"$1"
+  for pair in ${words[4]//,/ }; do echo "${pair%=*} ${pair#*=}"; done
 }
 
 # Waits until $url/readyz answers 200, the process exits (its last log lines are shown) or
@@ -76,28 +88,53 @@ command_of() {
 wait_ready() {
   local url=$1 name=$2 deadline=$((SECONDS + READY_TIMEOUT))
   until curl -fsS "$url/readyz" >/dev/null 2>&1; do
-    ours "$name" >/dev/null || { log "$name exited; last log lines:"; tail -n 20 "$RUN/$name.log" >&2; return 1; }
-    ((SECONDS < deadline)) || { log "$name did not become ready in ${READY_TIMEOUT}s; see $RUN/$name.log"; return 1; }
+    ours "$name" >/dev/null || {
+      log "$name exited; last log lines:"
+      tail -n 20 "$RUN/$name.log" >&2
+      return 1
+    }
+    ((SECONDS < deadline)) || {
+      log "$name did not become ready in ${READY_TIMEOUT}s; see $RUN/$name.log"
+      return 1
+    }
     sleep 0.2
   done
 }
 
-# Starts one process in the background. A simple command in the background is exec'd, so $! is
-# node's own pid (what `ours` checks). The outbox relay is on under make dev (DESIGN.md): services
-# with an outbox publish as they write. Loopback only: nothing on the network reaches a
-# development machine's services. The DOCX workers, which open untrusted files, get the worker
-# token and not the internal one.
-start_one() { # name cmd offset
-  local name=$1 cmd=$2 offset=$3
-  local credential=(INTERNAL_API_TOKEN="$internal") ports=(PORT=$((BASE + offset)))
-  [[ $cmd == docx-worker ]] && credential=() ports=(PORT=0 WORKER_HEALTH_PORT=$((BASE + offset)))
-  [[ $cmd == peers ]] && ports=(DOCUMENT_SERVICE_PORT=$((BASE + offset)) EXAM_SERVICE_PORT=$((BASE + EXAM_PEER_OFFSET)))
-  env "${credential[@]}" "${ports[@]}" HOST=127.0.0.1 MONGODB_URI="$mongo" KAFKA_BROKERS="$kafka" \
+# Starts one process (its registry line) in the background. A simple command in the background is
+# exec'd, so $! is node's own pid (what `ours` checks). The outbox relay is on under make dev
+# (DESIGN.md): services with an outbox publish as they write. Loopback only: nothing on the network
+# reaches a development machine's services. The DOCX workers, which open untrusted files, get the
+# worker token and not the internal one.
+start_one() {
+  local words credential=()
+  read -r -a words <<<"$1"
+  local name=${words[0]} cmd=${words[1]}
+  [[ ${words[2]} == internal ]] && credential=(INTERNAL_API_TOKEN="$internal")
+  env "${credential[@]}" "${words[@]:5}" HOST=127.0.0.1 MONGODB_URI="$mongo" KAFKA_BROKERS="$kafka" \
     NODE_ENV=development OUTBOX_PUBLISHER=kafka AUTH_JWT_SECRET="$jwt" WORKER_API_TOKEN="$worker" \
-    METRICS_TOKEN="$metrics" DOCUMENT_SERVICE_URL="$(url_at 8)" EXAM_SERVICE_URL="$(url_at "$EXAM_PEER_OFFSET")" \
-    QUESTION_BANK_URL="$(url_at 5)" DOCX_IMPORT_PAYLOAD_DIR="$RUN/docx-spool" \
+    METRICS_TOKEN="$metrics" "${DEV_ENV[@]}" DOCX_IMPORT_PAYLOAD_DIR="$RUN/docx-spool" \
     nohup node --import tsx services/cli.ts "$cmd" </dev/null >>"$RUN/$name.log" 2>&1 &
   echo $! >"$RUN/$name.pid"
+}
+
+# Waits for every listener of one process (its registry line) and prints their URLs.
+await_one() {
+  local words listener port
+  read -r -a words <<<"$1"
+  local name=${words[0]} docs=${words[3]}
+  while read -r listener port; do
+    wait_ready "$(url "$port")" "$name" || return 1
+  done < <(listeners_of "$1")
+  while read -r listener port; do
+    if [[ $listener != "$name" ]]; then
+      printf '%-16s %s   (same process as %s)\n' "$listener" "$(url "$port")" "$name"
+    elif [[ $docs == probes ]]; then
+      printf '%-16s %s   (probes: /healthz, /readyz; log: %s)\n' "$name" "$(url "$port")" "$RUN/$name.log"
+    else
+      printf '%-16s %s   (openapi: /v1/openapi.json, log: %s)\n' "$name" "$(url "$port")" "$RUN/$name.log"
+    fi
+  done < <(listeners_of "$1")
 }
 
 up() {
@@ -111,27 +148,16 @@ up() {
   # The DOCX upload spool is one directory shared by the document-import API and its workers.
   mkdir -p "$RUN/docx-spool"
   ensure_secrets
-  local jwt internal worker metrics entry name rest cmd offset failed=0
+  local jwt internal worker metrics line failed=0
   jwt=$(secret AUTH_JWT_SECRET) internal=$(secret INTERNAL_API_TOKEN)
   worker=$(secret WORKER_API_TOKEN) metrics=$(secret METRICS_TOKEN)
   # Every process starts at once (they race for the same databases on a fresh data file: the
   # services must not mind); then each is waited for.
-  for entry in "${SERVICES[@]}"; do
-    name=${entry%%:*} rest=${entry#*:}
-    cmd=${rest%%:*} offset=${rest#*:}
-    if ours "$name" >/dev/null; then log "$name already running"; else start_one "$name" "$cmd" "$offset"; fi
+  for line in "${PROCESSES[@]}"; do
+    if ours "${line%% *}" >/dev/null; then log "${line%% *} already running"; else start_one "$line"; fi
   done
-  for entry in "${SERVICES[@]}"; do
-    name=${entry%%:*} rest=${entry#*:}
-    cmd=${rest%%:*} offset=${rest#*:}
-    wait_ready "$(url_at "$offset")" "$name" || { failed=1; continue; }
-    [[ $cmd != peers ]] || wait_ready "$(url_at "$EXAM_PEER_OFFSET")" "$name" || { failed=1; continue; }
-    if [[ $cmd == docx-worker ]]; then
-      printf '%-16s %s   (probes: /healthz, /readyz; log: %s)\n' "$name" "$(url_at "$offset")" "$RUN/$name.log"
-    else
-      printf '%-16s %s   (openapi: /v1/openapi.json, log: %s)\n' "$name" "$(url_at "$offset")" "$RUN/$name.log"
-    fi
-    [[ $cmd != peers ]] || printf '%-16s %s   (the exam peer, same process)\n' "exam-peer" "$(url_at "$EXAM_PEER_OFFSET")"
+  for line in "${PROCESSES[@]}"; do
+    await_one "$line" || failed=1
   done
   printf '%-16s %s\n' "mongodb" "$mongo" "kafka" "$kafka"
   printf '%-16s %s\n' "secrets" "$SECRETS (every /v1 call needs X-Internal-Token: \$INTERNAL_API_TOKEN)"
@@ -139,14 +165,16 @@ up() {
 }
 
 down() {
-  local i entry
+  local i name pid
   # Reverse start order: workers and the import API stop before what they call.
-  for ((i = ${#SERVICES[@]} - 1; i >= 0; i--)); do
-    entry=${SERVICES[i]}
-    local name=${entry%%:*} pid
+  for ((i = ${#PROCESSES[@]} - 1; i >= 0; i--)); do
+    name=${PROCESSES[i]%% *}
     if pid=$(ours "$name"); then
       kill -TERM "$pid"
-      for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+      for _ in $(seq 1 50); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.2
+      done
       log "$name stopped"
     fi
     rm -f "$RUN/$name.pid"
@@ -154,10 +182,11 @@ down() {
 }
 
 status() {
-  local entry name offset pid
-  for entry in "${SERVICES[@]}"; do
-    name=${entry%%:*} offset=${entry##*:}
-    if pid=$(ours "$name"); then echo "$name running pid=$pid $(url_at "$offset")"; else echo "$name stopped"; fi
+  local line name listener port pid
+  for line in "${PROCESSES[@]}"; do
+    name=${line%% *}
+    read -r listener port < <(listeners_of "$line")
+    if pid=$(ours "$name"); then echo "$name running pid=$pid $(url "$port")"; else echo "$name stopped"; fi
   done
 }
 
@@ -165,5 +194,8 @@ case "${1:-}" in
   up) up ;;
   down) down ;;
   status) status ;;
-  *) echo "usage: scripts/dev.sh up|down|status" >&2; exit 2 ;;
+  *)
+    echo "usage: scripts/dev.sh up|down|status" >&2
+    exit 2
+    ;;
 esac

@@ -44,16 +44,15 @@
 # not create: buildah runs with its own storage under $EDU_CACHE_DIR/images/storage.
 set -euo pipefail
 
-readonly DEBIAN_SUITE=bookworm
-readonly KAFKA_VERSION=3.9.1        # keep in step with scripts/infra.sh
-readonly MJS_VERSION=1.47.0         # mongo-java-server; keep in step with scripts/infra.sh
-readonly KUBE_ROUTER_VERSION=v2.1.0 # keep in step with scripts/netpol.sh
 # Bump when a recipe below changes in a way the stamps cannot see.
 readonly RECIPE=2
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 readonly SCRIPT_DIR REPO_ROOT
+# DEBIAN_SUITE, KAFKA_VERSION, MJS_VERSION (as scripts/infra.sh), KUBE_ROUTER_VERSION (as netpol.sh).
+# shellcheck source=scripts/lib/versions.sh
+source "$REPO_ROOT/scripts/lib/versions.sh"
 readonly CACHE_DIR="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}"
 readonly IMAGES_DIR="$CACHE_DIR/images"
 readonly STORAGE_ROOT="$IMAGES_DIR/storage"
@@ -148,7 +147,7 @@ up_to_date() { # ref stamp
     image_exists "$1"
 }
 
-# up_to_date, saying so: a builder starts with `is_current "$ref" "$stamp" && return 0`.
+# up_to_date, saying so: build_image and build_platform start with it.
 is_current() { # ref stamp
   up_to_date "$1" "$2" || return 1
   log "$1 is up to date"
@@ -246,8 +245,8 @@ platform_inputs_sha() {
 # ---------------------------------------------------------------------------------------------
 
 CONTAINERS=()
-RUN_PIDS=()  # `buildah run` processes of verify, stopped before their containers are removed
-NETNS=""     # verify's private network namespace
+RUN_PIDS=() # `buildah run` processes of verify, stopped before their containers are removed
+NETNS=""    # verify's private network namespace
 cleanup() {
   local c p
   for p in "${RUN_PIDS[@]}"; do stop_run "$p"; done
@@ -278,6 +277,24 @@ commit() { # ctr ref
   local c kept=()
   for c in "${CONTAINERS[@]}"; do [[ "$c" == "$1" ]] || kept+=("$c"); done
   CONTAINERS=("${kept[@]}")
+}
+
+# The one shape of every image built in a container: nothing to do when REF is up to date with
+# STAMP; else a container from PARENT, which `RECIPE ctr stamp [arg...]` fills (its config with
+# the io.edu-platform.inputs label, and a check that what it installed runs), committed as REF and
+# written out as its archive and stamp.
+build_image() { # ref stamp parent what recipe [arg...]
+  local ref="$1" stamp="$2" parent="$3" what="$4" recipe="$5"
+  shift 5
+  is_current "$ref" "$stamp" && return 0
+  local t0=$SECONDS ctr
+  log "building $ref ($what)"
+  new_container "$parent"
+  ctr="$CTR"
+  "$recipe" "$ctr" "$stamp" "$@"
+  commit "$ctr" "$ref"
+  finish_image "$ref" "$stamp"
+  log "$ref built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -320,13 +337,14 @@ CFG
 build_debian() {
   local stamp
   stamp="$(debian_stamp)"
-  is_current "$DEBIAN_REF" "$stamp" && return 0
+  build_image "$DEBIAN_REF" "$stamp" scratch "debootstrap --variant=minbase $DEBIAN_SUITE, ~2 min" debian_recipe
+}
+
+debian_recipe() { # ctr stamp
+  local ctr="$1" stamp="$2" mirror mnt
   ensure_cmd debootstrap debootstrap
-  local t0=$SECONDS mirror ctr mnt
   mirror="$(debian_mirror)"
-  log "building $DEBIAN_REF: debootstrap --variant=minbase $DEBIAN_SUITE from $mirror (~2 min)"
-  new_container scratch
-  ctr="$CTR"
+  log "debootstrap from $mirror"
   mnt="$(bh mount "$ctr")"
   if ! debootstrap --variant=minbase --include=ca-certificates --components=main \
     "$DEBIAN_SUITE" "$mnt" "$mirror" >"$IMAGES_DIR/debootstrap.log" 2>&1; then
@@ -342,9 +360,6 @@ build_debian() {
   bh umount "$ctr" >/dev/null
   bh config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd /bin/bash \
     --label "io.edu-platform.inputs=$stamp" "$ctr"
-  commit "$ctr" "$DEBIAN_REF"
-  finish_image "$DEBIAN_REF" "$stamp"
-  log "$DEBIAN_REF built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -360,16 +375,16 @@ base_stamp() {
 
 build_base() {
   build_debian
-  local ref stamp
+  local ref stamp node_bin npm
   ref="$(base_ref)"
   stamp="$(base_stamp)"
-  is_current "$ref" "$stamp" && return 0
-  local t0=$SECONDS ctr mnt node_bin npm
   node_bin="$(readlink -f "$(command -v node)")"
   npm="$(cd "$(npm_dir)" && pwd -P)"
-  log "building $ref from $node_bin and $npm"
-  new_container "$DEBIAN_REF"
-  ctr="$CTR"
+  build_image "$ref" "$stamp" "$DEBIAN_REF" "from $node_bin and $npm" base_recipe "$node_bin" "$npm"
+}
+
+base_recipe() { # ctr stamp node-binary npm-dir
+  local ctr="$1" stamp="$2" node_bin="$3" npm="$4" mnt
   mnt="$(bh mount "$ctr")"
   # The layout of the official node images: /usr/local/bin/node, npm under /usr/local/lib.
   install -D -m 0755 "$node_bin" "$mnt/usr/local/bin/node"
@@ -388,9 +403,6 @@ build_base() {
   bh run --network none "$ctr" -- sh -ec \
     'node --version; npm --version; npx --version; command -v groupadd; command -v useradd' >&2 ||
     die "the node base image cannot run node/npm/npx/useradd"
-  commit "$ctr" "$ref"
-  finish_image "$ref" "$stamp"
-  log "$ref built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -488,17 +500,14 @@ build_jre() {
   build_debian
   local stamp
   stamp="$(jre_stamp)"
-  is_current "$JRE_REF" "$stamp" && return 0
-  local t0=$SECONDS ctr
-  log "building $JRE_REF ($JRE_PACKAGE from apt; 15 s to 2 min, as fast as the mirror)"
-  new_container "$DEBIAN_REF"
-  ctr="$CTR"
+  build_image "$JRE_REF" "$stamp" "$DEBIAN_REF" "$JRE_PACKAGE from apt; 15 s to 2 min, as fast as the mirror" jre_recipe
+}
+
+jre_recipe() { # ctr stamp
+  local ctr="$1" stamp="$2"
   apt_install "$ctr" "$IMAGES_DIR/jre-build.log" "$JRE_PACKAGE"
   bh config --label "io.edu-platform.inputs=$stamp" "$ctr"
   bh run --network none "$ctr" -- java -version >&2 2>&1 || die "java does not run in $JRE_REF"
-  commit "$ctr" "$JRE_REF"
-  finish_image "$JRE_REF" "$stamp"
-  log "$JRE_REF built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -519,11 +528,11 @@ build_kafka() {
   local home stamp
   home="$(kafka_libs)"
   stamp="$(kafka_stamp "$home")"
-  is_current "$KAFKA_REF" "$stamp" && return 0
-  local t0=$SECONDS ctr
-  log "building $KAFKA_REF (on $JRE_REF, jars from $home)"
-  new_container "$JRE_REF"
-  ctr="$CTR"
+  build_image "$KAFKA_REF" "$stamp" "$JRE_REF" "on $JRE_REF, jars from $home" kafka_recipe "$home"
+}
+
+kafka_recipe() { # ctr stamp kafka-home
+  local ctr="$1" stamp="$2" home="$3"
   # The chart runs the broker as 1000:1000 (kafka.podSecurityContext), like apache/kafka.
   add_user "$ctr" kafka 1000
   bh_run "$ctr" sh -ec 'mkdir -p /opt/kafka/libs /opt/kafka/bin /opt/kafka/config /var/lib/kafka/data
@@ -537,9 +546,6 @@ build_kafka() {
     --cmd '["/opt/kafka/bin/edu-kafka-start.sh"]' \
     --label "io.edu-platform.inputs=$stamp" "$ctr"
   bh run --network none "$ctr" -- java -version >&2 2>&1 || die "java does not run in $KAFKA_REF"
-  commit "$ctr" "$KAFKA_REF"
-  finish_image "$KAFKA_REF" "$stamp"
-  log "$KAFKA_REF built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -561,11 +567,11 @@ build_mongo() {
   local home stamp
   home="$(mjs_home)"
   stamp="$(mongo_stamp "$home")"
-  is_current "$MONGO_REF" "$stamp" && return 0
-  local t0=$SECONDS ctr rc=0
-  log "building $MONGO_REF (on $JRE_REF, jars and launcher from $home)"
-  new_container "$JRE_REF"
-  ctr="$CTR"
+  build_image "$MONGO_REF" "$stamp" "$JRE_REF" "on $JRE_REF, jars and launcher from $home" mongo_recipe "$home"
+}
+
+mongo_recipe() { # ctr stamp mongo-java-server-home
+  local ctr="$1" stamp="$2" home="$3" rc=0
   # uid 1000 like the Kafka image; the server writes nothing (in-memory backend, no perf data), so
   # the root filesystem may be read-only.
   add_user "$ctr" mongodb 1000
@@ -581,9 +587,6 @@ build_mongo() {
   bh run --network none "$ctr" -- java -cp "$MONGO_HOME/libs/*:$MONGO_HOME/classes" MongoLauncher >/dev/null 2>&1 ||
     rc=$?
   ((rc == 2)) || die "MongoLauncher does not load in $MONGO_REF (exit $rc; was $home/classes compiled by a JDK newer than 17?)"
-  commit "$ctr" "$MONGO_REF"
-  finish_image "$MONGO_REF" "$stamp"
-  log "$MONGO_REF built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -618,11 +621,12 @@ build_kube_router() {
   local bin stamp
   bin="$(kube_router_bin)"
   stamp="$(kube_router_stamp "$bin")"
-  is_current "$KUBE_ROUTER_REF" "$stamp" && return 0
-  local t0=$SECONDS ctr
-  log "building $KUBE_ROUTER_REF (${KUBE_ROUTER_PACKAGES[*]} from apt, $bin)"
-  new_container "$DEBIAN_REF"
-  ctr="$CTR"
+  build_image "$KUBE_ROUTER_REF" "$stamp" "$DEBIAN_REF" "${KUBE_ROUTER_PACKAGES[*]} from apt, $bin" \
+    kube_router_recipe "$bin"
+}
+
+kube_router_recipe() { # ctr stamp kube-router-binary
+  local ctr="$1" stamp="$2" bin="$3"
   apt_install "$ctr" "$IMAGES_DIR/kube-router-build.log" "${KUBE_ROUTER_PACKAGES[@]}"
   bh copy --quiet --chmod 0755 "$ctr" "$bin" /usr/local/bin/kube-router >/dev/null
   bh copy --quiet --chmod 0755 "$ctr" "$KUBE_ROUTER_TOOLS/edu-kube-router-start.sh" \
@@ -639,9 +643,6 @@ build_kube_router() {
     for c in iptables-legacy-save iptables-nft-save ip6tables-legacy-save ip6tables-nft-save ipset conntrack modprobe update-alternatives; do
       command -v "$c" >/dev/null || { echo "$c missing"; exit 1; }
     done' >&2 2>&1 || die "kube-router or its tools do not run in $KUBE_ROUTER_REF"
-  commit "$ctr" "$KUBE_ROUTER_REF"
-  finish_image "$KUBE_ROUTER_REF" "$stamp"
-  log "$KUBE_ROUTER_REF built in $((SECONDS - t0)) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -745,61 +746,16 @@ verify_platform() {
   RUN_PIDS=()
 }
 
-# A topic created, one message produced and consumed back, with the project's kafkajs.
-KAFKA_PROBE_JS=$(
-  cat <<'JS'
-'use strict';
-const { createRequire } = require('module');
-const { Kafka, logLevel } = createRequire(process.env.REPO_ROOT + '/package.json')('kafkajs');
-const deadline = Date.now() + Number(process.env.TIMEOUT_MS);
-const client = (retry) => new Kafka({ clientId: 'edu-images-verify', brokers: ['127.0.0.1:9092'],
-  logLevel: logLevel.NOTHING, connectionTimeout: 1000, requestTimeout: 5000, retry });
-// No retries while polling for readiness; kafkajs's default ones for the real work (the group
-// coordinator needs a moment to create __consumer_offsets on first use).
-const probe = client({ retries: 0 });
-const kafka = client(undefined);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function untilReady() {
-  let last = 'none yet';
-  while (Date.now() < deadline) {
-    const admin = probe.admin();
-    try {
-      await admin.connect();
-      if ((await admin.describeCluster()).brokers.length) return admin;
-    } catch (e) { last = e.message; }
-    await admin.disconnect().catch(() => {});
-    await sleep(250);
-  }
-  throw new Error(`broker not ready: ${last}`);
+# scripts/lib/image-check.ts kafka|mongo (the project's own drivers) inside the verify run's
+# network namespace, bounded by VERIFY_TIMEOUT; prints its line, or its error (and fails).
+image_check() { # kafka|mongo
+  (cd "$REPO_ROOT" && env TIMEOUT_MS=$((VERIFY_TIMEOUT * 1000)) ip netns exec "$NETNS" \
+    node --import tsx scripts/lib/image-check.ts "$1" 2>&1)
 }
-async function main() {
-  const admin = await untilReady();
-  const topic = `edu-images-verify-${process.pid}`;
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
-  await admin.disconnect();
-  const producer = kafka.producer();
-  await producer.connect();
-  await producer.send({ topic, messages: [{ value: 'hello from the image check' }] });
-  await producer.disconnect();
-  const consumer = kafka.consumer({ groupId: `${topic}-g` });
-  consumer.on(consumer.events.CRASH, (e) => console.error(`consumer crashed: ${e.payload.error.message}`));
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  const got = await new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('no message consumed in time')), Math.max(1000, deadline - Date.now()));
-    consumer.run({ eachMessage: async ({ message }) => { clearTimeout(t); resolve(message.value.toString()); } }).catch(reject);
-  });
-  await consumer.disconnect();
-  if (got !== 'hello from the image check') throw new Error(`consumed ${JSON.stringify(got)}`);
-  console.log(`topic ${topic}: produced and consumed 1 message`);
-}
-main().then(() => process.exit(0), (e) => { console.error(e.message); process.exit(1); });
-JS
-)
 
 # The chart's own start.sh, server.properties and env (rendered by helm from the chart), with the
 # chart's uid, in a private network namespace (its fixed ports 9092/9093 clash with nothing on the
-# host), advertised on 127.0.0.1 instead of the pod's DNS name; then KAFKA_PROBE_JS in the same
+# host), advertised on 127.0.0.1 instead of the pod's DNS name; then scripts/lib/image-check.ts kafka in the same
 # namespace. Without helm, the image's default command is run instead.
 render_chart_kafka() { # dir
   local helm="" h
@@ -811,24 +767,8 @@ render_chart_kafka() { # dir
   "$helm" template edu-verify "$REPO_ROOT/charts/edu-platform" --set kafka.enabled=true --set mongodb.enabled=true \
     --show-only templates/kafka/configmap.yaml --show-only templates/kafka/statefulset.yaml >"$1/chart.yaml" ||
     return 1
-  # shellcheck disable=SC2016 # JavaScript, not shell
-  env REPO_ROOT="$REPO_ROOT" OUT="$1" node -e '
-    const { createRequire } = require("module");
-    const YAML = createRequire(process.env.REPO_ROOT + "/package.json")("yaml");
-    const fs = require("fs");
-    const docs = YAML.parseAllDocuments(fs.readFileSync(process.env.OUT + "/chart.yaml", "utf8")).map((d) => d.toJS());
-    const cm = docs.find((d) => d && d.kind === "ConfigMap");
-    const sts = docs.find((d) => d && d.kind === "StatefulSet");
-    fs.mkdirSync(process.env.OUT + "/config");
-    fs.writeFileSync(process.env.OUT + "/config/server.properties",
-      cm.data["server.properties"].replace(/^advertised\.listeners=.*$/m, "advertised.listeners=PLAINTEXT://127.0.0.1:9092"));
-    fs.writeFileSync(process.env.OUT + "/config/start.sh", cm.data["start.sh"]);
-    const c = sts.spec.template.spec.containers[0];
-    const sc = sts.spec.template.spec.securityContext;
-    const lines = c.env.map((e) => `--env=${e.name}=${e.value}`);
-    lines.push(`--user=${sc.runAsUser}:${sc.runAsGroup}`, `CMD=${JSON.stringify(c.command)}`);
-    fs.writeFileSync(process.env.OUT + "/run.args", lines.join("\n") + "\n");
-  '
+  # config/server.properties, config/start.sh and run.args from the render.
+  (cd "$REPO_ROOT" && node --import tsx scripts/lib/chart-kafka.ts "$1")
 }
 
 verify_kafka() {
@@ -858,7 +798,7 @@ verify_kafka() {
   pid=$!
   RUN_PIDS+=("$pid")
   local out
-  if ! out="$(env TIMEOUT_MS=$((VERIFY_TIMEOUT * 1000)) REPO_ROOT="$REPO_ROOT" ip netns exec "$NETNS" node -e "$KAFKA_PROBE_JS" 2>&1)"; then
+  if ! out="$(image_check kafka)"; then
     tail -n 20 "$log" >&2
     die "kafka probe failed: $out (broker log: $log)"
   fi
@@ -868,46 +808,9 @@ verify_kafka() {
   rm -rf "$dir"
 }
 
-# ping, then a document written and read back, with the project's mongodb driver; retried until
-# the server answers (the JVM starts in a second or two).
-MONGO_PROBE_JS=$(
-  cat <<'JS'
-'use strict';
-const { createRequire } = require('module');
-const { MongoClient } = createRequire(process.env.REPO_ROOT + '/package.json')('mongodb');
-const deadline = Date.now() + Number(process.env.TIMEOUT_MS);
-const uri = 'mongodb://127.0.0.1:27017/?directConnection=true';
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function connected() {
-  let last = 'none yet';
-  while (Date.now() < deadline) {
-    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 1000, connectTimeoutMS: 1000 });
-    try {
-      await client.connect();
-      await client.db('admin').command({ ping: 1 });
-      return client;
-    } catch (e) { last = e.message; }
-    await client.close().catch(() => {});
-    await sleep(250);
-  }
-  throw new Error(`no answer to ping: ${last}`);
-}
-async function main() {
-  const client = await connected();
-  const coll = client.db('edu_images_verify').collection('probe');
-  const doc = { _id: `probe-${process.pid}`, text: 'hello from the image check', n: 42 };
-  await coll.insertOne(doc);
-  const got = await coll.findOne({ _id: doc._id });
-  await client.close();
-  if (!got || got.text !== doc.text || got.n !== 42) throw new Error(`found ${JSON.stringify(got)}`);
-  console.log('ping ok, 1 document inserted and found');
-}
-main().then(() => process.exit(0), (e) => { console.error(e.message); process.exit(1); });
-JS
-)
-
-# The image's own default command as its own user, in a private network namespace; the project's
-# driver from the same namespace; then its listening socket must be the wildcard address (a
+# The image's own default command as its own user, in a private network namespace;
+# scripts/lib/image-check.ts mongo (ping, then a document written and read back, retried until the
+# server answers) from the same namespace; then its listening socket must be the wildcard address (a
 # Service reaches the pod's address, not its loopback).
 verify_mongo() {
   image_exists "$MONGO_REF" || die "$MONGO_REF is not built (scripts/images.sh build mongo)"
@@ -920,7 +823,7 @@ verify_mongo() {
   "${BH[@]}" run --network "ns:/run/netns/$NETNS" "$ctr" -- "${cmd[@]}" >"$log" 2>&1 7>&- &
   pid=$!
   RUN_PIDS+=("$pid")
-  if ! out="$(env TIMEOUT_MS=$((VERIFY_TIMEOUT * 1000)) REPO_ROOT="$REPO_ROOT" ip netns exec "$NETNS" node -e "$MONGO_PROBE_JS" 2>&1)"; then
+  if ! out="$(image_check mongo)"; then
     tail -n 20 "$log" >&2
     die "mongo probe failed: $out (server log: $log)"
   fi

@@ -30,12 +30,12 @@
 # See tools/README.md for the cache layout, ports and environment variables.
 set -euo pipefail
 
-readonly KAFKA_VERSION=3.9.1      # keep in step with tools/kafka/pom.xml
-readonly MJS_VERSION=1.47.0       # keep in step with tools/mongo-java-server/pom.xml
-
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 readonly SCRIPT_DIR REPO_ROOT
+# KAFKA_VERSION (as tools/kafka/pom.xml) and MJS_VERSION (as tools/mongo-java-server/pom.xml).
+# shellcheck source=scripts/lib/versions.sh
+source "$REPO_ROOT/scripts/lib/versions.sh"
 readonly TOOLS_DIR="$REPO_ROOT/tools"
 readonly CACHE_DIR="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}"
 readonly KAFKA_HOME="$CACHE_DIR/kafka-$KAFKA_VERSION"
@@ -321,192 +321,24 @@ ensure_mongo_java_server() {
 # Readiness probes (node, with the drivers the project itself uses)
 # ---------------------------------------------------------------------------------------------
 
-# Probes the servers named by PROBE_* variables until each answers or PROBE_TIMEOUT_MS passes.
-# Prints one line per server: "<name> ok [transactions=true|false]" or "<name> fail <reason>".
-# mongo: a real wire-protocol round trip (ping + hello/isMaster); with PROBE_MONGO_RS_PORT it first
-# initiates the single-node replica set rs0 and waits for it to become primary.
-# kafka: a real Metadata round trip through kafkajs (describeCluster + listTopics).
-# A pid given in PROBE_*_PID that exits ends that server's wait early.
-PROBE_JS=$(
-  cat <<'JS'
-'use strict';
-const fs = require('fs');
-const root = process.env.PROBE_ROOT;
-const load = (m) => require(require.resolve(m, { paths: [root] }));
-const timeoutMs = Number(process.env.PROBE_TIMEOUT_MS);
-const deadline = Date.now() + timeoutMs;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const readEnvFile = (name) => (process.env[name] ? fs.readFileSync(process.env[name]) : undefined);
-
-// TLS options from <PREFIX>_CA / _CERT / _KEY (file paths); none set: no TLS.
-function tlsOptions(prefix) {
-  const [ca, cert, key] = ['CA', 'CERT', 'KEY'].map((k) => readEnvFile(`${prefix}_${k}`));
-  if (!ca && !cert) return {};
-  return { tls: true, ...(ca && { ca }), ...(cert && { cert, key }) };
-}
-
-function alive(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-function withTimeout(promise, ms, what) {
-  let t;
-  return Promise.race([
-    promise,
-    new Promise((_, rej) => { t = setTimeout(() => rej(new Error(`${what} timed out after ${ms} ms`)), ms); }),
-  ]).finally(() => clearTimeout(t));
-}
-
-async function waitFor(pid, once) {
-  let last = 'none yet';
-  while (Date.now() < deadline) {
-    if (pid && !alive(pid)) return { ok: false, why: `process ${pid} exited (last probe error: ${last})` };
-    try {
-      return { ok: true, ...(await withTimeout(once(), 5000, 'probe')) };
-    } catch (e) {
-      last = (e && e.message) || String(e);
-    }
-    await sleep(150);
-  }
-  return { ok: false, why: `not ready after ${timeoutMs / 1000} s (last error: ${last})` };
-}
-
-async function mongoOnce() {
-  const { MongoClient } = load('mongodb');
-  const opts = { serverSelectionTimeoutMS: 1000, connectTimeoutMS: 1000, socketTimeoutMS: 3000 };
-  const rsPort = process.env.PROBE_MONGO_RS_PORT;
-  if (rsPort) {
-    // A fresh `mongod --replSet rs0` answers but has no config until replSetInitiate; talk to it
-    // directly (no replicaSet= option, which would not match an uninitialised node).
-    const direct = new MongoClient(`mongodb://127.0.0.1:${rsPort}/?directConnection=true`, opts);
-    try {
-      const admin = direct.db('admin');
-      let hello = await admin.command({ hello: 1 });
-      if (!hello.setName) {
-        try {
-          await admin.command({ replSetInitiate: { _id: 'rs0', members: [{ _id: 0, host: `127.0.0.1:${rsPort}` }] } });
-        } catch (e) {
-          if (e.code !== 23) throw e; // 23 AlreadyInitialized: a previous attempt got there
-        }
-        hello = await admin.command({ hello: 1 });
-      }
-      if (!hello.isWritablePrimary) throw new Error('replica set rs0 has no primary yet');
-    } finally {
-      await direct.close().catch(() => {});
-    }
-  }
-  return mongoOnceAt(process.env.PROBE_MONGO_URI, tlsOptions('PROBE_MONGO'));
-}
-
-async function mongoOnceAt(uri, tls) {
-  const { MongoClient } = load('mongodb');
-  const opts = { serverSelectionTimeoutMS: 1000, connectTimeoutMS: 1000, socketTimeoutMS: 3000, ...tls };
-  const client = new MongoClient(uri, opts);
-  try {
-    const admin = client.db('admin');
-    await admin.command({ ping: 1 });
-    // isMaster first: mongo-java-server has no `hello` (and logs a stack trace for it);
-    // mongod still answers isMaster, `hello` is only the fallback for servers that dropped it.
-    let hello;
-    try {
-      hello = await admin.command({ isMaster: 1 });
-    } catch {
-      hello = await admin.command({ hello: 1 });
-    }
-    // Transactions need sessions and a replica set or mongos.
-    const tx = hello.logicalSessionTimeoutMinutes != null && (Boolean(hello.setName) || hello.msg === 'isdbgrid');
-    return { extra: `transactions=${tx}` };
-  } finally {
-    await client.close().catch(() => {});
-  }
-}
-
-// SASL_SSL: PROBE_KAFKA_CA (file), PROBE_KAFKA_SASL_MECHANISM, _USERNAME, _PASSWORD_FILE (the
-// password never goes on a command line).
-function kafkaSecurity() {
-  const { tls, ...ssl } = tlsOptions('PROBE_KAFKA');
-  const mechanism = process.env.PROBE_KAFKA_SASL_MECHANISM;
-  return {
-    ...(tls && { ssl }),
-    ...(mechanism && {
-      sasl: {
-        mechanism,
-        username: process.env.PROBE_KAFKA_SASL_USERNAME,
-        password: readEnvFile('PROBE_KAFKA_SASL_PASSWORD_FILE').toString('utf8').trim(),
-      },
-    }),
-  };
-}
-
-async function kafkaOnce() {
-  const { Kafka, logLevel } = load('kafkajs');
-  const admin = new Kafka({
-    clientId: 'edu-infra-probe',
-    brokers: [process.env.PROBE_KAFKA_BROKERS],
-    logLevel: logLevel.NOTHING,
-    connectionTimeout: 1000,
-    requestTimeout: 3000,
-    retry: { retries: 0 },
-    ...kafkaSecurity(),
-  }).admin();
-  try {
-    await admin.connect();
-    const cluster = await admin.describeCluster();
-    if (!cluster.brokers.length) throw new Error('metadata lists no broker yet');
-    await admin.listTopics();
-    // With PROBE_KAFKA_GROUPS: ready only once the group coordinator answers (a fresh broker makes
-    // __consumer_offsets on the first FindCoordinator and answers COORDINATOR_NOT_AVAILABLE until then).
-    if (process.env.PROBE_KAFKA_GROUPS) await admin.describeGroups(['edu-infra-probe']);
-    return {};
-  } finally {
-    await admin.disconnect().catch(() => {});
-  }
-}
-
-(async () => {
-  const checks = [];
-  if (process.env.PROBE_MONGO_URI) checks.push(['mongo', Number(process.env.PROBE_MONGO_PID || 0), mongoOnce]);
-  if (process.env.PROBE_KAFKA_BROKERS) checks.push(['kafka', Number(process.env.PROBE_KAFKA_PID || 0), kafkaOnce]);
-  // The same round trip through a second TLS route that requires a client certificate.
-  if (process.env.PROBE_MTLS_URI) {
-    const mtls = () => mongoOnceAt(process.env.PROBE_MTLS_URI, tlsOptions('PROBE_MTLS'));
-    checks.push(['mtls', Number(process.env.PROBE_MONGO_PID || 0), mtls]);
-  }
-  const results = await Promise.all(checks.map(([, pid, once]) => waitFor(pid, once)));
-  checks.forEach(([name], i) => {
-    const r = results[i];
-    console.log(r.ok ? `${name} ok${r.extra ? ' ' + r.extra : ''}` : `${name} fail ${r.why}`);
-  });
-  process.exit(0);
-})().catch((e) => {
-  console.error(e);
-  process.exit(2);
-});
-JS
-)
-readonly PROBE_JS
-
 require_node_modules() {
   require_cmd node "Node 20 is needed for the readiness probes"
   local m
-  for m in mongodb kafkajs; do
+  for m in mongodb kafkajs tsx; do
     [[ -d "$REPO_ROOT/node_modules/$m" ]] ||
       die "$REPO_ROOT/node_modules/$m is missing (the readiness probes use it): run npm ci first"
   done
 }
 
 # Usage: run_probe TIMEOUT_SECONDS VAR=VALUE...   (PROBE_MONGO_URI, PROBE_KAFKA_BROKERS, ...)
-# Sets PROBE_MONGO / PROBE_KAFKA to the probe's line for each server ("" if not probed).
+# Probes each server with scripts/lib/probe.ts (the project's own drivers: a real round trip, see
+# there) until it answers or the timeout passes. Sets PROBE_MONGO / PROBE_KAFKA / PROBE_MTLS to the
+# probe's line for each server: "ok [transactions=true|false]", "fail <reason>" or "" (not probed).
 run_probe() {
   local timeout="$1" out line
   shift
-  out="$(env "$@" PROBE_ROOT="$REPO_ROOT" PROBE_TIMEOUT_MS="$((timeout * 1000))" \
-    node -e "$PROBE_JS" 9>&-)" || die "readiness probe crashed (see above)"
+  out="$(cd "$REPO_ROOT" && env "$@" PROBE_TIMEOUT_MS="$((timeout * 1000))" \
+    node --import tsx scripts/lib/probe.ts 9>&-)" || die "readiness probe crashed (see above)"
   PROBE_MONGO="" PROBE_KAFKA="" PROBE_MTLS=""
   while IFS= read -r line; do
     case "$line" in
@@ -729,7 +561,7 @@ cmd_up() {
     fi
     started+=(mongo)
     probe_args+=(PROBE_MONGO_URI="$(mongo_uri_for_kind "$kind" "$MONGO_PORT")"
-      PROBE_MONGO_PID="$(cat "$RUN_DIR/mongo.pid")")
+    PROBE_MONGO_PID="$(cat "$RUN_DIR/mongo.pid")")
   fi
   if [[ -z "$kafka_pid" ]]; then
     log "starting kafka $KAFKA_VERSION on 127.0.0.1:$KAFKA_PORT (controller :$KAFKA_CONTROLLER_PORT)"

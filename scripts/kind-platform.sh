@@ -32,91 +32,91 @@ log() { printf '[kind-platform] %s\n' "$*" >&2; }
 source "$ROOT/scripts/lib/clients.sh"
 
 die() {
-	log "error: $*"
-	exit 1
+  log "error: $*"
+  exit 1
 }
 
 # The running cluster's KUBECONFIG, KIND_CLUSTER and KIND_PROVIDER (scripts/kind.sh env).
 cluster_env() {
-	local lines
-	lines=$(bash "$KIND" env) || die "no kind cluster is up: run \`make kind-up\` (scripts/kind.sh up) first"
-	eval "$lines"
-	export KUBECONFIG KIND_CLUSTER KIND_PROVIDER
+  local lines
+  lines=$(bash "$KIND" env) || die "no kind cluster is up: run \`make kind-up\` (scripts/kind.sh up) first"
+  eval "$lines"
+  export KUBECONFIG KIND_CLUSTER KIND_PROVIDER
 }
 
 local_images() { [[ $KIND_PROVIDER == podman ]]; }
 
 cmd_images() {
-	local tag=$1
-	if ! local_images; then
-		log "building edu-platform:$tag with docker and loading it into $KIND_CLUSTER"
-		docker build -t "edu-platform:$tag" "$ROOT" >&2
-		bash "$KIND" load --name "$KIND_CLUSTER" "edu-platform:$tag" >&2
-		return 0
-	fi
-	local what archives=()
-	bash "$IMAGES" build platform --tag "$tag" >&2
-	for what in kafka mongo kube-router; do bash "$IMAGES" build "$what" >&2; done
-	archives+=("$(bash "$IMAGES" archive-path platform --tag "$tag")")
-	for what in kafka mongo kube-router; do archives+=("$(bash "$IMAGES" archive-path "$what")"); done
-	bash "$KIND" load --name "$KIND_CLUSTER" "${archives[@]}" >&2
+  local tag=$1
+  if ! local_images; then
+    log "building edu-platform:$tag with docker and loading it into $KIND_CLUSTER"
+    docker build -t "edu-platform:$tag" "$ROOT" >&2
+    bash "$KIND" load --name "$KIND_CLUSTER" "edu-platform:$tag" >&2
+    return 0
+  fi
+  local what archives=()
+  bash "$IMAGES" build platform --tag "$tag" >&2
+  for what in kafka mongo kube-router; do bash "$IMAGES" build "$what" >&2; done
+  archives+=("$(bash "$IMAGES" archive-path platform --tag "$tag")")
+  for what in kafka mongo kube-router; do archives+=("$(bash "$IMAGES" archive-path "$what")"); done
+  bash "$KIND" load --name "$KIND_CLUSTER" "${archives[@]}" >&2
 }
 
 cmd_addons() {
-	local_images || return 0
-	log "applying the policy controller (kube-router) and waiting until it is Ready on every node"
-	"$KUBECTL" apply -f "$ADDONS/kube-router.yaml" >&2
-	"$KUBECTL" -n kube-system rollout status daemonset/kube-router --timeout "${READY_TIMEOUT}s" >&2
+  local_images || return 0
+  log "applying the policy controller (kube-router) and waiting until it is Ready on every node"
+  "$KUBECTL" apply -f "$ADDONS/kube-router.yaml" >&2
+  "$KUBECTL" -n kube-system rollout status daemonset/kube-router --timeout "${READY_TIMEOUT}s" >&2
 }
 
 cmd_values() {
-	echo "$CHART/ci/kind-values.yaml"
-	if local_images; then echo "$CHART/ci/kind-local-values.yaml"; fi
+  echo "$CHART/ci/kind-values.yaml"
+  if local_images; then echo "$CHART/ci/kind-local-values.yaml"; fi
 }
 
 cmd_standin() { # namespace
-	local_images || return 0
-	local ns=$1
-	"$KUBECTL" create namespace "$ns" --dry-run=client -o yaml | "$KUBECTL" apply -f - >&2
-	"$KUBECTL" -n "$ns" apply -f "$ADDONS/mongo-standin.yaml" >&2
-	"$KUBECTL" -n "$ns" rollout status deployment/mongodb-standin --timeout "${READY_TIMEOUT}s" >&2
+  local_images || return 0
+  local ns=$1
+  "$KUBECTL" create namespace "$ns" --dry-run=client -o yaml | "$KUBECTL" apply -f - >&2
+  "$KUBECTL" -n "$ns" apply -f "$ADDONS/mongo-standin.yaml" >&2
+  "$KUBECTL" -n "$ns" rollout status deployment/mongodb-standin --timeout "${READY_TIMEOUT}s" >&2
 }
 
 cmd_install() {
-	local ns=edu-platform tag=dev
-	while (($#)); do
-		case $1 in
-			--namespace) ns=$2 && shift 2 ;;
-			--tag) tag=$2 && shift 2 ;;
-			*) break ;;
-		esac
-	done
-	cmd_images "$tag"
-	cmd_addons
-	cmd_standin "$ns"
-	local values=() file
-	while read -r file; do values+=(-f "$file"); done < <(cmd_values)
-	"$HELM" upgrade --install "$RELEASE" "$CHART" --namespace "$ns" --create-namespace "${values[@]}" \
-		--set "image.tag=$tag" --wait --timeout 12m "$@" >&2
-	"$KUBECTL" get pods -n "$ns"
+  local ns=edu-platform tag=dev
+  while (($#)); do
+    case $1 in
+      --namespace) ns=$2 && shift 2 ;;
+      --tag) tag=$2 && shift 2 ;;
+      *) break ;;
+    esac
+  done
+  cmd_images "$tag"
+  cmd_addons
+  cmd_standin "$ns"
+  local values=() file
+  while read -r file; do values+=(-f "$file"); done < <(cmd_values)
+  "$HELM" upgrade --install "$RELEASE" "$CHART" --namespace "$ns" --create-namespace "${values[@]}" \
+    --set "image.tag=$tag" --wait --timeout 12m "$@" >&2
+  "$KUBECTL" get pods -n "$ns"
 }
 
 main() {
-	local cmd=${1:-}
-	shift || true
-	local tag=dev
-	[[ ${1:-} == --tag ]] && tag=${2:?--tag needs a value}
-	case $cmd in
-		images) cluster_env && cmd_images "$tag" ;;
-		addons) cluster_env && k8s_clients && cmd_addons ;;
-		values) cluster_env && cmd_values ;;
-		standin) cluster_env && k8s_clients && cmd_standin "${1:?standin needs a namespace}" ;;
-		install) cluster_env && k8s_clients && cmd_install "$@" ;;
-		*)
-			sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
-			exit 2
-			;;
-	esac
+  local cmd=${1:-}
+  shift || true
+  local tag=dev
+  [[ ${1:-} == --tag ]] && tag=${2:?--tag needs a value}
+  case $cmd in
+    images) cluster_env && cmd_images "$tag" ;;
+    addons) cluster_env && k8s_clients && cmd_addons ;;
+    values) cluster_env && cmd_values ;;
+    standin) cluster_env && k8s_clients && cmd_standin "${1:?standin needs a namespace}" ;;
+    install) cluster_env && k8s_clients && cmd_install "$@" ;;
+    *)
+      sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+      exit 2
+      ;;
+  esac
 }
 
 main "$@"

@@ -23,11 +23,12 @@
 # Needs root (iptables, ipset). Never touches a process, chain or ipset it did not create.
 set -euo pipefail
 
-# Must match the kube-router version in tools/netpol/go.mod (gen.sh writes it).
-KUBE_ROUTER_VERSION=v2.1.0
 IMAGE_TAG=1
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# KUBE_ROUTER_VERSION: must match tools/netpol/go.mod (gen.sh writes it).
+# shellcheck source=scripts/lib/versions.sh
+source "$ROOT/scripts/lib/versions.sh"
 MOD=$ROOT/tools/netpol
 NODE=$ROOT/scripts/node.sh
 CACHE=${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}
@@ -45,12 +46,9 @@ ECHO_IMAGE=localhost/edu-netpol/echo:$IMAGE_TAG
 CHAIN_RE='^(KUBE-ROUTER-|KUBE-POD-FW-|KUBE-NWPLCY-)'
 IPSET_RE='^(inet6:)?(KUBE-SRC-|KUBE-DST-|TMP-)'
 
-command -v go >/dev/null || PATH=/usr/local/go/bin:$PATH
-
 LOG_TAG=netpol
 # shellcheck source=scripts/lib/common.sh
 source "$ROOT/scripts/lib/common.sh"
-LEASES=$RUN/leases
 
 # fd 7 (cluster.sh holds 5, node.sh 6, builds 8), held until the script exits; every child that
 # outlives us is started with 7>&- so it never holds it.
@@ -62,21 +60,15 @@ node_() { bash "$NODE" "$@" 7>&-; }
 # packages and build
 
 ensure_packages() {
-	local missing=()
-	command -v ipset >/dev/null || missing+=(ipset)
-	command -v iptables >/dev/null && command -v iptables-restore >/dev/null || missing+=(iptables)
-	((${#missing[@]})) || return 0
-	[[ $EUID -eq 0 ]] || die "missing packages ${missing[*]}; run as root to install them"
-	log "installing ${missing[*]} from Debian"
-	# Another helper may hold the dpkg lock; wait for it rather than fail.
-	apt-get -o DPkg::Lock::Timeout=900 update -q >&2
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q \
-		--no-install-recommends "${missing[@]}" >&2
+  local missing=()
+  command -v ipset >/dev/null || missing+=(ipset)
+  command -v iptables >/dev/null && command -v iptables-restore >/dev/null || missing+=(iptables)
+  install_packages "${missing[@]}"
 }
 
 stamp() {
-	printf '%s go.sum:%s src:%s image:%s\n' "$KUBE_ROUTER_VERSION" "$(sha256sum "$MOD/go.sum" | cut -c1-16)" \
-		"$(cat "$MOD"/cmd/*/main.go | sha256sum | cut -c1-16)" "$ECHO_IMAGE"
+  printf '%s go.sum:%s src:%s image:%s\n' "$KUBE_ROUTER_VERSION" "$(sha256sum "$MOD/go.sum" | cut -c1-16)" \
+    "$(cat "$MOD"/cmd/*/main.go | sha256sum | cut -c1-16)" "$ECHO_IMAGE"
 }
 built() { [[ -f $DIR/.complete && "$(cat "$DIR/.complete")" == "$(stamp)" ]]; }
 
@@ -84,60 +76,47 @@ built() { [[ -f $DIR/.complete && "$(cat "$DIR/.complete")" == "$(stamp)" ]]; }
 source "$ROOT/scripts/oci-image.sh"
 
 go_build() { # what log args...
-	local what=$1 logf=$2 start=$SECONDS
-	shift 2
-	log "building $what ..."
-	if ! go build "$@" 2>>"$logf"; then
-		tail -n 40 "$logf" >&2
-		die "go build of $what failed (full log: $logf)"
-	fi
-	log "  $what done in $((SECONDS - start))s"
+  local what=$1 logf=$2 start=$SECONDS
+  shift 2
+  log "building $what ..."
+  if ! go build "$@" 2>>"$logf"; then
+    tail -n 40 "$logf" >&2
+    die "go build of $what failed (full log: $logf)"
+  fi
+  log "  $what done in $((SECONDS - start))s"
 }
 
 build() {
-	exec 8>"$DIR.lock"
-	flock 8
-	if built; then
-		exec 8>&-
-		return
-	fi
-	rm -rf "$DIR.build."*
-	local tmp start=$SECONDS jobs=${EDU_BUILD_JOBS:-$(nproc)} date
-	tmp=$(mktemp -d "$DIR.build.XXXXXX")
-	# shellcheck disable=SC2064 # $tmp is meant to expand now: it is local to this function
-	trap "rm -rf '$tmp'" EXIT
-	mkdir -p "$tmp/bin" "$tmp/images"
-	cd "$MOD"
-	date=$(go list -m -f '{{.Time}}' github.com/cloudnativelabs/kube-router/v2 | cut -d' ' -f1)
-	go_build "kube-router $KUBE_ROUTER_VERSION" "$tmp/build.log" -p "$jobs" -o "$tmp/bin/kube-router" \
-		-ldflags "-s -w -X github.com/cloudnativelabs/kube-router/v2/pkg/version.Version=$KUBE_ROUTER_VERSION -X github.com/cloudnativelabs/kube-router/v2/pkg/version.BuildDate=$date" \
-		github.com/cloudnativelabs/kube-router/v2/cmd/kube-router
-	go_build netpol-echo "$tmp/build.log" -p "$jobs" -ldflags "-s -w" -o "$tmp/bin/netpol-echo" ./cmd/netpol-echo
-	cd "$ROOT"
-	"$tmp/bin/kube-router" --version 2>&1 | grep -F "version $KUBE_ROUTER_VERSION," >/dev/null ||
-		die "kube-router --version does not say $KUBE_ROUTER_VERSION"
-	make_oci_image "$tmp/images/echo.tar" "$ECHO_IMAGE" /netpol-echo "$tmp/bin/netpol-echo"
-	stamp >"$tmp/.complete"
-	rm -rf "$DIR"
-	mv "$tmp" "$DIR"
-	trap - EXIT
-	exec 8>&-
-	log "kube-router and the echo image built in $((SECONDS - start))s into $DIR"
+  begin_build "$DIR" built || return 0
+  local tmp=$BUILD_TMP start=$SECONDS jobs=${EDU_BUILD_JOBS:-$(nproc)} date
+  mkdir -p "$tmp/bin" "$tmp/images"
+  cd "$MOD"
+  date=$(go list -m -f '{{.Time}}' github.com/cloudnativelabs/kube-router/v2 | cut -d' ' -f1)
+  go_build "kube-router $KUBE_ROUTER_VERSION" "$tmp/build.log" -p "$jobs" -o "$tmp/bin/kube-router" \
+    -ldflags "-s -w -X github.com/cloudnativelabs/kube-router/v2/pkg/version.Version=$KUBE_ROUTER_VERSION -X github.com/cloudnativelabs/kube-router/v2/pkg/version.BuildDate=$date" \
+    github.com/cloudnativelabs/kube-router/v2/cmd/kube-router
+  go_build netpol-echo "$tmp/build.log" -p "$jobs" -ldflags "-s -w" -o "$tmp/bin/netpol-echo" ./cmd/netpol-echo
+  cd "$ROOT"
+  "$tmp/bin/kube-router" --version 2>&1 | grep -F "version $KUBE_ROUTER_VERSION," >/dev/null ||
+    die "kube-router --version does not say $KUBE_ROUTER_VERSION"
+  make_oci_image "$tmp/images/echo.tar" "$ECHO_IMAGE" /netpol-echo "$tmp/bin/netpol-echo"
+  finish_build "$tmp" "$DIR" stamp
+  log "kube-router and the echo image built in $((SECONDS - start))s into $DIR"
 }
 
 cmd_build() {
-	ensure_packages
-	command -v go >/dev/null || die "go not found (need Go >= 1.24)"
-	# kube-router has no entry in the checksum database reachable here (tools/netpol/gen.sh): its
-	# hash is pinned in go.sum instead; every other module is verified as usual.
-	export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -mod=readonly" \
-		GONOSUMDB=github.com/cloudnativelabs/kube-router/v2
-	local modv
-	modv=$(cd "$MOD" && go list -m -f '{{.Version}}' github.com/cloudnativelabs/kube-router/v2)
-	[[ $modv == "$KUBE_ROUTER_VERSION" ]] || die "tools/netpol pins kube-router $modv but this script says $KUBE_ROUTER_VERSION"
-	mkdir -p "$CACHE"
-	built || build
-	log "up to date: $BIN/kube-router, $DIR/images/echo.tar"
+  ensure_packages
+  command -v go >/dev/null || die "go not found (need Go >= 1.24)"
+  # kube-router has no entry in the checksum database reachable here (tools/netpol/gen.sh): its
+  # hash is pinned in go.sum instead; every other module is verified as usual.
+  export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -mod=readonly" \
+    GONOSUMDB=github.com/cloudnativelabs/kube-router/v2
+  local modv
+  modv=$(cd "$MOD" && go list -m -f '{{.Version}}' github.com/cloudnativelabs/kube-router/v2)
+  [[ $modv == "$KUBE_ROUTER_VERSION" ]] || die "tools/netpol pins kube-router $modv but this script says $KUBE_ROUTER_VERSION"
+  mkdir -p "$CACHE"
+  built || build
+  log "up to date: $BIN/kube-router, $DIR/images/echo.tar"
 }
 
 # ---------------------------------------------------------------------------------------
@@ -146,31 +125,31 @@ cmd_build() {
 PIDFILE=$RUN/kube-router.pid
 
 our_pid() {
-	local pid cmdline
-	[[ -f $PIDFILE ]] || return 1
-	pid=$(<"$PIDFILE")
-	[[ $pid =~ ^[0-9]+$ && -r /proc/$pid/cmdline ]] || return 1
-	cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
-	[[ $cmdline == "$BIN/kube-router "* ]] || return 1
-	[[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]] || return 1
-	echo "$pid"
+  local pid cmdline
+  [[ -f $PIDFILE ]] || return 1
+  pid=$(<"$PIDFILE")
+  [[ $pid =~ ^[0-9]+$ && -r /proc/$pid/cmdline ]] || return 1
+  cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
+  [[ $cmdline == "$BIN/kube-router "* ]] || return 1
+  [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]] || return 1
+  echo "$pid"
 }
 
 stop_controller() {
-	local pid i
-	if pid=$(our_pid); then
-		log "stopping kube-router (pid $pid)"
-		kill -TERM "$pid" 2>/dev/null || true
-		for ((i = 0; i < 100; i++)); do
-			our_pid >/dev/null || break
-			sleep 0.2
-		done
-		if our_pid >/dev/null; then
-			log "kube-router did not exit after 20s, sending SIGKILL to $pid"
-			kill -KILL "$pid" 2>/dev/null || true
-		fi
-	fi
-	rm -f "$PIDFILE"
+  local pid i
+  if pid=$(our_pid); then
+    log "stopping kube-router (pid $pid)"
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < 100; i++)); do
+      our_pid >/dev/null || break
+      sleep 0.2
+    done
+    if our_pid >/dev/null; then
+      log "kube-router did not exit after 20s, sending SIGKILL to $pid"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  fi
+  rm -f "$PIDFILE"
 }
 
 healthy() { [[ $(curl -sf --max-time 2 "http://127.0.0.1:$HEALTH_PORT/healthz") == OK ]]; }
@@ -182,15 +161,15 @@ LOG_OFFSET=-1 # -1: this run started no kube-router (one already runs)
 first_sync_done() { ((LOG_OFFSET < 0)) || tail -c "+$((LOG_OFFSET + 1))" "$RUN/kube-router.log" | grep 'sync iptables took' >/dev/null; }
 
 wait_ready() {
-	local start=$SECONDS
-	until healthy && first_sync_done; do
-		if ! our_pid >/dev/null; then
-			tail -n 30 "$RUN/kube-router.log" >&2
-			die "kube-router exited (log: $RUN/kube-router.log)"
-		fi
-		((SECONDS - start < READY_TIMEOUT)) || die "kube-router not healthy after ${READY_TIMEOUT}s (log: $RUN/kube-router.log)"
-		sleep 0.25
-	done
+  local start=$SECONDS
+  until healthy && first_sync_done; do
+    if ! our_pid >/dev/null; then
+      tail -n 30 "$RUN/kube-router.log" >&2
+      die "kube-router exited (log: $RUN/kube-router.log)"
+    fi
+    ((SECONDS - start < READY_TIMEOUT)) || die "kube-router not healthy after ${READY_TIMEOUT}s (log: $RUN/kube-router.log)"
+    sleep 0.25
+  done
 }
 
 # ---------------------------------------------------------------------------------------
@@ -201,147 +180,127 @@ wait_ready() {
 CHAIN_SCOPE=(iptables filter) # families tables
 
 record_host() {
-	[[ -f $HOST_STATE/.complete ]] && return
-	rm -rf "$HOST_STATE"
-	mkdir -p "$HOST_STATE"
-	# host.sh hides iptables-save's stderr: say what failed.
-	host_record_chains "$HOST_STATE" "${CHAIN_SCOPE[@]}" ||
-		die "could not read the iptables filter table (iptables-save -t filter)"
-	ipset list -n >"$HOST_STATE/ipsets"
-	touch "$HOST_STATE/.complete"
+  [[ -f $HOST_STATE/.complete ]] && return
+  rm -rf "$HOST_STATE"
+  mkdir -p "$HOST_STATE"
+  # host.sh hides iptables-save's stderr: say what failed.
+  host_record_chains "$HOST_STATE" "${CHAIN_SCOPE[@]}" ||
+    die "could not read the iptables filter table (iptables-save -t filter)"
+  ipset list -n >"$HOST_STATE/ipsets"
+  touch "$HOST_STATE/.complete"
 }
 
 new_names() { # recorded-file current-names regex
-	comm -13 <(sort "$1") <(grep -E "$3" <<<"$2" | sort) || true
+  comm -13 <(sort "$1") <(grep -E "$3" <<<"$2" | sort) || true
 }
 
 drop_new_ipsets() {
-	local s
-	for s in $(new_names "$HOST_STATE/ipsets" "$(ipset list -n)" "$IPSET_RE"); do
-		ipset destroy "$s" 2>/dev/null || log "warning: could not destroy ipset $s (still referenced?)"
-	done
+  local s
+  for s in $(new_names "$HOST_STATE/ipsets" "$(ipset list -n)" "$IPSET_RE"); do
+    ipset destroy "$s" 2>/dev/null || log "warning: could not destroy ipset $s (still referenced?)"
+  done
 }
 
 undo_host() {
-	[[ -f $HOST_STATE/.complete ]] || return 0
-	# A snapshot taken by an earlier netpol.sh: filter chain names alone, in the file "chains".
-	if [[ -f $HOST_STATE/chains && ! -f $HOST_STATE/chains.iptables ]]; then
-		sed 's/^/filter /' "$HOST_STATE/chains" >"$HOST_STATE/chains.iptables"
-	fi
-	host_drop_new_chains "$HOST_STATE" "$CHAIN_RE" "${CHAIN_SCOPE[@]}"
-	drop_new_ipsets
-	rm -rf "$HOST_STATE"
-	log "kube-router's chains and ipsets removed"
+  [[ -f $HOST_STATE/.complete ]] || return 0
+  # A snapshot taken by an earlier netpol.sh: filter chain names alone, in the file "chains".
+  if [[ -f $HOST_STATE/chains && ! -f $HOST_STATE/chains.iptables ]]; then
+    sed 's/^/filter /' "$HOST_STATE/chains" >"$HOST_STATE/chains.iptables"
+  fi
+  host_drop_new_chains "$HOST_STATE" "$CHAIN_RE" "${CHAIN_SCOPE[@]}"
+  drop_new_ipsets
+  rm -rf "$HOST_STATE"
+  log "kube-router's chains and ipsets removed"
 }
 
 # ---------------------------------------------------------------------------------------
 # commands
 
 cmd_env() {
-	echo "NETPOL_CONTROLLER=kube-router $KUBE_ROUTER_VERSION"
-	echo "NETPOL_ECHO_IMAGE=$ECHO_IMAGE"
-	echo "NETPOL_HEALTH_URL=http://127.0.0.1:$HEALTH_PORT/healthz"
+  echo "NETPOL_CONTROLLER=kube-router $KUBE_ROUTER_VERSION"
+  echo "NETPOL_ECHO_IMAGE=$ECHO_IMAGE"
+  echo "NETPOL_HEALTH_URL=http://127.0.0.1:$HEALTH_PORT/healthz"
 }
 
 start_controller() {
-	local kubeconfig=$1
-	our_pid >/dev/null && return 0
-	LOG_OFFSET=$(stat -c %s "$RUN/kube-router.log" 2>/dev/null || echo 0)
-	log "starting kube-router $KUBE_ROUTER_VERSION (network policy controller only)"
-	# 5>&- 6>&- 7>&- 8>&-: no lock of cluster.sh, node.sh or ours is held for as long as it runs.
-	setsid nohup "$BIN/kube-router" --kubeconfig="$kubeconfig" --hostname-override="$NODE_NAME" \
-		--run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false \
-		--enable-ipv4=true --enable-ipv6=false --service-cluster-ip-range="$SERVICE_CIDR" \
-		--health-port="$HEALTH_PORT" --metrics-port=0 --v=1 \
-		>>"$RUN/kube-router.log" 2>&1 </dev/null 5>&- 6>&- 7>&- 8>&- &
-	local pid=$! i
-	echo "$pid" >"$PIDFILE"
-	# setsid and nohup exec into kube-router: until they have, the pid's command line is theirs and
-	# our_pid would read a starting controller as a dead one.
-	for ((i = 0; i < 100; i++)); do
-		our_pid >/dev/null && return 0
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.05
-	done
+  local kubeconfig=$1
+  our_pid >/dev/null && return 0
+  LOG_OFFSET=$(stat -c %s "$RUN/kube-router.log" 2>/dev/null || echo 0)
+  log "starting kube-router $KUBE_ROUTER_VERSION (network policy controller only)"
+  # 5>&- 6>&- 7>&- 8>&-: no lock of cluster.sh, node.sh or ours is held for as long as it runs.
+  setsid nohup "$BIN/kube-router" --kubeconfig="$kubeconfig" --hostname-override="$NODE_NAME" \
+    --run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false \
+    --enable-ipv4=true --enable-ipv6=false --service-cluster-ip-range="$SERVICE_CIDR" \
+    --health-port="$HEALTH_PORT" --metrics-port=0 --v=1 \
+    >>"$RUN/kube-router.log" 2>&1 </dev/null 5>&- 6>&- 7>&- 8>&- &
+  local pid=$! i
+  echo "$pid" >"$PIDFILE"
+  # setsid and nohup exec into kube-router: until they have, the pid's command line is theirs and
+  # our_pid would read a starting controller as a dead one.
+  for ((i = 0; i < 100; i++)); do
+    our_pid >/dev/null && return 0
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.05
+  done
 }
 
 cmd_up() {
-	[[ $EUID -eq 0 ]] || die "kube-router needs root (iptables, ipset)"
-	lock_netpol
-	local lease out kubeconfig start
-	lease=$(lease_name "$LEASE_ARG") || exit 2
-	if [[ ! -d $LEASES ]] && our_pid >/dev/null; then lease_take "$LEASES" manual; fi
-	ensure_packages
-	built || cmd_build
-	command -v curl >/dev/null || die "curl not found"
-	out=$(node_ up ${LEASE_ARG:+--lease "$LEASE_ARG"})
-	kubeconfig=$(sed -n 's/^KUBECONFIG=//p' <<<"$out")
-	[[ -f $kubeconfig ]] || die "scripts/node.sh up printed no usable KUBECONFIG"
-	node_ load "$DIR/images/echo.tar" "$ECHO_IMAGE" >/dev/null
-	start=$SECONDS
-	record_host
-	start_controller "$kubeconfig"
-	wait_ready
-	lease_take "$LEASES" "$lease"
-	log "kube-router enforces NetworkPolicy on node $NODE_NAME (ready in $((SECONDS - start))s)"
-	cmd_env
+  [[ $EUID -eq 0 ]] || die "kube-router needs root (iptables, ipset)"
+  lock_netpol
+  local lease out kubeconfig start
+  lease=$(lease_name "$LEASE_ARG") || exit 2
+  if [[ ! -d $LEASES ]] && our_pid >/dev/null; then lease_take "$LEASES" manual; fi
+  ensure_packages
+  built || cmd_build
+  command -v curl >/dev/null || die "curl not found"
+  out=$(node_ up ${LEASE_ARG:+--lease "$LEASE_ARG"})
+  kubeconfig=$(sed -n 's/^KUBECONFIG=//p' <<<"$out")
+  [[ -f $kubeconfig ]] || die "scripts/node.sh up printed no usable KUBECONFIG"
+  node_ load "$DIR/images/echo.tar" "$ECHO_IMAGE" >/dev/null
+  start=$SECONDS
+  record_host
+  start_controller "$kubeconfig"
+  wait_ready
+  lease_take "$LEASES" "$lease"
+  log "kube-router enforces NetworkPolicy on node $NODE_NAME (ready in $((SECONDS - start))s)"
+  cmd_env
 }
 
 cmd_down() {
-	lock_netpol
-	local lease others
-	if [[ $LEASE_ARG =~ ^[0-9]+$ ]]; then lease=$LEASE_ARG; else lease=$(lease_name "$LEASE_ARG") || exit 2; fi
-	lease_release "$LEASES" "$lease"
-	others=$(lease_live "$LEASES" | tr '\n' ' ')
-	if [[ -n $others && $FORCE != true ]]; then
-		log "kube-router stays up: still leased by ${others% } (--force stops it anyway)"
-	else
-		rm -rf "$LEASES"
-		stop_controller
-		undo_host
-		log "stopped"
-	fi
-	# The node lease `up` took under the same name.
-	node_ down ${LEASE_ARG:+--lease "$LEASE_ARG"}
+  lock_netpol
+  if release_lease "$LEASES" kube-router stops; then
+    rm -rf "$LEASES"
+    stop_controller
+    undo_host
+    log "stopped"
+  fi
+  # The node lease `up` took under the same name.
+  node_ down ${LEASE_ARG:+--lease "$LEASE_ARG"}
 }
 
 cmd_status() {
-	local pid
-	if ! pid=$(our_pid); then
-		log "kube-router: stopped"
-		return 1
-	fi
-	if ! healthy; then
-		log "kube-router: running (pid $pid) but not healthy (log: $RUN/kube-router.log)"
-		return 1
-	fi
-	log "kube-router: running (pid $pid), healthy"
+  local pid
+  if ! pid=$(our_pid); then
+    log "kube-router: stopped"
+    return 1
+  fi
+  if ! healthy; then
+    log "kube-router: running (pid $pid) but not healthy (log: $RUN/kube-router.log)"
+    return 1
+  fi
+  log "kube-router: running (pid $pid), healthy"
 }
 
-LEASE_ARG="" FORCE=false
-cmd=${1:-}
-(($#)) && shift
-while (($#)); do
-	case $1 in
-	--lease)
-		[[ $# -ge 2 ]] || die "--lease needs a pid"
-		LEASE_ARG=$2
-		shift
-		;;
-	--force) FORCE=true ;;
-	*) die "unknown argument: $1 (see $0 --help)" ;;
-	esac
-	shift
-done
+parse_args "lease force" "$@"
 
-case $cmd in
-build) cmd_build ;;
-up) cmd_up ;;
-down) cmd_down ;;
-status) cmd_status ;;
-env) cmd_env ;;
-*)
-	sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-	;;
+case $CMD in
+  build) cmd_build ;;
+  up) cmd_up ;;
+  down) cmd_down ;;
+  status) cmd_status ;;
+  env) cmd_env ;;
+  *)
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+    ;;
 esac

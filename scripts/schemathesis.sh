@@ -4,31 +4,23 @@
 # servers (started here unless MONGODB_URI and KAFKA_BROKERS are set), with a database of its own.
 # Fails on any server error, schema-valid request refused, schema-violating request accepted,
 # response that breaks the document, or undeclared method not answered 405 with Allow.
-#   scripts/schemathesis.sh [service...]      (default: every service below)
+#   scripts/schemathesis.sh [service...]      (default: every service with an OpenAPI document in
+#                                              services/registry.ts, which also gives each one's env)
 # Env: EDU_ST_MAX_EXAMPLES (100 per operation), EDU_ST_SEED (1), EDU_ST_DEADLINE (seconds per
 #      service, 600), EDU_CACHE_DIR.
 set -euo pipefail
 
-readonly ST_VERSION=4.32.5
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly REPO_ROOT
+# shellcheck source=scripts/lib/versions.sh
+source "$REPO_ROOT/scripts/lib/versions.sh"
+readonly ST_VERSION=$SCHEMATHESIS_VERSION
 readonly CACHE="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}"
 readonly VENV="$CACHE/schemathesis-$ST_VERSION"
 readonly LOGS="$CACHE/run/test-logs/schemathesis"
 
-# A service and the environment its fuzzed process gets beyond PORT, MONGODB_URI, MONGODB_DB and
-# KAFKA_BROKERS; a service joins this list when it exists (one line). bcrypt at cost 4: the fuzzer
-# registers and logs in hundreds of times.
-readonly SERVICES=(
-  "auth AUTH_BCRYPT_COST=4 AUTH_TOKEN_BCRYPT_COST=4"
-  "user USER_EVENTS_GROUP=user-st-$$"
-  "analytics ANALYTICS_CONSUMER=off"
-  "notification NOTIFICATION_CONSUMER=none"
-  "question-bank"
-  "attempt ATTEMPT_SWEEP_INTERVAL_MS=0"
-  "document-import DOCX_IMPORT_EMBEDDED_PEERS=true DOCX_IMPORT_TOPIC=docx-import.jobs.st-$$ DOCX_IMPORT_EVENTS_TOPIC=docx-import.job-events.st-$$ DOCX_IMPORT_CONSUMER_GROUP=docx-parser-st-$$ DOCX_IMPORT_SSE_HEARTBEAT_MS=1000"
-  "gateway GATEWAY_RATE_LIMIT_RPS=0 GATEWAY_AUTH_URL=http://127.0.0.1:9 GATEWAY_ANALYTICS_URL=http://127.0.0.1:9 GATEWAY_NOTIFICATIONS_URL=http://127.0.0.1:9 GATEWAY_PARENT_ALERTS_URL=http://127.0.0.1:9 GATEWAY_DOCUMENT_IMPORT_URL=http://127.0.0.1:9"
-)
+# shellcheck source=scripts/lib/registry.sh
+source "$REPO_ROOT/scripts/lib/registry.sh"
 
 log() { printf 'schemathesis: %s\n' "$*" >&2; }
 die() {
@@ -139,13 +131,16 @@ main() {
   fi
   ensure_schemathesis
   mkdir -p "$LOGS"
-  local entry name failed=0 wanted=" $* "
-  for entry in "${SERVICES[@]}"; do
-    read -r -a words <<<"$entry"
+  # A service and the environment its fuzzed process gets beyond PORT, MONGODB_URI, MONGODB_DB and
+  # KAFKA_BROKERS; {run} is this run's id (topics and consumer groups of its own).
+  local services entry words name failed=0 wanted=" $* "
+  services=$(registry_print fuzz) || die "services/registry.ts --print fuzz failed"
+  while read -r entry; do
+    read -r -a words <<<"${entry//\{run\}/$$}"
     name=${words[0]}
     [[ $# -eq 0 || $wanted == *" $name "* ]] || continue
-    fuzz "$name" "${words[@]:1}" || failed=1
-  done
+    fuzz "$name" "${words[@]:1}" </dev/null || failed=1
+  done <<<"$services"
   return "$failed"
 }
 

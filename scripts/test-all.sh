@@ -4,7 +4,7 @@
 # ones), and counts a failed type check, lint, schemathesis run or a suite that could not start as
 # one failure each, so a broken step can never read as green.
 # EDU_TEST_STEPS (default: all) names the steps to run, e.g. "unit kind": typecheck lint format
-# infra-leases unit schemathesis k8s kind node.
+# shell infra-leases unit schemathesis k8s kind node.
 set -uo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,7 +29,10 @@ check() {
   local name=$1
   shift
   step "$name"
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
+  if "$@"; then passed=$((passed + 1)); else
+    failed=$((failed + 1))
+    echo "FAILED: $name"
+  fi
 }
 
 # A mocha suite: add its passing/failing/pending counts; a run that printed no summary is one failure.
@@ -69,6 +72,7 @@ cannot_run() { node --import tsx scripts/lib/suite-prerequisites.ts "$1"; }
 wanted typecheck && check typecheck npx tsc -p tsconfig.json --noEmit
 wanted lint && check lint npx eslint .
 wanted format && check format npx prettier --check --log-level warn .
+wanted shell && check shell scripts/lint-shell.sh
 wanted infra-leases && check infra-leases scripts/tests/infra-leases.sh
 wanted unit && suite unit npx mocha
 # The OpenAPI documents checked by a tool nobody here wrote (scripts/schemathesis.sh). 50 examples

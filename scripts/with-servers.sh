@@ -12,7 +12,10 @@ if [[ ${1:-} == --cluster ]]; then
   shift
 fi
 [[ ${1:-} == -- ]] && shift
-(($# > 0)) || { echo "usage: scripts/with-servers.sh [--cluster] -- <command...>" >&2; exit 2; }
+(($# > 0)) || {
+  echo "usage: scripts/with-servers.sh [--cluster] -- <command...>" >&2
+  exit 2
+}
 
 stops=()
 cleanup() {

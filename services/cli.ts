@@ -1,26 +1,13 @@
 // One image, one entrypoint: `node dist/services/cli.js <service>` starts that service's main.
-const SERVICES = [
-  'auth',
-  'user',
-  'analytics',
-  'notification',
-  'question-bank',
-  'attempt',
-  'document-import',
-  'gateway',
-] as const;
-// Commands beside the services: name → module.
-const COMMANDS: Record<string, string> = {
-  'docx-parse': './document-import/src/parse-cli.js',
-  peers: './peers/src/main.js',
-  'docx-worker': './document-import/src/worker/main.js',
-};
+// The services and the other commands are those of services/registry.ts.
+import { COMMANDS, SERVICES, mainOf } from './registry.js';
 
 const name = process.argv[2];
-if (!name || (!(SERVICES as readonly string[]).includes(name) && !COMMANDS[name])) {
+const main = name === undefined ? undefined : mainOf(name);
+if (main === undefined) {
   process.stderr.write(
-    `usage: cli <service|command>; services: ${SERVICES.join(', ')}; commands: ${Object.keys(COMMANDS).join(', ')}\n`,
+    `usage: cli <service|command>; services: ${SERVICES.map((s) => s.name).join(', ')}; commands: ${COMMANDS.map((c) => c.name).join(', ')}\n`,
   );
   process.exit(2);
 }
-await import(COMMANDS[name] ?? `./${name}/src/main.js`);
+await import(main);

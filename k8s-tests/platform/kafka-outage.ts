@@ -11,21 +11,13 @@ import net from 'node:net';
 import { Kafka, logLevel, type KafkaConfig } from 'kafkajs';
 import { kubectl } from '../helpers/cluster.js';
 import { repoRoot } from '../helpers/kube.js';
+import { SERVICES } from '../../services/registry.js';
 import { forward, type PortForward } from '../helpers/port-forward.js';
 import { waitFor } from '../helpers/wait.js';
 import { INSTANCE, NAMESPACE, RELEASE, isReady, ns, pods, secureEnv } from './release.js';
 
 /** The components that serve traffic through a Service (the workers read the queue: not in rotation). */
-const IN_ROTATION = [
-  'auth',
-  'user',
-  'analytics',
-  'notification',
-  'question-bank',
-  'attempt',
-  'document-import',
-  'gateway',
-];
+const IN_ROTATION = SERVICES.map((s) => s.name);
 
 export interface OutageResult {
   /** Pods of IN_ROTATION seen not Ready while the broker was down, by name. */

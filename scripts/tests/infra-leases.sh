@@ -78,7 +78,7 @@ uri=$(sed -n 's/^MONGODB_URI=//p' "$WORK/b.env")
 ' "$uri")
 infra a down --profile test --lease "$holder_a" 2>"$WORK/down-a.log"
 grep -q "stays up" "$WORK/down-a.log" || fail "first down did not say the profile stays up: $(cat "$WORK/down-a.log")"
-running "$mongo" && running "$kafka" || fail "the first down stopped the second run's servers"
+{ running "$mongo" && running "$kafka"; } || fail "the first down stopped the second run's servers"
 infra b status --profile test >/dev/null || fail "status after the first down is not all up"
 count=$(cd "$REPO_ROOT" && node -e '
   const { MongoClient } = require("mongodb");

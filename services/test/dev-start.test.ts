@@ -17,27 +17,16 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import { freePorts } from '../kit/test/support/private-kafka.js';
+import { DEV_PORT_BASE, devProcesses } from '../registry.js';
 import { testMongoUri } from '../kit/test/support/servers.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const realCache = process.env.EDU_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'edu-platform');
-/** What dev.sh prints a URL for: the services, the exam peer and the workers' probes. */
-const EXPECTED = [
-  'gateway',
-  'auth',
-  'user',
-  'analytics',
-  'notification',
-  'question-bank',
-  'attempt',
-  'document-import',
-  'peers',
-  'exam-peer',
-  'docx-worker-1',
-  'docx-worker-2',
-];
-/** dev.sh's ports are EDU_DEV_PORT_BASE + 0..12. */
-const PORT_BLOCK = 13;
+/** What dev.sh prints a URL for: every listener of services/registry.ts's dev processes. */
+const LISTENERS = devProcesses().flatMap((p) => p.listeners);
+const EXPECTED = LISTENERS.map((l) => l.name);
+/** dev.sh's ports are EDU_DEV_PORT_BASE + 0..(the highest registry port - DEV_PORT_BASE). */
+const PORT_BLOCK = Math.max(...LISTENERS.map((l) => l.port)) - DEV_PORT_BASE + 1;
 
 interface Ran {
   code: number | null;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates go.mod/go.sum of this wrapper module for another Kubernetes version:
 #   tools/k8s-testbin/gen.sh 1.34.10
-# Needs only the Go module proxy. Run it when bumping K8S_VERSION in scripts/cluster.sh
-# (keep both in sync; scripts/node.sh and scripts/kind.sh too), then commit go.mod, go.sum and kind/.
+# Needs only the Go module proxy. Run it when bumping K8S_VERSION in scripts/lib/versions.sh
+# (the one pin cluster.sh, node.sh and kind.sh read), then commit go.mod, go.sum and kind/.
 set -euo pipefail
 V="${1:?usage: gen.sh <k8s version, e.g. 1.34.10>}"
 V="${V#v}"

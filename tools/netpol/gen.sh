@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates go.mod/go.sum of this wrapper module for another kube-router release:
 #   tools/netpol/gen.sh v2.1.0
-# then set KUBE_ROUTER_VERSION in scripts/netpol.sh to match and commit go.mod and go.sum.
+# then set KUBE_ROUTER_VERSION in scripts/lib/versions.sh to match and commit go.mod and go.sum.
 #
 # `go get -tool` records exactly the versions kube-router's own go.mod pins. Do not run
 # `go mod tidy` here: it also resolves imports of other platforms and tests that kube-router's

@@ -1,15 +1,16 @@
 import Joi from 'joi';
 import { assertTokenSecretSafe, assertTrustBoundary, commonConfig, tokenConfig } from '../../kit/src/index.js';
+import { devUrl } from '../../registry.js';
 import { parseAllowedOrigins } from './csrf.js';
 import { TABLE_NAMES, type TableName } from './tables.js';
 
-/** Where each table's service listens under `make dev` (DESIGN.md ports). */
-const DEV_UPSTREAMS: Record<TableName, string> = {
-  auth: 'http://127.0.0.1:4001',
-  analytics: 'http://127.0.0.1:4003',
-  notifications: 'http://127.0.0.1:4004',
-  parentAlerts: 'http://127.0.0.1:4004',
-  documentImport: 'http://127.0.0.1:4007',
+/** The service behind each table: under `make dev` it listens where services/registry.ts says. */
+const DEV_UPSTREAM_SERVICE: Record<TableName, string> = {
+  auth: 'auth',
+  analytics: 'analytics',
+  notifications: 'notification',
+  parentAlerts: 'notification',
+  documentImport: 'document-import',
 };
 
 /** Time to the upstream's response headers once the request body is sent; document import approves synchronously. */
@@ -66,7 +67,7 @@ function tableKeys(): Record<string, Joi.Schema> {
   for (const name of TABLE_NAMES) {
     const p = envPrefix(name);
     keys[`GATEWAY_TABLE_${p}`] = onOff().optional();
-    keys[`GATEWAY_${p}_URL`] = httpUrl().default(DEV_UPSTREAMS[name]);
+    keys[`GATEWAY_${p}_URL`] = httpUrl().default(devUrl(DEV_UPSTREAM_SERVICE[name]));
     keys[`GATEWAY_${p}_TIMEOUT_MS`] = Joi.number().integer().min(100).max(600_000).default(DEFAULT_TIMEOUT_MS[name]);
   }
   return keys;

@@ -9,8 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel } from 'kafkajs';
+import { versionPin } from '../../../../scripts/lib/versions.js';
 
-const KAFKA_VERSION = '3.9.1';
+const KAFKA_VERSION = versionPin('KAFKA_VERSION');
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const JVM_OPTS = [
   '-XX:+UseSerialGC',

@@ -1,0 +1,81 @@
+// services/registry.ts is the one list of services: it must agree with what it stands for. The
+// chart's values (charts/edu-platform/values.yaml) hold an entry for every registry service at its
+// chartKey, with the registry's port and database, and nothing under `services:` the registry lacks;
+// every main module the CLI would import exists; make dev's processes and ports do not collide; the
+// bash printer says what the TypeScript says.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { parse } from 'yaml';
+import { gatewayConfigSchema } from '../gateway/src/config.js';
+import { COMMANDS, SERVICES, devProcesses, printLines, serviceNamed } from '../registry.js';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const values = parse(readFileSync(path.join(repo, 'charts', 'edu-platform', 'values.yaml'), 'utf8')) as Record<
+  string,
+  unknown
+>;
+
+/** The values entry at a dotted path, or undefined. */
+function valuesAt(dotted: string): Record<string, unknown> | undefined {
+  let at: unknown = values;
+  for (const key of dotted.split('.')) at = (at as Record<string, unknown> | undefined)?.[key];
+  return at as Record<string, unknown> | undefined;
+}
+
+describe('services/registry.ts', () => {
+  it("has an entry in the chart's values for every service, with the registry's port and database", () => {
+    for (const s of SERVICES) {
+      const entry = valuesAt(s.chartKey);
+      expect(entry, `${s.chartKey} in values.yaml`).to.be.an('object');
+      expect(entry?.port, `${s.chartKey}.port`).to.equal(s.port);
+      expect(entry?.database, `${s.chartKey}.database`).to.equal(s.database);
+    }
+  });
+
+  it("lists every service the chart's values deploy under services:", () => {
+    const inChart = Object.keys(values.services as Record<string, unknown>).map((k) => `services.${k}`);
+    expect(SERVICES.map((s) => s.chartKey)).to.include.members(inChart);
+  });
+
+  it('names main modules that exist, one name per service or command', () => {
+    const names = [...SERVICES, ...COMMANDS].map((e) => e.name);
+    expect(new Set(names).size, names.join(', ')).to.equal(names.length);
+    for (const e of [...SERVICES, ...COMMANDS]) {
+      const source = path.join(repo, 'services', e.main.replace(/\.js$/, '.ts'));
+      expect(existsSync(source), `${e.name}: ${source}`).to.equal(true);
+    }
+    for (const s of SERVICES) {
+      const main = path.join(repo, 'services', s.main);
+      expect(main.startsWith(path.join(repo, s.folder, 'src')), `${s.main} in ${s.folder}`).to.equal(true);
+    }
+  });
+
+  it("gives make dev's processes distinct names and ports, moved together by the base", () => {
+    const listeners = devProcesses().flatMap((p) => p.listeners);
+    expect(new Set(listeners.map((l) => l.port)).size).to.equal(listeners.length);
+    expect(new Set(devProcesses().map((p) => p.name)).size).to.equal(devProcesses().length);
+    const moved = devProcesses(20000).flatMap((p) => p.listeners);
+    expect(moved.map((l) => l.port - 16000)).to.deep.equal(listeners.map((l) => l.port));
+  });
+
+  it("is where the gateway's development upstreams point", () => {
+    const { value } = gatewayConfigSchema.validate({ NODE_ENV: 'development' });
+    const config = value as Record<string, unknown>;
+    expect(config.GATEWAY_AUTH_URL).to.equal(`http://127.0.0.1:${serviceNamed('auth').port}`);
+    expect(config.GATEWAY_PARENT_ALERTS_URL).to.equal(`http://127.0.0.1:${serviceNamed('notification').port}`);
+    expect(config.GATEWAY_DOCUMENT_IMPORT_URL).to.equal(`http://127.0.0.1:${serviceNamed('document-import').port}`);
+  });
+
+  it('prints for bash what it holds (scripts/lib/registry.sh)', () => {
+    for (const what of ['names', 'fuzz', 'dev', 'dev-env']) {
+      const out = execFileSync('bash', ['-c', `source scripts/lib/registry.sh && registry_print ${what}`], {
+        cwd: repo,
+        encoding: 'utf8',
+      });
+      expect(out.trimEnd().split('\n'), what).to.deep.equal(printLines(what));
+    }
+  });
+});
