@@ -2,7 +2,6 @@ import Joi from 'joi';
 import { dateTimeString, named, ROLES, tolerant, trimmedString } from '../../kit/src/index.js';
 import type { BaseProfileInput } from './domain/profiles.js';
 import type { SnapshotInput } from './domain/snapshot.js';
-import type { MembershipRow, TeacherKycRow } from './store/models.js';
 
 export const PHONE_PATTERN = /^ *(?:\+?[0-9][0-9 ().-]{1,30}[0-9)] *)?$/;
 /** An absolute http(s) URL of printable ASCII without spaces, or empty (which becomes null). */
@@ -73,7 +72,7 @@ export const baseProfileBody = named(
   ).description('An omitted optional field stays as it is. Unknown fields are refused (400).'),
 );
 
-const membership = Joi.object<MembershipRow, true>({
+const membership = Joi.object<MembershipInput, true>({
   organizationId: Joi.string().pattern(ID).required(),
   organizationName: Joi.string().min(1).max(500).required(),
   role: Joi.string()
@@ -82,7 +81,8 @@ const membership = Joi.object<MembershipRow, true>({
   status: Joi.string().min(1).max(50).required(),
 }).description('Other fields are ignored.');
 
-type KycInput = TeacherKycRow & { identityNumberHash?: string | null };
+type KycInput = NonNullable<SnapshotInput['teacherKyc']>;
+type MembershipInput = NonNullable<SnapshotInput['memberships']>[number];
 
 const teacherKyc = blanksAsNull(
   Joi.object<KycInput, true>({
