@@ -6,11 +6,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import prettier from 'prettier';
+import { authDocument } from './auth/src/openapi.js';
 import type { JsonObject } from './kit/src/index.js';
 import { userDocument } from './user/src/openapi.js';
 
 /** The services whose document is generated, and how each is built. */
 export const GENERATED_DOCUMENTS: Readonly<Record<string, () => JsonObject>> = {
+  auth: authDocument,
   user: userDocument,
 };
 
