@@ -4,23 +4,21 @@ import { authRoutes } from './routes.js';
 export const SERVICE_NAME = 'auth';
 export const SERVICE_VERSION = '0.1.0';
 
+/** A response object with exactly these members, every one present (in the order given). */
+function closed(properties: JsonObject): JsonObject {
+  return { type: 'object', additionalProperties: false, required: Object.keys(properties), properties };
+}
+
 /** What the auth service's document says beside its routes: the service, its rules, the response shapes. */
 const BASE: DocumentBase = {
-  kit: {
-    service: SERVICE_NAME,
-    metrics: 'auth_login_attempts_total{outcome}, auth_refresh_token_reuse_total',
-  },
+  kit: { service: SERVICE_NAME, metrics: 'auth_login_attempts_total{outcome}, auth_refresh_token_reuse_total' },
   info: {
     title: 'edu-platform auth service',
     version: SERVICE_VERSION,
     description:
       'Native identities and sessions: register, login, refresh (rotation, each token once), logout, me; organization memberships granted by admins, account status, and the revocation feed the gateway polls. This document states every request and response shape, including the choices the contract leaves open; those are listed under x-decisions.',
   },
-  servers: [
-    {
-      url: 'http://127.0.0.1:4001',
-    },
-  ],
+  servers: [{ url: 'http://127.0.0.1:4001' }],
   'x-decisions': [
     'Register answers 201 with message OK (the contract names no message); login answers 200 with message `Logged in`; refresh, logout and me answer 200 with message OK.',
     'Register body: email, password, fullName (required); phone, role (optional). Unknown fields are refused with 400, never silently dropped.',
@@ -63,20 +61,14 @@ const BASE: DocumentBase = {
         name: 'X-User-Id',
         in: 'header',
         required: false,
-        schema: {
-          type: 'string',
-          pattern: '^[A-Za-z0-9_.:@-]{1,128}$',
-        },
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128}$' },
         description: 'The acting user (X-Actor-Id is read when absent); without it the answer is 401.',
       },
       RoleHeader: {
         name: 'X-User-Role',
         in: 'header',
         required: false,
-        schema: {
-          type: 'string',
-          enum: ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN', ''],
-        },
+        schema: { type: 'string', enum: ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN', ''] },
         description:
           "Must be ADMIN (X-Actor-Role is read when absent): the role the gateway took from the token's membership in X-Organization-Id.",
       },
@@ -84,10 +76,7 @@ const BASE: DocumentBase = {
         name: 'X-Organization-Id',
         in: 'header',
         required: false,
-        schema: {
-          type: 'string',
-          pattern: '^[A-Za-z0-9_.:@-]{1,128}$',
-        },
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128}$' },
         description:
           "The organization the actor acts in: the path's organization, or AUTH_PLATFORM_ORGANIZATION_ID for a platform admin.",
       },
@@ -98,87 +87,34 @@ const BASE: DocumentBase = {
         additionalProperties: false,
         required: ['organizationId', 'organizationName', 'role', 'status'],
         properties: {
-          organizationId: {
-            type: 'string',
-          },
-          organizationName: {
-            type: 'string',
-          },
-          role: {
-            type: 'string',
-            enum: ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN'],
-          },
-          status: {
-            type: 'string',
-            enum: ['ACTIVE'],
-          },
+          organizationId: { type: 'string' },
+          organizationName: { type: 'string' },
+          role: { type: 'string', enum: ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN'] },
+          status: { type: 'string', enum: ['ACTIVE'] },
         },
       },
-      User: {
-        type: 'object',
-        additionalProperties: false,
-        required: [
-          'id',
-          'accountCode',
-          'email',
-          'fullName',
-          'role',
-          'status',
-          'createdAt',
-          'updatedAt',
-          'memberships',
-          'defaultOrganizationId',
-        ],
-        properties: {
-          id: {
-            type: 'string',
-          },
-          accountCode: {
-            type: 'string',
-            pattern: '^AC[0-9A-HJKMNP-TV-Z]{10}$',
-          },
-          email: {
-            type: 'string',
-          },
-          fullName: {
-            type: 'string',
-          },
-          role: {
-            type: 'string',
-            enum: ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN'],
-          },
-          status: {
-            type: 'string',
-            description:
-              'ACTIVE for usable accounts (the only value the contract names); any other value, such as a legacy or disabled state, is treated as not active.',
-          },
-          createdAt: {
-            type: 'string',
-            format: 'date-time',
-          },
-          updatedAt: {
-            type: 'string',
-            format: 'date-time',
-          },
-          memberships: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/Membership',
-            },
-          },
-          defaultOrganizationId: {
-            type: 'string',
-          },
+      User: closed({
+        id: { type: 'string' },
+        accountCode: { type: 'string', pattern: '^AC[0-9A-HJKMNP-TV-Z]{10}$' },
+        email: { type: 'string' },
+        fullName: { type: 'string' },
+        role: { type: 'string', enum: ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN'] },
+        status: {
+          type: 'string',
+          description:
+            'ACTIVE for usable accounts (the only value the contract names); any other value, such as a legacy or disabled state, is treated as not active.',
         },
-      },
+        createdAt: { type: 'string', format: 'date-time' },
+        updatedAt: { type: 'string', format: 'date-time' },
+        memberships: { type: 'array', items: { $ref: '#/components/schemas/Membership' } },
+        defaultOrganizationId: { type: 'string' },
+      }),
       Session: {
         type: 'object',
         additionalProperties: false,
         required: ['user', 'accessToken', 'refreshToken', 'tokenType', 'expiresIn'],
         properties: {
-          user: {
-            $ref: '#/components/schemas/User',
-          },
+          user: { $ref: '#/components/schemas/User' },
           accessToken: {
             type: 'string',
             description:
@@ -188,13 +124,8 @@ const BASE: DocumentBase = {
             type: 'string',
             description: 'HS256 JWT; claims sub, type=refresh, jti, iat, exp. Works once.',
           },
-          tokenType: {
-            const: 'Bearer',
-          },
-          expiresIn: {
-            type: 'integer',
-            description: 'Seconds of access-token life (default 900).',
-          },
+          tokenType: { const: 'Bearer' },
+          expiresIn: { type: 'integer', description: 'Seconds of access-token life (default 900).' },
         },
       },
       RevocationPage: {
@@ -209,25 +140,13 @@ const BASE: DocumentBase = {
               additionalProperties: false,
               required: ['sid', 'userId', 'revokedAt'],
               properties: {
-                sid: {
-                  type: 'string',
-                  description: 'The revoked session: the `sid` claim of its access tokens.',
-                },
-                userId: {
-                  type: 'string',
-                },
-                revokedAt: {
-                  type: 'string',
-                  format: 'date-time',
-                },
+                sid: { type: 'string', description: 'The revoked session: the `sid` claim of its access tokens.' },
+                userId: { type: 'string' },
+                revokedAt: { type: 'string', format: 'date-time' },
               },
             },
           },
-          until: {
-            type: 'string',
-            format: 'date-time',
-            description: 'Pass as `since` next time.',
-          },
+          until: { type: 'string', format: 'date-time', description: 'Pass as `since` next time.' },
         },
       },
     },
