@@ -82,17 +82,12 @@ const BASE: DocumentBase = {
       },
     },
     schemas: {
-      Membership: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['organizationId', 'organizationName', 'role', 'status'],
-        properties: {
-          organizationId: { type: 'string' },
-          organizationName: { type: 'string' },
-          role: { type: 'string', enum: ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN'] },
-          status: { type: 'string', enum: ['ACTIVE'] },
-        },
-      },
+      Membership: closed({
+        organizationId: { type: 'string' },
+        organizationName: { type: 'string' },
+        role: { type: 'string', enum: ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN'] },
+        status: { type: 'string', enum: ['ACTIVE'] },
+      }),
       User: closed({
         id: { type: 'string' },
         accountCode: { type: 'string', pattern: '^AC[0-9A-HJKMNP-TV-Z]{10}$' },
@@ -109,46 +104,31 @@ const BASE: DocumentBase = {
         memberships: { type: 'array', items: { $ref: '#/components/schemas/Membership' } },
         defaultOrganizationId: { type: 'string' },
       }),
-      Session: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['user', 'accessToken', 'refreshToken', 'tokenType', 'expiresIn'],
-        properties: {
-          user: { $ref: '#/components/schemas/User' },
-          accessToken: {
-            type: 'string',
-            description:
-              'HS256 JWT; claims sub, type=access, role, accountCode, fullName, email, defaultOrganizationId, iat, exp.',
-          },
-          refreshToken: {
-            type: 'string',
-            description: 'HS256 JWT; claims sub, type=refresh, jti, iat, exp. Works once.',
-          },
-          tokenType: { const: 'Bearer' },
-          expiresIn: { type: 'integer', description: 'Seconds of access-token life (default 900).' },
+      Session: closed({
+        user: { $ref: '#/components/schemas/User' },
+        accessToken: {
+          type: 'string',
+          description:
+            'HS256 JWT; claims sub, type=access, role, accountCode, fullName, email, defaultOrganizationId, iat, exp.',
         },
-      },
-      RevocationPage: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['items', 'until'],
-        properties: {
-          items: {
-            type: 'array',
-            items: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['sid', 'userId', 'revokedAt'],
-              properties: {
-                sid: { type: 'string', description: 'The revoked session: the `sid` claim of its access tokens.' },
-                userId: { type: 'string' },
-                revokedAt: { type: 'string', format: 'date-time' },
-              },
-            },
-          },
-          until: { type: 'string', format: 'date-time', description: 'Pass as `since` next time.' },
+        refreshToken: {
+          type: 'string',
+          description: 'HS256 JWT; claims sub, type=refresh, jti, iat, exp. Works once.',
         },
-      },
+        tokenType: { const: 'Bearer' },
+        expiresIn: { type: 'integer', description: 'Seconds of access-token life (default 900).' },
+      }),
+      RevocationPage: closed({
+        items: {
+          type: 'array',
+          items: closed({
+            sid: { type: 'string', description: 'The revoked session: the `sid` claim of its access tokens.' },
+            userId: { type: 'string' },
+            revokedAt: { type: 'string', format: 'date-time' },
+          }),
+        },
+        until: { type: 'string', format: 'date-time', description: 'Pass as `since` next time.' },
+      }),
     },
   },
 };
