@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import prettier from 'prettier';
+import { authDocument } from './auth/src/openapi.js';
 import type { JsonObject } from './kit/src/index.js';
 import { gatewayDocument } from './gateway/src/openapi.js';
 import { userDocument } from './user/src/openapi.js';
@@ -13,6 +14,7 @@ import { userDocument } from './user/src/openapi.js';
 /** The services whose document is generated, and how each is built. */
 export const GENERATED_DOCUMENTS: Readonly<Record<string, () => JsonObject>> = {
   gateway: gatewayDocument,
+  auth: authDocument,
   user: userDocument,
 };
 

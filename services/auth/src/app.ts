@@ -1,11 +1,11 @@
 import type { Express } from 'express';
 import type { Registry } from 'prom-client';
-import { createApp, type HealthChecks, mongoCheck, type ReadinessState, readOpenApi } from '../../kit/src/index.js';
+import { createApp, type HealthChecks, mongoCheck, type ReadinessState, routerFor } from '../../kit/src/index.js';
 import type { AuthDeps } from './domain/deps.js';
+import { authDocument, SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
 import { authRoutes } from './routes.js';
 
-export const SERVICE_NAME = 'auth';
-export const SERVICE_VERSION = '0.1.0';
+export { SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
 
 export interface AuthAppOptions {
   metrics: Registry;
@@ -18,17 +18,20 @@ export interface AuthAppOptions {
   trustProxy?: number;
 }
 
-/** The auth service's Express app from injected dependencies; no I/O here. */
+/**
+ * The auth service's Express app from injected dependencies; no I/O here. It serves the document
+ * its routes generate. createApp directly (not serviceApp): auth alone sets `trust proxy` (the
+ * client address its rate limits key on) and defaults its checks to MongoDB.
+ */
 export function buildApp(deps: AuthDeps, opts: AuthAppOptions): Express {
-  const openapi = readOpenApi(new URL('../openapi.json', import.meta.url));
   return createApp({
     name: SERVICE_NAME,
     version: SERVICE_VERSION,
-    routes: authRoutes(deps),
+    routes: routerFor(authRoutes, deps),
     checks: opts.checks ?? { mongodb: mongoCheck(deps.db) },
     logger: deps.logger,
     metrics: opts.metrics,
-    openapi,
+    openapi: authDocument(),
     internalToken: opts.internalToken,
     metricsToken: opts.metricsToken,
     trustProxy: opts.trustProxy ?? 0,

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { bcryptCost } from '../src/domain/passwords.js';
-import { FULL_NAME_PATTERN, registerBody } from '../src/schemas.js';
+import { FULL_NAME_PATTERN, grantBody, loginBody, registerBody } from '../src/schemas.js';
 import { newUser, startAuth, type TestAuth } from './support.js';
 
 describe('POST /v1/auth/register', () => {
@@ -220,5 +220,53 @@ describe('register body: the document states exactly what the validation does', 
     }
     expect(registerBody.validate({ ...newUser(), phone: ' 0901 234 567 ' }).value.phone).to.equal('0901 234 567');
     expect(registerBody.validate({ ...newUser(), phone: '   ' }).value.phone).to.equal(null);
+  });
+});
+
+describe('login and grant bodies: the document states what the validation does', () => {
+  type Props = Record<string, { pattern?: string }>;
+  const doc = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as {
+    components: { schemas: { LoginRequest: { properties: Props }; GrantRequest: { properties: Props } } };
+  };
+
+  /** Each value is valid for the schema exactly when the document's pattern matches it. */
+  function expectAgreement(props: Props, name: string, values: string[], valid: (v: string) => boolean) {
+    const pattern = new RegExp(props[name]?.pattern ?? '', 'u');
+    for (const v of values) expect(valid(v), JSON.stringify(v)).to.equal(pattern.test(v));
+  }
+
+  it('login email: at most 320 characters (code points) once trimmed, empty allowed', () => {
+    const long = 'a'.repeat(320);
+    const emails = [
+      '',
+      '   ',
+      'A@B.C',
+      long,
+      ` ${long}\t`,
+      `${long}b`,
+      '\u{1F600}'.repeat(320),
+      '\u{1F600}'.repeat(321),
+    ];
+    expectAgreement(
+      doc.components.schemas.LoginRequest.properties,
+      'email',
+      emails,
+      (email) => loginBody.validate({ email, password: 'x' }).error === undefined,
+    );
+    expect(loginBody.validate({ email: '  A@B.C ', password: 'x' }).value.email).to.equal('a@b.c');
+  });
+
+  it('organizationName: 1 to 160 characters (code points) once trimmed; only whitespace is refused', () => {
+    const long = 'Ă'.repeat(160);
+    const names = ['O', ' ', '\u3000', ` ${long} `, `${long}b`, '\u{1F3EB}'.repeat(160), '\u{1F3EB}'.repeat(161)];
+    expectAgreement(
+      doc.components.schemas.GrantRequest.properties,
+      'organizationName',
+      names,
+      (organizationName) => grantBody.validate({ role: 'TEACHER', organizationName }).error === undefined,
+    );
+    expect(grantBody.validate({ role: 'TEACHER', organizationName: ' THPT B ' }).value.organizationName).to.equal(
+      'THPT B',
+    );
   });
 });
