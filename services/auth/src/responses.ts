@@ -31,13 +31,3 @@ export function messageResponse(description: string, data: JsonObject, message: 
 export function authorizationHeader(description: string): JsonObject {
   return { name: 'Authorization', in: 'header', required: false, schema: { type: 'string' }, description };
 }
-
-/**
- * The request body of a route that may go without one (the token may come as a Bearer header):
- * the operation's `requestBody`, stated in `extra` over the kit's, which is always required.
- */
-export function optionalBody(schemaName: string): JsonObject {
-  return {
-    requestBody: { required: false, content: { 'application/json': { schema: ref('schemas', schemaName) } } },
-  };
-}

@@ -22,7 +22,6 @@ import {
   BODY_ERRORS,
   INTERNAL_TOKEN_MISSING,
   messageResponse,
-  optionalBody,
   SERVER_ERRORS,
   SESSION,
   USER,
@@ -118,7 +117,7 @@ const sessionRoutes: ReadonlyArray<Route<AuthDeps>> = [
           429: 'Hashing capacity saturated. Codes: RATE_LIMITED.',
         }),
       },
-      extra: optionalBody('TokenRequest'),
+      bodyRequired: false,
     },
     handle: async (req, res, deps) => {
       const token = refreshTokenOf(req.valid.body.refreshToken, req);
@@ -149,7 +148,7 @@ const sessionRoutes: ReadonlyArray<Route<AuthDeps>> = [
           429: 'Hashing capacity saturated (the stored-hash check is a bcrypt compare); Retry-After: 1. Codes: RATE_LIMITED.',
         }),
       },
-      extra: optionalBody('LogoutRequest'),
+      bodyRequired: false,
     },
     handle: async (req, res, deps) => {
       ok(res, await logout(deps, refreshTokenOf(req.valid.body.refreshToken, req)));

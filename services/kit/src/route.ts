@@ -30,6 +30,8 @@ export interface OperationDoc {
   /** The request body's content type (application/json by default) and description. */
   bodyContentType?: string;
   bodyDescription?: string;
+  /** False where the body may be absent (the token comes in a header instead); true by default. */
+  bodyRequired?: boolean;
   /** The body's document form when it is not the body schema's (a multipart upload). */
   bodySchema?: JsonObject;
   responses: JsonObject;

@@ -18,6 +18,7 @@ export interface DocumentedRoute {
     parameters?: JsonObject[];
     bodyContentType?: string;
     bodyDescription?: string;
+    bodyRequired?: boolean;
     bodySchema?: JsonObject;
     responses: JsonObject;
     extra?: JsonObject;
@@ -110,7 +111,7 @@ function requestBody(r: DocumentedRoute, named: SchemaComponents): JsonObject | 
   if (!schema) return undefined;
   return {
     ...(r.doc.bodyDescription ? { description: r.doc.bodyDescription } : {}),
-    required: true,
+    required: r.doc.bodyRequired ?? true,
     content: { [r.doc.bodyContentType ?? 'application/json']: { schema } },
   };
 }
