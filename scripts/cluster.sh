@@ -433,16 +433,4 @@ cmd_env() {
 
 parse_args "lease force wipe" "$@"
 
-case $CMD in
-  build) cmd_build ;;
-  tools) cmd_tools ;;
-  up) cmd_up ;;
-  down) cmd_down ;;
-  status) cmd_status ;;
-  env) cmd_env ;;
-  restart-apiserver) cmd_restart_apiserver ;;
-  *)
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-    ;;
-esac
+run_command "build tools up down status env restart-apiserver"

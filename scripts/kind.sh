@@ -726,19 +726,9 @@ cmd_load() {
 
 parse_args "lease force name words" "$@"
 
+cmd_provider() { echo "$PROVIDER"; }
+
 case $CMD in
   build | up | down | env | status | load | provider) pick_provider ;;
 esac
-case $CMD in
-  build) cmd_build ;;
-  up) cmd_up ;;
-  down) cmd_down ;;
-  env) cmd_env ;;
-  status) cmd_status ;;
-  load) cmd_load ;;
-  provider) echo "$PROVIDER" ;;
-  *)
-    sed -n '2,/^set -euo/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-    ;;
-esac
+run_command "build up down env status load provider"

@@ -293,14 +293,4 @@ cmd_status() {
 
 parse_args "lease force" "$@"
 
-case $CMD in
-  build) cmd_build ;;
-  up) cmd_up ;;
-  down) cmd_down ;;
-  status) cmd_status ;;
-  env) cmd_env ;;
-  *)
-    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-    ;;
-esac
+run_command "build up down status env"

@@ -563,15 +563,4 @@ cmd_load() {
 
 parse_args "lease force words" "$@"
 
-case $CMD in
-  build) cmd_build ;;
-  up) cmd_up ;;
-  down) cmd_down ;;
-  status) cmd_status ;;
-  env) cmd_env ;;
-  load) cmd_load ;;
-  *)
-    sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-    ;;
-esac
+run_command "build up down status env load"
