@@ -67,7 +67,7 @@ build_stamp() {
 built() { [[ -f $K8S_DIR/.complete && "$(cat "$K8S_DIR/.complete")" == "$(build_stamp)" ]]; }
 
 cmd_build() {
-  command -v go >/dev/null || die "go not found (need Go >= 1.24)"
+  command -v go >/dev/null || die "go not found (need Go >= $GO_MIN_VERSION)"
   export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -mod=readonly"
   local modv
   modv=$(cd "$MODDIR" && go list -m -f '{{.Version}}' k8s.io/kubernetes)

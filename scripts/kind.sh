@@ -179,7 +179,7 @@ build_go_tools() {
     log "no Go here: using $(command -v kind) ($(kind version 2>/dev/null || echo 'version unknown'))"
     return 0
   fi
-  command -v go >/dev/null || die "go not found (need Go >= 1.24, or kind on PATH with a Docker engine)"
+  command -v go >/dev/null || die "go not found (need Go >= $GO_MIN_VERSION, or kind on PATH with a Docker engine)"
   rm -rf "$KIND_DIR"/.go.*
   install_tool kind "sigs.k8s.io/kind@$KIND_VERSION"
   [[ $PROVIDER == podman ]] || return 0

@@ -161,7 +161,7 @@ build_coredns() {
 
 cmd_build() {
   ensure_packages
-  command -v go >/dev/null || die "go not found (need Go >= 1.24)"
+  command -v go >/dev/null || die "go not found (need Go >= $GO_MIN_VERSION)"
   export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -mod=readonly"
   local modv
   modv=$(cd "$K8S_MOD" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
