@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { loadAllYaml, loadYaml } from '@kubernetes/client-node';
 import { helm, kubectl } from './helpers/cluster.js';
 import { OPERATOR_RULES } from './helpers/operator-rbac.js';
+import { SERVICES as REGISTRY } from '../services/registry.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rendered manifests are untyped YAML */
 type Obj = Record<string, any>;
@@ -20,15 +21,13 @@ const chart = path.join(root, 'charts', 'edu-platform');
 const allValues = path.join(chart, 'ci', 'all-values.yaml');
 const clusterScript = path.join(root, 'scripts', 'cluster.sh');
 const CRD = 'docximportjobs.imports.edu-platform.io';
-const SERVICES: Record<string, { port: number; db: string }> = {
-  auth: { port: 4001, db: 'edu_auth' },
-  user: { port: 4002, db: 'edu_users' },
-  analytics: { port: 4003, db: 'edu_analytics' },
-  notification: { port: 4004, db: 'edu_notifications' },
-  'question-bank': { port: 4005, db: 'edu_question_bank' },
-  attempt: { port: 4006, db: 'edu_attempts' },
-  'document-import': { port: 4007, db: 'edu_document_import' },
-};
+/** The services the chart deploys under `services:` (services/registry.ts: all but the gateway). */
+const SERVICES: Record<string, { port: number; db: string }> = Object.fromEntries(
+  REGISTRY.filter((s) => s.chartKey.startsWith('services.')).map((s) => [
+    s.name,
+    { port: s.port, db: s.database ?? '' },
+  ]),
+);
 
 // The chart has no default MongoDB or Kafka host: every render names external ones (values files and
 // --set after these win; ci/all-values.yaml switches the in-cluster ones on, which take precedence).

@@ -67,7 +67,7 @@ build_stamp() {
 built() { [[ -f $K8S_DIR/.complete && "$(cat "$K8S_DIR/.complete")" == "$(build_stamp)" ]]; }
 
 cmd_build() {
-  command -v go >/dev/null || die "go not found (need Go >= 1.24)"
+  command -v go >/dev/null || die "go not found (need Go >= $GO_MIN_VERSION)"
   export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -mod=readonly"
   local modv
   modv=$(cd "$MODDIR" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
@@ -433,16 +433,4 @@ cmd_env() {
 
 parse_args "lease force wipe" "$@"
 
-case $CMD in
-  build) cmd_build ;;
-  tools) cmd_tools ;;
-  up) cmd_up ;;
-  down) cmd_down ;;
-  status) cmd_status ;;
-  env) cmd_env ;;
-  restart-apiserver) cmd_restart_apiserver ;;
-  *)
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-    ;;
-esac
+run_command "build tools up down status env restart-apiserver"

@@ -179,7 +179,7 @@ build_go_tools() {
     log "no Go here: using $(command -v kind) ($(kind version 2>/dev/null || echo 'version unknown'))"
     return 0
   fi
-  command -v go >/dev/null || die "go not found (need Go >= 1.24, or kind on PATH with a Docker engine)"
+  command -v go >/dev/null || die "go not found (need Go >= $GO_MIN_VERSION, or kind on PATH with a Docker engine)"
   rm -rf "$KIND_DIR"/.go.*
   install_tool kind "sigs.k8s.io/kind@$KIND_VERSION"
   [[ $PROVIDER == podman ]] || return 0
@@ -726,19 +726,9 @@ cmd_load() {
 
 parse_args "lease force name words" "$@"
 
+cmd_provider() { echo "$PROVIDER"; }
+
 case $CMD in
   build | up | down | env | status | load | provider) pick_provider ;;
 esac
-case $CMD in
-  build) cmd_build ;;
-  up) cmd_up ;;
-  down) cmd_down ;;
-  env) cmd_env ;;
-  status) cmd_status ;;
-  load) cmd_load ;;
-  provider) echo "$PROVIDER" ;;
-  *)
-    sed -n '2,/^set -euo/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-    ;;
-esac
+run_command "build up down env status load provider"

@@ -106,7 +106,7 @@ build() {
 
 cmd_build() {
   ensure_packages
-  command -v go >/dev/null || die "go not found (need Go >= 1.24)"
+  command -v go >/dev/null || die "go not found (need Go >= $GO_MIN_VERSION)"
   # kube-router has no entry in the checksum database reachable here (tools/netpol/gen.sh): its
   # hash is pinned in go.sum instead; every other module is verified as usual.
   export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -mod=readonly" \
@@ -293,14 +293,4 @@ cmd_status() {
 
 parse_args "lease force" "$@"
 
-case $CMD in
-  build) cmd_build ;;
-  up) cmd_up ;;
-  down) cmd_down ;;
-  status) cmd_status ;;
-  env) cmd_env ;;
-  *)
-    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-    ;;
-esac
+run_command "build up down status env"

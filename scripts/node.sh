@@ -161,7 +161,7 @@ build_coredns() {
 
 cmd_build() {
   ensure_packages
-  command -v go >/dev/null || die "go not found (need Go >= 1.24)"
+  command -v go >/dev/null || die "go not found (need Go >= $GO_MIN_VERSION)"
   export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -mod=readonly"
   local modv
   modv=$(cd "$K8S_MOD" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
@@ -563,15 +563,4 @@ cmd_load() {
 
 parse_args "lease force words" "$@"
 
-case $CMD in
-  build) cmd_build ;;
-  up) cmd_up ;;
-  down) cmd_down ;;
-  status) cmd_status ;;
-  env) cmd_env ;;
-  load) cmd_load ;;
-  *)
-    sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-    ;;
-esac
+run_command "build up down status env load"

@@ -29,12 +29,19 @@ export interface ServiceEntry {
   readonly chartKey: string;
 }
 
+/** Where a make dev process listens: the name make dev prints, the env var that sets the port, the port. */
+export interface Listener {
+  readonly name: string;
+  readonly env: string;
+  readonly port: number;
+}
+
 /** One process `make dev` starts for a command that is not a service (peers, DOCX workers). */
 export interface DevInstance {
   /** Process name: its pidfile and log under make dev's run directory. */
   readonly name: string;
-  /** Where it listens: listener name (printed by make dev) → port env var and default port. */
-  readonly listeners: ReadonlyArray<{ readonly name: string; readonly env: string; readonly port: number }>;
+  /** Where it listens, its own name first, at the default ports. */
+  readonly listeners: readonly Listener[];
   /** Further environment (a worker's health-only process serves no API: PORT=0). */
   readonly env: Readonly<Record<string, string>>;
 }
@@ -190,7 +197,7 @@ export interface DevProcess {
   readonly credential: 'internal' | 'worker';
   /** Whether it serves /v1/openapi.json (else only its probes). */
   readonly openapi: boolean;
-  readonly listeners: ReadonlyArray<{ readonly name: string; readonly env: string; readonly port: number }>;
+  readonly listeners: readonly Listener[];
   readonly env: Readonly<Record<string, string>>;
 }
 

@@ -50,6 +50,17 @@ parse_args() {
   done
 }
 
+# Runs cmd_<CMD> (a dash as an underscore) when CMD is one of COMMANDS; else prints the script's
+# header comment, its usage, and exits 2.
+run_command() { # commands
+  if [[ $CMD =~ ^[a-z-]+$ && " $1 " == *" $CMD "* ]]; then
+    "cmd_${CMD//-/_}"
+    return
+  fi
+  sed -n '2,/^set -euo/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+
 # Installs the Debian packages named (none: nothing to do), as root; waits for another installer's
 # dpkg lock rather than failing.
 install_packages() { # package...

@@ -10,6 +10,10 @@
 KAFKA_VERSION=3.9.1
 MJS_VERSION=1.47.0
 
+# The oldest Go that builds the Go tools (the `go` line of tools/k8s-testbin/go.mod and
+# tools/netpol/go.mod); the scripts use the machine's own Go (GOTOOLCHAIN=local).
+GO_MIN_VERSION=1.24
+
 # Kubernetes, built from the Go module proxy: must match k8s.io/kubernetes in
 # tools/k8s-testbin/go.mod (gen.sh writes it). v1.34.11/12 are on the proxy, but the checksum
 # database here answers 404 for them, so v1.34.10 is the newest patch whose go.sum entries could
