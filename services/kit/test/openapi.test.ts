@@ -82,6 +82,13 @@ describe('jsonSchemaOf: the document form of a joi schema', () => {
   it('arrays: items, bounds, uniqueness, single values', () => {
     agree(Joi.array().items(Joi.string()).min(1).max(2).unique(), [['a'], [], ['a', 'b', 'c'], ['a', 'a'], [1]]);
     agree(Joi.array().items(Joi.string()).single(), ['a', ['a'], 1]);
+    expect(
+      jsonSchemaOf(
+        Joi.array()
+          .items(Joi.object({ id: Joi.string() }))
+          .unique('id'),
+      ),
+    ).to.not.have.property('uniqueItems');
   });
 
   it('the kit helpers carry their document form: trimmed strings and RFC 3339 date-times', () => {
@@ -163,5 +170,11 @@ describe('openApiDocument', () => {
     const base = { kit: { service: 'things' }, info: { title: 't', version: '1' }, components: {} };
     const paths = openApiDocument(base, [optional]).paths as Record<string, Record<string, JsonObject>>;
     expect(paths['/v1/things/{id}/close']?.post?.requestBody).to.deep.include({ required: false });
+  });
+
+  it('a document several processes serve names each in GET /v1', () => {
+    const base = { kit: { service: ['a', 'b'] }, info: { title: 't', version: '1' }, components: {} };
+    const paths = openApiDocument(base, []).paths as Record<string, Record<string, JsonObject>>;
+    expect(JSON.stringify(paths['/v1'])).to.include('"service":{"type":"string","enum":["a","b"]}');
   });
 });

@@ -263,7 +263,9 @@ function arraySchema(d: Description, ctx: Context): JsonObject {
   if (items.length === 1 && items[0]) out.items = items[0];
   else if (items.length > 1) out.items = { anyOf: items };
   Object.assign(out, sized(d, 'minItems', 'maxItems'));
-  if (rule(d, 'unique')) out.uniqueItems = true;
+  // Unique by a member (`unique('id')`) has no JSON Schema form; whole items unique is uniqueItems.
+  const unique = rule(d, 'unique');
+  if (unique && unique.comparator === undefined) out.uniqueItems = true;
   if (!d.flags?.single || items.length !== 1) return out;
   return { anyOf: [items[0] as JsonObject, out] };
 }
