@@ -8,12 +8,14 @@ import { fileURLToPath } from 'node:url';
 import prettier from 'prettier';
 import type { JsonObject } from './kit/src/index.js';
 import { attemptDocument } from './attempt/src/openapi.js';
+import { peersDocument } from './peers/src/openapi.js';
 import { userDocument } from './user/src/openapi.js';
 
 /** The services whose document is generated, and how each is built. */
 export const GENERATED_DOCUMENTS: Readonly<Record<string, () => JsonObject>> = {
   user: userDocument,
   attempt: attemptDocument,
+  peers: peersDocument,
 };
 
 /** Where a service's checked-in document lives. */
