@@ -9,6 +9,8 @@ import prettier from 'prettier';
 import { authDocument } from './auth/src/openapi.js';
 import type { JsonObject } from './kit/src/index.js';
 import { gatewayDocument } from './gateway/src/openapi.js';
+import { attemptDocument } from './attempt/src/openapi.js';
+import { peersDocument } from './peers/src/openapi.js';
 import { userDocument } from './user/src/openapi.js';
 
 /** The services whose document is generated, and how each is built. */
@@ -16,6 +18,8 @@ export const GENERATED_DOCUMENTS: Readonly<Record<string, () => JsonObject>> = {
   gateway: gatewayDocument,
   auth: authDocument,
   user: userDocument,
+  attempt: attemptDocument,
+  peers: peersDocument,
 };
 
 /** Where a service's checked-in document lives. */

@@ -60,9 +60,35 @@ describe('jsonSchemaOf: the document form of a joi schema', () => {
     });
   });
 
+  it('objects with key patterns, refused or (explicit unknown(false)) kept refused in a tolerant schema', () => {
+    const scalars = Joi.object()
+      .max(2)
+      .pattern(/^[a-z]{1,3}$/, [Joi.string().max(2), Joi.valid(null)])
+      .unknown(false);
+    agree(scalars, [
+      {},
+      { ab: 'x' },
+      { ab: null },
+      { abcd: 'x' },
+      { ab: 'xyz' },
+      { ab: 1 },
+      { a: 'x', b: 'y', c: 'z' },
+    ]);
+    agree(tolerant(Joi.object({ m: scalars })), [{ m: { ab: 'x' } }, { m: { abcd: 'x' } }, { m: {}, other: 1 }]);
+    agree(Joi.object().pattern(/^a$/, Joi.number()), [{ a: 1 }, { b: 1 }]);
+    agree(Joi.object().unknown(false), [{ b: 1 }]);
+  });
+
   it('arrays: items, bounds, uniqueness, single values', () => {
     agree(Joi.array().items(Joi.string()).min(1).max(2).unique(), [['a'], [], ['a', 'b', 'c'], ['a', 'a'], [1]]);
     agree(Joi.array().items(Joi.string()).single(), ['a', ['a'], 1]);
+    expect(
+      jsonSchemaOf(
+        Joi.array()
+          .items(Joi.object({ id: Joi.string() }))
+          .unique('id'),
+      ),
+    ).to.not.have.property('uniqueItems');
   });
 
   it('the kit helpers carry their document form: trimmed strings and RFC 3339 date-times', () => {
@@ -87,6 +113,15 @@ describe('jsonSchemaOf: the document form of a joi schema', () => {
     const schema = tolerant(Joi.object({ id: Joi.string().max(5) }), [{ path: 'id', alias: 'userId' }]);
     const props = jsonSchemaOf(schema).properties as JsonObject;
     expect(props.userId).to.deep.include({ type: 'string', maxLength: 5 });
+    const described = tolerant(Joi.object({ id: Joi.string(), userId: Joi.string().description('Either.') }), [
+      { path: 'id', alias: 'userId' },
+    ]);
+    expect((jsonSchemaOf(described).properties as JsonObject).userId).to.deep.include({ description: 'Either.' });
+  });
+
+  it("an object's deep default (its members' defaults) states no default", () => {
+    const schema = Joi.object({ a: Joi.boolean().default(false) }).default();
+    expect(jsonSchemaOf(schema)).to.not.have.property('default');
   });
 });
 
@@ -122,5 +157,24 @@ describe('openApiDocument', () => {
     expect(Object.keys(paths)).to.include.members(['/healthz', '/readyz', '/v1', '/v1/openapi.json', '/metrics']);
     const components = doc.components as Record<string, JsonObject>;
     expect(Object.keys(components.schemas ?? {})).to.deep.equal(['Error', 'ThingUpdate']);
+  });
+
+  it('a body schema with a default is an optional body', () => {
+    const optional = route({
+      method: 'post',
+      path: '/v1/things/:id/close',
+      body: Joi.object<{ why: string }, true>({ why: Joi.string().default('none') }).default({}),
+      doc: { summary: 'Close a thing', responses: { 200: { description: 'OK' } } },
+      handle: () => undefined,
+    });
+    const base = { kit: { service: 'things' }, info: { title: 't', version: '1' }, components: {} };
+    const paths = openApiDocument(base, [optional]).paths as Record<string, Record<string, JsonObject>>;
+    expect(paths['/v1/things/{id}/close']?.post?.requestBody).to.deep.include({ required: false });
+  });
+
+  it('a document several processes serve names each in GET /v1', () => {
+    const base = { kit: { service: ['a', 'b'] }, info: { title: 't', version: '1' }, components: {} };
+    const paths = openApiDocument(base, []).paths as Record<string, Record<string, JsonObject>>;
+    expect(JSON.stringify(paths['/v1'])).to.include('"service":{"type":"string","enum":["a","b"]}');
   });
 });

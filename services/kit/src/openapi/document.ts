@@ -109,9 +109,12 @@ function parametersOf(schema: Joi.ObjectSchema | undefined, where: 'path' | 'que
 function requestBody(r: DocumentedRoute, named: SchemaComponents): JsonObject | undefined {
   const schema = r.doc.bodySchema ?? (r.body ? jsonSchemaOf(r.body, named) : undefined);
   if (!schema) return undefined;
+  // A body schema with a default makes the body optional (joi fills it in when absent).
+  const flags: object = r.body?.describe().flags ?? {};
+  const optional = 'default' in flags;
   return {
     ...(r.doc.bodyDescription ? { description: r.doc.bodyDescription } : {}),
-    required: r.doc.bodyRequired ?? true,
+    required: r.doc.bodyRequired ?? !optional,
     content: { [r.doc.bodyContentType ?? 'application/json']: { schema } },
   };
 }

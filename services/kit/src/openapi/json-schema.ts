@@ -1,4 +1,5 @@
 import type Joi from 'joi';
+import { dependency } from './dependencies.js';
 
 /** A JSON value, as an OpenAPI document holds it. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -34,6 +35,7 @@ interface Description {
   keys?: Record<string, Description>;
   items?: Description[];
   matches?: Array<{ schema?: Description }>;
+  patterns?: Array<{ regex?: string; rule?: Description }>;
   metas?: DocMeta[];
   preferences?: { stripUnknown?: unknown };
   dependencies?: Array<{ rel: string; peers: string[] }>;
@@ -103,9 +105,12 @@ function convert(d: Description, ctx: Context): JsonObject {
 function annotated(out: JsonObject, d: Description): JsonObject {
   const { description, default: fallback } = d.flags ?? {};
   if (description !== undefined && out.description === undefined) out.description = description;
-  if (isJson(fallback) && out.default === undefined) out.default = fallback;
+  if (isJson(fallback) && !isDeepDefault(fallback) && out.default === undefined) out.default = fallback;
   return out;
 }
+
+/** An object's `.default()` (its members' defaults) is described as this marker: no JSON default. */
+const isDeepDefault = (value: Json) => JSON.stringify(value) === '{"special":"deep"}';
 
 function mergedMeta(metas: DocMeta[] | undefined): DocMeta {
   return Object.assign({}, ...(metas ?? [])) as DocMeta;
@@ -199,13 +204,32 @@ function objectSchema(d: Description, ctx: Context): JsonObject {
   const keys = Object.entries(d.keys ?? {}).filter(([, key]) => key.flags?.presence !== 'forbidden');
   const required = keys.filter(([, key]) => key.flags?.presence === 'required').map(([name]) => name);
   if (required.length > 0) out.required = required;
-  out.additionalProperties = d.keys === undefined || d.flags?.unknown === true || ctx.strip;
+  out.additionalProperties = keepsUnknown(d, ctx);
   if (keys.length > 0) out.properties = properties(d, keys, ctx);
-  Object.assign(out, sized(d, 'minProperties', 'maxProperties'));
+  Object.assign(out, patternMembers(d, ctx), sized(d, 'minProperties', 'maxProperties'));
   const dependencies = (d.dependencies ?? []).map(dependency);
   if (dependencies.length === 1) Object.assign(out, dependencies[0]);
   else if (dependencies.length > 1) out.allOf = dependencies;
   return out;
+}
+
+/**
+ * Unknown members: kept (unknown(true), or no keys nor patterns), dropped by an enclosing
+ * tolerant() schema unless refused explicitly (unknown(false)), otherwise refused.
+ */
+function keepsUnknown(d: Description, ctx: Context): boolean {
+  const unknown = d.flags?.unknown;
+  return unknown === true || (ctx.strip && unknown !== false) || (d.keys === undefined && !d.patterns?.length);
+}
+
+/** `.pattern(regex, schema)`: members whose name matches take `schema` (as `patternProperties`). */
+function patternMembers(d: Description, ctx: Context): JsonObject {
+  if (!d.patterns?.length) return {};
+  const byName = d.patterns.map(({ regex, rule }): [string, JsonObject] => {
+    if (typeof regex !== 'string' || !rule) throw new Error('a joi key pattern that is a schema has no document form');
+    return [regexSource(regex), convert(rule, ctx)];
+  });
+  return { patternProperties: Object.fromEntries(byName) };
 }
 
 function properties(d: Description, keys: Array<[string, Description]>, ctx: Context): JsonObject {
@@ -217,9 +241,11 @@ function properties(d: Description, keys: Array<[string, Description]>, ctx: Con
     if (!target) continue;
     const schema = convert(target, ctx);
     delete schema.default;
+    // The alias's own description, when it is a member too, says more than the generated one.
+    const own = d.keys?.[alias]?.flags?.description;
     props[alias] = {
       ...schema,
-      description: `Another spelling of \`${path}\`; when both are sent they must be equal.`,
+      description: own ?? `Another spelling of \`${path}\`; when both are sent they must be equal.`,
     };
   }
   return props;
@@ -231,28 +257,15 @@ function memberAt(d: Description, path: string[]): Description | undefined {
   return node;
 }
 
-const requiredSets = (peers: string[]): JsonObject[] => peers.map((p) => ({ required: [p] }));
-
-/** joi's peer rules as JSON Schema: or (one at least), xor (exactly one), oxor (at most one), and. */
-function dependency({ rel, peers }: { rel: string; peers: string[] }): JsonObject {
-  if (rel === 'or') return { anyOf: requiredSets(peers) };
-  if (rel === 'xor') return { oneOf: requiredSets(peers) };
-  if (rel === 'oxor') return { not: { anyOf: pairs(peers).map((pair) => ({ required: pair })) } };
-  if (rel === 'and') return { anyOf: [{ required: peers }, { not: { anyOf: requiredSets(peers) } }] };
-  throw new Error(`joi object rule ${rel} has no document form; use documentedAs()`);
-}
-
-function pairs(peers: string[]): string[][] {
-  return peers.flatMap((a, i) => peers.slice(i + 1).map((b) => [a, b]));
-}
-
 function arraySchema(d: Description, ctx: Context): JsonObject {
   const out: JsonObject = { type: 'array' };
   const items = (d.items ?? []).map((item) => convert(item, ctx));
   if (items.length === 1 && items[0]) out.items = items[0];
   else if (items.length > 1) out.items = { anyOf: items };
   Object.assign(out, sized(d, 'minItems', 'maxItems'));
-  if (rule(d, 'unique')) out.uniqueItems = true;
+  // Unique by a member (`unique('id')`) has no JSON Schema form; whole items unique is uniqueItems.
+  const unique = rule(d, 'unique');
+  if (unique && unique.comparator === undefined) out.uniqueItems = true;
   if (!d.flags?.single || items.length !== 1) return out;
   return { anyOf: [items[0] as JsonObject, out] };
 }

@@ -3,13 +3,16 @@ import { errorResponse, okResponse } from './responses.js';
 
 /** What differs between services in the kit's own paths. */
 export interface KitPathsOptions {
-  /** The service's name, as `GET /v1` answers it. */
-  service: string;
+  /** The service's name, as `GET /v1` answers it (each name, for a document several processes serve). */
+  service: string | string[];
   /** The service's own metrics beyond the kit's, for `/metrics`'s description. */
   metrics?: string;
   /** `GET /readyz` when it is not the kit's MongoDB-gated readiness (the gateway's). */
   readiness?: JsonObject;
 }
+
+const serviceName = (name: string | string[]): JsonObject =>
+  Array.isArray(name) ? { type: 'string', enum: name } : { const: name };
 
 const get = (operation: JsonObject): JsonObject => ({ get: operation });
 
@@ -45,7 +48,7 @@ export function kitPaths(opts: KitPathsOptions): JsonObject {
       responses: {
         200: okResponse('Success', {
           type: 'object',
-          properties: { service: { const: opts.service }, version: { type: 'string' } },
+          properties: { service: serviceName(opts.service), version: { type: 'string' } },
         }),
       },
     }),

@@ -1,6 +1,14 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { AppError, internalTokenGuard, readActor, type GuardTokens } from '../../../kit/src/index.js';
+import {
+  AppError,
+  internalTokenGuard,
+  readActor,
+  type DocumentedRoute,
+  type GuardTokens,
+  type JsonObject,
+} from '../../../kit/src/index.js';
+import { BYTES, STORAGE_ERRORS, header, storedResponse } from './doc.js';
 import type { StoredObjectRow } from './models.js';
 import { KEY_PATTERN, claimTicket, newKey, openObject, putObject, releaseTicket, type DocumentDeps } from './store.js';
 
@@ -102,6 +110,48 @@ export function bytesRoutes(deps: DocumentDeps, tokens: GuardTokens = {}): Route
   );
   return r;
 }
+
+const query = (name: string, schema: JsonObject, required?: boolean): JsonObject => ({
+  name,
+  in: 'query',
+  ...(required ? { required } : {}),
+  schema,
+});
+const FILE_NAME = query('fileName', { type: 'string' });
+
+/** A byte-body write's document: raw bytes of any type in, the stored object out. */
+function bytesWrite(method: string, path: string, summary: string, parameters: JsonObject[]): DocumentedRoute {
+  const status = method === 'post' ? 201 : 200;
+  return {
+    method,
+    path,
+    doc: {
+      summary,
+      parameters,
+      bodyContentType: '*/*',
+      bodySchema: BYTES,
+      responses: { [status]: storedResponse(), ...STORAGE_ERRORS },
+    },
+  };
+}
+
+/**
+ * What the document says about the byte-body routes above: hand-written Express routes (their
+ * bodies are streams, not joi-validated), documented here beside them.
+ */
+export const bytesRouteDocs: DocumentedRoute[] = [
+  bytesWrite('post', '/v1/storage/objects', 'Store bytes under a generated key', [
+    FILE_NAME,
+    header('X-Organization-Id'),
+  ]),
+  bytesWrite('put', '/v1/storage/objects', 'Store bytes under the given key (replaces)', [
+    query('key', { type: 'string', pattern: KEY_PATTERN.source }, true),
+    FILE_NAME,
+  ]),
+  bytesWrite('put', '/v1/storage/uploads/:token', 'The presigned upload URL: raw bytes; the token is the credential', [
+    { name: 'token', in: 'path', required: true, schema: { type: 'string' } },
+  ]),
+];
 
 /** Streams stored bytes with their type and length; a read failure after the headers cuts the response. */
 export async function streamObject(

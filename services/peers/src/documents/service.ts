@@ -1,23 +1,21 @@
-import express, { Router, type Express } from 'express';
+import express, { type Express } from 'express';
 import {
   createApp,
   guardTokens,
-  readOpenApi,
   errorMiddleware,
+  routerFor,
   syncIndexes,
   type ServiceDefinition,
 } from '../../../kit/src/index.js';
 import { MAX_OBJECT_BYTES, peerConfigSchema, type PeerConfig } from '../config.js';
 import { bucketOf } from '../grid.js';
+import { DOCUMENT_PEER_NAME, PEERS_VERSION, peersDocument } from '../openapi.js';
 import { bytesRoutes } from './bytes-routes.js';
 import { documentModels } from './models.js';
 import { documentRoutes } from './routes.js';
 import type { DocumentDeps } from './store.js';
 
-export const DOCUMENT_PEER_NAME = 'peer-documents';
-
-// The peers' one OpenAPI document (both peers serve it; each answers only its own paths).
-const openapi = (): object => readOpenApi(new URL('../../openapi.json', import.meta.url));
+export { DOCUMENT_PEER_NAME } from '../openapi.js';
 
 export interface BuiltDocumentPeer {
   app: Express;
@@ -44,16 +42,15 @@ export const documentPeerService: ServiceDefinition<PeerConfig, BuiltDocumentPee
       clock: () => new Date(),
     };
     await syncIndexes(db.conn);
-    const routes = Router();
-    routes.use(documentRoutes(deps));
+    const routes = routerFor(documentRoutes, deps);
     const kitApp = createApp({
       name: DOCUMENT_PEER_NAME,
-      version: '0.1.0',
+      version: PEERS_VERSION,
       routes,
       checks,
       logger,
       metrics,
-      openapi: openapi(),
+      openapi: peersDocument(),
       ...guardTokens(config),
       workerRoutes: DOCUMENT_WORKER_ROUTES,
       readiness,

@@ -1,14 +1,12 @@
-import { Router, type Express } from 'express';
+import type { Express } from 'express';
 import type { Model } from 'mongoose';
-import { createApp, guardTokens, readOpenApi, syncIndexes, type ServiceDefinition } from '../../../kit/src/index.js';
+import { createApp, guardTokens, routerFor, syncIndexes, type ServiceDefinition } from '../../../kit/src/index.js';
 import { peerConfigSchema, type PeerConfig } from '../config.js';
+import { EXAM_PEER_NAME, PEERS_VERSION, peersDocument } from '../openapi.js';
 import { examModel, type ExamRow } from './models.js';
 import { examRoutes } from './routes.js';
 
-export const EXAM_PEER_NAME = 'peer-exams';
-
-// The peers' one OpenAPI document (both peers serve it; each answers only its own paths).
-const openapi = (): object => readOpenApi(new URL('../../openapi.json', import.meta.url));
+export { EXAM_PEER_NAME } from '../openapi.js';
 
 export interface BuiltExamPeer {
   app: Express;
@@ -22,17 +20,16 @@ export const examPeerService: ServiceDefinition<PeerConfig, BuiltExamPeer> = {
   dbName: 'edu_peer_exams',
   async build({ config, logger, db, metrics, readiness, checks }) {
     const Exam = examModel(db.conn);
-    const routes = Router();
-    routes.use(examRoutes(Exam, db.conn));
+    const routes = routerFor(examRoutes, { Exam, conn: db.conn });
     await syncIndexes(db.conn);
     const app = createApp({
       name: EXAM_PEER_NAME,
-      version: '0.1.0',
+      version: PEERS_VERSION,
       routes,
       checks,
       logger,
       metrics,
-      openapi: openapi(),
+      openapi: peersDocument(),
       ...guardTokens(config),
       // What the DOCX workers' auto-approval calls (EXAM_DRAFT).
       workerRoutes: ['POST /v1/exams', 'POST /v1/exams/:examId/question-snapshots'],
