@@ -32,6 +32,8 @@ export interface OperationDoc {
   bodyDescription?: string;
   /** The body's document form when it is not the body schema's (a multipart upload). */
   bodySchema?: JsonObject;
+  /** The body's per-part `encoding` (a multipart file part's content type and headers). */
+  bodyEncoding?: JsonObject;
   responses: JsonObject;
   /** `security`, `x-upstream` and any other operation field, copied as is. */
   extra?: JsonObject;

@@ -19,6 +19,7 @@ export interface DocumentedRoute {
     bodyContentType?: string;
     bodyDescription?: string;
     bodySchema?: JsonObject;
+    bodyEncoding?: JsonObject;
     responses: JsonObject;
     extra?: JsonObject;
   };
@@ -108,9 +109,10 @@ function parametersOf(schema: Joi.ObjectSchema | undefined, where: 'path' | 'que
 function requestBody(r: DocumentedRoute, named: SchemaComponents): JsonObject | undefined {
   const schema = r.doc.bodySchema ?? (r.body ? jsonSchemaOf(r.body, named) : undefined);
   if (!schema) return undefined;
+  const media: JsonObject = r.doc.bodyEncoding ? { schema, encoding: r.doc.bodyEncoding } : { schema };
   return {
     ...(r.doc.bodyDescription ? { description: r.doc.bodyDescription } : {}),
     required: true,
-    content: { [r.doc.bodyContentType ?? 'application/json']: { schema } },
+    content: { [r.doc.bodyContentType ?? 'application/json']: media },
   };
 }
