@@ -7,11 +7,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import prettier from 'prettier';
 import type { JsonObject } from './kit/src/index.js';
+import { importDocument } from './document-import/src/openapi.js';
 import { gatewayDocument } from './gateway/src/openapi.js';
 import { userDocument } from './user/src/openapi.js';
 
 /** The services whose document is generated, and how each is built. */
 export const GENERATED_DOCUMENTS: Readonly<Record<string, () => JsonObject>> = {
+  'document-import': importDocument,
   gateway: gatewayDocument,
   user: userDocument,
 };
