@@ -1,7 +1,19 @@
-import { list, ok, okResponse, ref, routes, type JsonObject, type Route } from '../../../kit/src/index.js';
+import type { Response } from 'express';
+import {
+  list,
+  ok,
+  okResponse,
+  ref,
+  routes,
+  type Empty,
+  type JsonObject,
+  type Route,
+  type ValidRequest,
+} from '../../../kit/src/index.js';
 import { approveJob } from '../domain/approve.js';
 import type { ImportDeps } from '../domain/deps.js';
-import { jobDetail, jobStatus, listJobs } from '../domain/jobs.js';
+import type { Scope } from '../domain/scope.js';
+import { jobDetail, jobStatus, listJobs, type ListQuery } from '../domain/jobs.js';
 import { saveReview } from '../domain/review.js';
 import { MSG } from '../messages.js';
 import { answers, JOB_ERRORS, refused, SCOPE_ERRORS, SCOPE_HEADERS, SECURED } from './doc.js';
@@ -25,75 +37,77 @@ const JOB_PAGE: JsonObject = {
   ...refused(SCOPE_ERRORS),
 };
 
+/** What every job route's document says beside its own: the actor headers, the security. */
+const JOB_DOC = { parameters: SCOPE_HEADERS, extra: SECURED };
+
+/** A job list's method and handler: `ownOnly` lists the caller's own jobs whatever its role. */
+function listing(ownOnly: boolean) {
+  return {
+    method: 'get' as const,
+    before: inScope,
+    handle: async (req: ValidRequest<Empty, ListQuery, Empty>, res: Response, deps: ImportDeps) => {
+      const { items, meta } = await listJobs(deps, scope(res), req.valid.query, ownOnly);
+      list(res, items, meta);
+    },
+  };
+}
+
+/** A GET of one job's view (the named schema), which `read` gives for the caller's scope. */
+function jobView(
+  path: string,
+  names: { summary: string; operationId: string },
+  schema: string,
+  read: (deps: ImportDeps, s: Scope, id: string) => Promise<unknown>,
+): Route<ImportDeps> {
+  return route({
+    method: 'get',
+    path,
+    before: inScope,
+    params: jobIdParams,
+    doc: { ...names, ...JOB_DOC, responses: { 200: answers('Success', schema), ...refused(JOB_ERRORS) } },
+    handle: async (req, res, deps) => {
+      ok(res, await read(deps, scope(res), req.valid.params.id));
+    },
+  });
+}
+
 /** The job routes: lists, one job's detail and status, its review and its approval. */
 export const jobRoutes: ReadonlyArray<Route<ImportDeps>> = [
   route({
-    method: 'get',
+    ...listing(true),
     path: '/v1/import/docx/teacher-library',
-    before: inScope,
     query: libraryQuery,
     doc: {
+      ...JOB_DOC,
+      responses: JOB_PAGE,
       summary: "The caller's own import jobs, newest first",
       operationId: 'teacherLibrary',
-      parameters: SCOPE_HEADERS,
-      responses: JOB_PAGE,
-      extra: SECURED,
-    },
-    handle: async (req, res, deps) => {
-      const { items, meta } = await listJobs(deps, scope(res), req.valid.query, true);
-      list(res, items, meta);
     },
   }),
   route({
-    method: 'get',
+    ...listing(false),
     path: '/v1/import/docx/jobs',
-    before: inScope,
     query: listQuery,
     doc: {
+      ...JOB_DOC,
+      responses: JOB_PAGE,
       summary: 'Import jobs, newest first',
       operationId: 'listJobs',
       description: 'Non-admins list their own jobs; ADMIN the whole organization (or one creator with createdBy).',
-      parameters: SCOPE_HEADERS,
-      responses: JOB_PAGE,
-      extra: SECURED,
-    },
-    handle: async (req, res, deps) => {
-      const { items, meta } = await listJobs(deps, scope(res), req.valid.query, false);
-      list(res, items, meta);
     },
   }),
-  route({
-    method: 'get',
-    path: '/v1/import/docx/jobs/:id',
-    before: inScope,
-    params: jobIdParams,
-    doc: {
-      summary: 'Job detail with packagingJson and parseResultJson',
-      operationId: 'getJob',
-      parameters: SCOPE_HEADERS,
-      responses: { 200: answers('Success', 'ImportJobDetail'), ...refused(JOB_ERRORS) },
-      extra: SECURED,
-    },
-    handle: async (req, res, deps) => {
-      ok(res, await jobDetail(deps, scope(res), req.valid.params.id));
-    },
-  }),
-  route({
-    method: 'get',
-    path: '/v1/import/docx/jobs/:id/status',
-    before: inScope,
-    params: jobIdParams,
-    doc: {
-      summary: 'Status counters (and the queue while PENDING or PROCESSING)',
-      operationId: 'getJobStatus',
-      parameters: SCOPE_HEADERS,
-      responses: { 200: answers('Success', 'ImportJobStatus'), ...refused(JOB_ERRORS) },
-      extra: SECURED,
-    },
-    handle: async (req, res, deps) => {
-      ok(res, await jobStatus(deps, scope(res), req.valid.params.id));
-    },
-  }),
+  jobView(
+    '/v1/import/docx/jobs/:id',
+    { summary: 'Job detail with packagingJson and parseResultJson', operationId: 'getJob' },
+    'ImportJobDetail',
+    jobDetail,
+  ),
+  jobView(
+    '/v1/import/docx/jobs/:id/status',
+    { summary: 'Status counters (and the queue while PENDING or PROCESSING)', operationId: 'getJobStatus' },
+    'ImportJobStatus',
+    jobStatus,
+  ),
   route({
     method: 'patch',
     path: '/v1/import/docx/jobs/:id/review',

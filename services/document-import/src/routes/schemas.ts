@@ -29,8 +29,10 @@ const docxName = documented(Joi.string().min(1).max(255), { pattern: '\\.[Dd][Oo
   'Must end in .docx (415 DOCX_INVALID_FILE otherwise).',
 );
 
+/** A job's id in the path. */
 export const jobIdParams = Joi.object<{ id: string }, true>({ id: id.required() });
 
+/** A fast job's id and one of its materialized images in the path. */
 export const assetParams = Joi.object<{ id: string; tempAssetId: string }, true>({
   id: id.required(),
   tempAssetId: Joi.string()
@@ -68,15 +70,17 @@ const filters = {
 };
 
 /** The teacher library's query: the caller's own jobs always, so no createdBy. */
-export type LibraryQuery = Omit<ListQuery, 'createdBy'>;
+type LibraryQuery = Omit<ListQuery, 'createdBy'>;
 
+/** The teacher library's filters and page. */
 export const libraryQuery = Joi.object<LibraryQuery, true>(filters);
+/** The job list's filters and page; an ADMIN may name one creator. */
 export const listQuery = Joi.object<ListQuery, true>({
   ...filters,
   createdBy: actorId.description("ADMIN only: one creator's jobs (ignored for other roles, who always see their own)."),
 });
 
-// The upload's title is stored trimmed, so its 300-character limit counts the trimmed title.
+/** The upload job's text fields. The title is stored trimmed, so its 300-character limit counts the trimmed title. */
 export const uploadJobFields = Joi.object<UploadJobInput, true>({
   title: trimmedString(0, 300)
     .allow('')
@@ -85,6 +89,7 @@ export const uploadJobFields = Joi.object<UploadJobInput, true>({
     ),
 });
 
+/** A DOCX Fast job: the stored file's key and name, the title, and what to approve it into. */
 export const fastJobBody = named(
   'FastJobRequest',
   Joi.object<FastJobInput, true>({
@@ -102,6 +107,7 @@ export const fastJobBody = named(
   }).or('questionFileName', 'fileName'),
 );
 
+/** A review: a parse result, a source text to reparse, or a temp-draft acknowledgement (at least one). */
 export const reviewBody = named(
   'ReviewRequest',
   Joi.object<ReviewBody, true>({
@@ -151,6 +157,7 @@ const APPROVE_FORM: JsonObject = {
   ],
 };
 
+/** An approval into the question bank, or into an exam draft (an existing examId xor a new exam). */
 export const approveBody = named(
   'ApproveRequest',
   documentedAs(
