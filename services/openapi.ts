@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import prettier from 'prettier';
 import { authDocument } from './auth/src/openapi.js';
 import type { JsonObject } from './kit/src/index.js';
+import { importDocument } from './document-import/src/openapi.js';
 import { gatewayDocument } from './gateway/src/openapi.js';
 import { attemptDocument } from './attempt/src/openapi.js';
 import { peersDocument } from './peers/src/openapi.js';
@@ -15,6 +16,7 @@ import { userDocument } from './user/src/openapi.js';
 
 /** The services whose document is generated, and how each is built. */
 export const GENERATED_DOCUMENTS: Readonly<Record<string, () => JsonObject>> = {
+  'document-import': importDocument,
   gateway: gatewayDocument,
   auth: authDocument,
   user: userDocument,

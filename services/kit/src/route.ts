@@ -34,6 +34,8 @@ export interface OperationDoc {
   bodyRequired?: boolean;
   /** The body's document form when it is not the body schema's (a multipart upload). */
   bodySchema?: JsonObject;
+  /** The body's per-part `encoding` (a multipart file part's content type and headers). */
+  bodyEncoding?: JsonObject;
   responses: JsonObject;
   /** `security`, `x-upstream` and any other operation field, copied as is. */
   extra?: JsonObject;
@@ -121,6 +123,12 @@ function shadows(pattern: string, path: string): boolean {
   return ps.every((segment, i) => isParameter(segment) || segment === fs[i]);
 }
 
+/** The methods a path's routes answer, as `Allow` lists them: Express answers HEAD with a GET route. */
+function allowed(routes: ReadonlyArray<{ method: Method }>): string[] {
+  const methods = routes.map((r) => r.method.toUpperCase());
+  return methods.includes('GET') ? [...methods, 'HEAD'] : methods;
+}
+
 /**
  * The router for a service's declared routes, in `routeOrder`. A fixed path that a parameterised
  * one would also match answers its other methods 405 with `Allow` before the parameterised route
@@ -134,11 +142,7 @@ export function routerFor<D>(routes: ReadonlyArray<Route<D>>, deps: D): Router {
     const lastOfPath = !ordered.slice(i + 1).some((later) => later.path === r.path);
     if (!lastOfPath || r.path.split('/').some(isParameter)) return;
     if (!ordered.some((other) => shadows(other.path, r.path))) return;
-    onlyMethods(
-      router,
-      r.path,
-      ordered.filter((same) => same.path === r.path).map((same) => same.method.toUpperCase()),
-    );
+    onlyMethods(router, r.path, allowed(ordered.filter((same) => same.path === r.path)));
   });
   return router;
 }

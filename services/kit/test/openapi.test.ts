@@ -7,6 +7,7 @@ import {
   documentedAs,
   jsonSchemaOf,
   named,
+  okResponse,
   openApiDocument,
   routes,
   tolerant,
@@ -137,6 +138,19 @@ describe('openApiDocument', () => {
       doc: { summary: 'Change a thing', operationId: 'patchThing', responses: { 200: { description: 'OK' } } },
       handle: () => undefined,
     }),
+    route({
+      method: 'post',
+      path: '/v1/things/upload',
+      body: Joi.object<{ note?: string }, true>({ note: Joi.string() }),
+      doc: {
+        summary: 'Upload a thing',
+        bodyContentType: 'multipart/form-data',
+        bodySchema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
+        bodyEncoding: { file: { contentType: 'application/octet-stream' } },
+        responses: { 202: okResponse('Queued', { type: 'string' }, 'Thing queued') },
+      },
+      handle: () => undefined,
+    }),
   ];
   const doc = openApiDocument(
     { kit: { service: 'things' }, info: { title: 't', version: '1' }, components: {} },
@@ -176,5 +190,21 @@ describe('openApiDocument', () => {
     const base = { kit: { service: ['a', 'b'] }, info: { title: 't', version: '1' }, components: {} };
     const paths = openApiDocument(base, []).paths as Record<string, Record<string, JsonObject>>;
     expect(JSON.stringify(paths['/v1'])).to.include('"service":{"type":"string","enum":["a","b"]}');
+  });
+
+  it("a multipart body states its form and its parts' encoding; an envelope may carry its own message", () => {
+    const paths = doc.paths as Record<string, Record<string, JsonObject>>;
+    const op = paths['/v1/things/upload']?.post as JsonObject;
+    expect(op.requestBody).to.deep.equal({
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
+          encoding: { file: { contentType: 'application/octet-stream' } },
+        },
+      },
+    });
+    const queued = (op.responses as Record<string, JsonObject>)[202] as JsonObject;
+    expect(JSON.stringify(queued)).to.include('{"message":{"const":"Thing queued"}}'.slice(1, -1));
   });
 });

@@ -27,6 +27,7 @@ const declared = [
     handle: (_req, res) => res.json({ deleted: true }),
   }),
   route({ method: 'post', path: '/v1/items/bulk', doc, handle: (_req, res) => res.json({ bulk: true }) }),
+  route({ method: 'get', path: '/v1/items/events', doc, handle: (_req, res) => res.json({ events: true }) }),
 ];
 
 function app() {
@@ -62,5 +63,11 @@ describe('routes and routerFor', () => {
     const refused = await request(app()).delete('/v1/items/bulk').expect(405);
     expect(refused.headers.allow).to.equal('POST');
     expect((await request(app()).delete('/v1/items/abc').expect(200)).body).to.deep.equal({ deleted: true });
+  });
+
+  it('a fixed GET path allows HEAD too, as Express answers it', async () => {
+    await request(app()).head('/v1/items/events').expect(200);
+    const refused = await request(app()).delete('/v1/items/events').expect(405);
+    expect(refused.headers.allow).to.equal('GET, HEAD');
   });
 });

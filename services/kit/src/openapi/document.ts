@@ -20,6 +20,7 @@ export interface DocumentedRoute {
     bodyDescription?: string;
     bodyRequired?: boolean;
     bodySchema?: JsonObject;
+    bodyEncoding?: JsonObject;
     responses: JsonObject;
     extra?: JsonObject;
   };
@@ -112,9 +113,10 @@ function requestBody(r: DocumentedRoute, named: SchemaComponents): JsonObject | 
   // A body schema with a default makes the body optional (joi fills it in when absent).
   const flags: object = r.body?.describe().flags ?? {};
   const optional = 'default' in flags;
+  const media: JsonObject = r.doc.bodyEncoding ? { schema, encoding: r.doc.bodyEncoding } : { schema };
   return {
     ...(r.doc.bodyDescription ? { description: r.doc.bodyDescription } : {}),
     required: r.doc.bodyRequired ?? !optional,
-    content: { [r.doc.bodyContentType ?? 'application/json']: { schema } },
+    content: { [r.doc.bodyContentType ?? 'application/json']: media },
   };
 }

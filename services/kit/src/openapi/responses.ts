@@ -2,19 +2,22 @@ import type { JsonObject } from './json-schema.js';
 
 const ERROR_REF: JsonObject = { $ref: '#/components/schemas/Error' };
 
-/** The success envelope `{ success: true, data, message: 'OK' }` around `data`'s schema. */
-export function envelope(data: JsonObject): JsonObject {
+/**
+ * The success envelope `{ success: true, data, message }` around `data`'s schema; `message` is
+ * 'OK' unless the route answers with its own (`'Job queued'`).
+ */
+export function envelope(data: JsonObject, message = 'OK'): JsonObject {
   return {
     type: 'object',
     additionalProperties: false,
     required: ['success', 'data', 'message'],
-    properties: { success: { const: true }, data, message: { const: 'OK' } },
+    properties: { success: { const: true }, data, message: { const: message } },
   };
 }
 
-/** A JSON response whose body is the success envelope around `data`. */
-export function okResponse(description: string, data: JsonObject): JsonObject {
-  return { description, content: { 'application/json': { schema: envelope(data) } } };
+/** A JSON response whose body is the success envelope around `data` (with `message`, 'OK' by default). */
+export function okResponse(description: string, data: JsonObject, message?: string): JsonObject {
+  return { description, content: { 'application/json': { schema: envelope(data, message) } } };
 }
 
 /** An error response: the one error model (`#/components/schemas/Error`). */
