@@ -47,7 +47,7 @@ export function startKafkaInBackground(
       return deferredSubscription(runner, label(opts), () => bus.consume(opts));
     },
   };
-  return { bus: background, firstPass: () => runner.firstPass, stop: () => runner.stop() };
+  return { bus: background, firstPass: () => runner.firstPass(), stop: () => runner.stop() };
 }
 
 /** A subscription that starts when its step runs; stopped before, it never starts. */
@@ -80,12 +80,17 @@ class StepRunner {
   private wake: (() => void) | undefined;
   private failedOnce = false;
   private endFirstPass!: () => void;
-  readonly firstPass = new Promise<void>((resolve) => (this.endFirstPass = resolve));
+  private readonly firstPassEnded = new Promise<void>((resolve) => (this.endFirstPass = resolve));
 
   constructor(
     private readonly logger: Logger,
     private readonly backoff: BackoffSteps,
   ) {}
+
+  /** Resolves once the first pass ended; at once when nothing was ever queued. */
+  firstPass(): Promise<void> {
+    return this.running ? this.firstPassEnded : Promise.resolve();
+  }
 
   add(step: Step): void {
     this.queue.push(step);
