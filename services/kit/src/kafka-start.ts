@@ -16,7 +16,11 @@ export interface BackgroundKafka {
    * (the outbox relay retries its publishes).
    */
   bus: EventBus;
-  /** Resolves once the queue's first pass ended, all done or at its first failure (it then goes on in the background). */
+  /**
+   * Resolves once the queue's first pass ended, all done or at the first failure to answer (it then
+   * goes on in the background); rejects when Kafka answered with a refusal (a wrong password, a
+   * missing topic in verify mode): a start waiting on it fails, as it did before.
+   */
   firstPass(): Promise<void>;
   /** Stops retrying and waits for the step in hand; what it started, `bus.close()` stops. */
   stop(): Promise<void>;
@@ -78,7 +82,9 @@ class StepRunner {
   private running: Promise<void> | undefined;
   private stopped = false;
   private wake: (() => void) | undefined;
-  private failedOnce = false;
+  private firstPassOver = false;
+  /** What failed the first pass for good (Kafka answered, and refused: a wrong password, a missing topic). */
+  private fatal: Error | undefined;
   private endFirstPass!: () => void;
   private readonly firstPassEnded = new Promise<void>((resolve) => (this.endFirstPass = resolve));
 
@@ -87,9 +93,13 @@ class StepRunner {
     private readonly backoff: BackoffSteps,
   ) {}
 
-  /** Resolves once the first pass ended; at once when nothing was ever queued. */
-  firstPass(): Promise<void> {
-    return this.running ? this.firstPassEnded : Promise.resolve();
+  /**
+   * Resolves once the first pass ended (at once when nothing was ever queued); rejects when Kafka
+   * answered it with a refusal, which fails the start as before.
+   */
+  async firstPass(): Promise<void> {
+    if (this.running) await this.firstPassEnded;
+    if (this.fatal) throw this.fatal;
   }
 
   add(step: Step): void {
@@ -101,7 +111,7 @@ class StepRunner {
     this.stopped = true;
     this.wake?.();
     await this.running;
-    this.endFirstPass();
+    this.reportFirstPassOver();
   }
 
   private async drain(): Promise<void> {
@@ -111,7 +121,7 @@ class StepRunner {
       await this.attempt(step);
     }
     this.running = undefined;
-    this.endFirstPass();
+    this.reportFirstPassOver();
   }
 
   private async attempt(step: Step): Promise<void> {
@@ -121,21 +131,27 @@ class StepRunner {
         if (failures > 1) this.logger.info({ step: step.what }, 'kafka: answered; started');
         return;
       } catch (err) {
+        if (!this.firstPassOver && !unanswered(err)) return this.failFirstPass(err as Error);
         const waitMs = backoffMs(this.backoff, failures);
         this.logger.warn(
           { err, step: step.what, failures, waitMs },
           'kafka: not answering; retrying in the background',
         );
-        this.reportFirstFailure();
+        this.reportFirstPassOver();
         await this.sleep(waitMs);
       }
     }
   }
 
-  private reportFirstFailure(): void {
-    if (this.failedOnce) return;
-    this.failedOnce = true;
+  private reportFirstPassOver(): void {
+    this.firstPassOver = true;
     this.endFirstPass();
+  }
+
+  private failFirstPass(err: Error): void {
+    this.fatal = err;
+    this.stopped = true;
+    this.reportFirstPassOver();
   }
 
   private sleep(ms: number): Promise<void> {
@@ -148,4 +164,16 @@ class StepRunner {
       this.wake = done;
     });
   }
+}
+
+/**
+ * Whether an error means Kafka did not answer (yet): kafkajs marks what is worth retrying (a refused
+ * or dropped connection, a broker still electing leaders) retriable, possibly as the cause of its
+ * "retries exceeded"; an authentication failure or a missing topic is not.
+ */
+export function unanswered(err: unknown): boolean {
+  for (let e = err as { retriable?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.retriable === true) return true;
+  }
+  return false;
 }
