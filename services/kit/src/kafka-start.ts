@@ -31,7 +31,7 @@ interface Step {
   run(): Promise<void>;
 }
 
-/** Wraps `bus` so a start never waits on (or fails for) Kafka; see BackgroundKafka. */
+/** Wraps `bus` so a start neither fails nor hangs while Kafka does not answer; see BackgroundKafka. */
 export function startKafkaInBackground(
   bus: EventBus,
   logger: Logger,
