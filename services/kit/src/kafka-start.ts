@@ -16,7 +16,11 @@ export interface BackgroundKafka {
    * (the outbox relay retries its publishes).
    */
   bus: EventBus;
-  /** Resolves once the queue's first pass ended, all done or at its first failure (it then goes on in the background). */
+  /**
+   * Resolves once the queue's first pass ended, all done or at the first failure to answer (it then
+   * goes on in the background); rejects when Kafka answered with a refusal (a wrong password, a
+   * missing topic in verify mode): a start waiting on it fails, as it did before.
+   */
   firstPass(): Promise<void>;
   /** Stops retrying and waits for the step in hand; what it started, `bus.close()` stops. */
   stop(): Promise<void>;
@@ -27,7 +31,7 @@ interface Step {
   run(): Promise<void>;
 }
 
-/** Wraps `bus` so a start never waits on (or fails for) Kafka; see BackgroundKafka. */
+/** Wraps `bus` so a start neither fails nor hangs while Kafka does not answer; see BackgroundKafka. */
 export function startKafkaInBackground(
   bus: EventBus,
   logger: Logger,
@@ -47,7 +51,7 @@ export function startKafkaInBackground(
       return deferredSubscription(runner, label(opts), () => bus.consume(opts));
     },
   };
-  return { bus: background, firstPass: () => runner.firstPass, stop: () => runner.stop() };
+  return { bus: background, firstPass: () => runner.firstPass(), stop: () => runner.stop() };
 }
 
 /** A subscription that starts when its step runs; stopped before, it never starts. */
@@ -78,14 +82,25 @@ class StepRunner {
   private running: Promise<void> | undefined;
   private stopped = false;
   private wake: (() => void) | undefined;
-  private failedOnce = false;
+  private firstPassOver = false;
+  /** What failed the first pass for good (Kafka answered, and refused: a wrong password, a missing topic). */
+  private fatal: Error | undefined;
   private endFirstPass!: () => void;
-  readonly firstPass = new Promise<void>((resolve) => (this.endFirstPass = resolve));
+  private readonly firstPassEnded = new Promise<void>((resolve) => (this.endFirstPass = resolve));
 
   constructor(
     private readonly logger: Logger,
     private readonly backoff: BackoffSteps,
   ) {}
+
+  /**
+   * Resolves once the first pass ended (at once when nothing was ever queued); rejects when Kafka
+   * answered it with a refusal, which fails the start as before.
+   */
+  async firstPass(): Promise<void> {
+    if (this.running) await this.firstPassEnded;
+    if (this.fatal) throw this.fatal;
+  }
 
   add(step: Step): void {
     this.queue.push(step);
@@ -96,7 +111,7 @@ class StepRunner {
     this.stopped = true;
     this.wake?.();
     await this.running;
-    this.endFirstPass();
+    this.reportFirstPassOver();
   }
 
   private async drain(): Promise<void> {
@@ -106,7 +121,7 @@ class StepRunner {
       await this.attempt(step);
     }
     this.running = undefined;
-    this.endFirstPass();
+    this.reportFirstPassOver();
   }
 
   private async attempt(step: Step): Promise<void> {
@@ -116,21 +131,27 @@ class StepRunner {
         if (failures > 1) this.logger.info({ step: step.what }, 'kafka: answered; started');
         return;
       } catch (err) {
+        if (!this.firstPassOver && !unanswered(err)) return this.failFirstPass(err as Error);
         const waitMs = backoffMs(this.backoff, failures);
         this.logger.warn(
           { err, step: step.what, failures, waitMs },
           'kafka: not answering; retrying in the background',
         );
-        this.reportFirstFailure();
+        this.reportFirstPassOver();
         await this.sleep(waitMs);
       }
     }
   }
 
-  private reportFirstFailure(): void {
-    if (this.failedOnce) return;
-    this.failedOnce = true;
+  private reportFirstPassOver(): void {
+    this.firstPassOver = true;
     this.endFirstPass();
+  }
+
+  private failFirstPass(err: Error): void {
+    this.fatal = err;
+    this.stopped = true;
+    this.reportFirstPassOver();
   }
 
   private sleep(ms: number): Promise<void> {
@@ -143,4 +164,16 @@ class StepRunner {
       this.wake = done;
     });
   }
+}
+
+/**
+ * Whether an error means Kafka did not answer (yet): kafkajs marks what is worth retrying (a refused
+ * or dropped connection, a broker still electing leaders) retriable, possibly as the cause of its
+ * "retries exceeded"; an authentication failure or a missing topic is not.
+ */
+export function unanswered(err: unknown): boolean {
+  for (let e = err as { retriable?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.retriable === true) return true;
+  }
+  return false;
 }

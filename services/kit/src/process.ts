@@ -143,14 +143,26 @@ interface SignalBinding {
   release(): void;
 }
 
-// A signal aborts `stopSignal`; a process without `done` then shuts down and exits 0.
+// A signal aborts `stopSignal`; a process without `done` then shuts down and exits 0 (at once, or
+// as soon as its shutdown is bound when the signal came while its server was still starting).
 function onSignal(opts: ProcessOptions, aborter: AbortController, started: ProcessStart): SignalBinding {
+  let requested: NodeJS.Signals | undefined;
   let shutdown: ((reason: string) => Promise<void>) | undefined;
-  const binding: SignalBinding = { bind: (s) => (shutdown = s), release: () => undefined };
+  const stop = () => {
+    if (requested && shutdown && !started.done) void shutdown(requested).then(() => process.exit(0));
+  };
+  const binding: SignalBinding = {
+    bind(s) {
+      shutdown = s;
+      stop();
+    },
+    release: () => undefined,
+  };
   if (opts.handleSignals === false) return binding;
   binding.release = onStopSignal((signal) => {
+    requested = signal;
     aborter.abort(signal);
-    if (!started.done && shutdown) void shutdown(signal).then(() => process.exit(0));
+    stop();
   });
   return binding;
 }

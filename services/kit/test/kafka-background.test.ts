@@ -15,6 +15,7 @@ import {
   type RunningService,
   type ServiceDefinition,
 } from '../src/index.js';
+import { unanswered } from '../src/kafka-start.js';
 import { testBus, uniqueGroup, uniqueTopic, waitFor } from './support/kafka-helpers.js';
 import { LogCapture } from './support/log-capture.js';
 import { testDbName, testKafkaBrokers, testMongoUri } from './support/servers.js';
@@ -87,6 +88,20 @@ async function relayTo(port: number, target: string): Promise<{ close(): Promise
       }),
   };
 }
+
+describe('kit Kafka start: not answering or refusing (pure)', () => {
+  it('retries what kafkajs marks retriable, itself or as the cause of its retries exceeded; fails the rest', () => {
+    const connection = Object.assign(new Error('Connection error: connect ECONNREFUSED'), { retriable: true });
+    const exceeded = Object.assign(new Error(connection.message), { retriable: false, cause: connection });
+    const sasl = Object.assign(new Error('SASL SCRAM SHA512 authentication failed'), { retriable: false });
+    expect([connection, exceeded, sasl, new Error('topics are missing')].map(unanswered)).to.deep.equal([
+      true,
+      true,
+      false,
+      false,
+    ]);
+  });
+});
 
 describe('kit service start with Kafka not answering (real MongoDB and Kafka)', function () {
   this.timeout(180_000);

@@ -38,7 +38,8 @@ runProcess<WorkerConfig, ProcessStart>({
 
 /**
  * Probes first (starting is alive, not ready), then MongoDB, then Kafka in the background: the
- * consumer joins when Kafka answers, and /readyz turns 200 then. Closers: the worker (items in hand
+ * consumer joins when Kafka answers, and /readyz turns 200 then (a Kafka that answers with a
+ * refusal, a wrong password say, fails the start). Closers: the worker (items in hand
  * finish), the parser sandbox, Kafka, MongoDB, the probes.
  */
 async function startDocxWorker({ config, logger, closers }: ProcessContext<WorkerConfig>): Promise<void> {
@@ -73,4 +74,6 @@ async function startDocxWorker({ config, logger, closers }: ProcessContext<Worke
   closers.push(async () => logger.info('docx worker stopped'));
   // The same approval (and approval key) as POST .../approve, recorded as auto_approval.*.
   worker.engine.onCompleted(autoApprovalHook(worker.engine, approvalPort(config)));
+  // Kafka up: joined before the start returns; not answering: joins later; refusing (a wrong password): start fails.
+  await kafka.firstPass();
 }
