@@ -232,11 +232,4 @@ export default tseslint.config(
   ].map(([svc, depth, file]) =>
     restrict([file], [otherServices(svc), kitEntry(false), noApi(depth)], DRIVERS.slice(0, 2)),
   ),
-  {
-    // TODO(#24 peers): DOCX_IMPORT_EMBEDDED_PEERS starts the local peers inside document-import for
-    // `make dev`'s fuzzing (scripts/schemathesis.sh) and the exam-flow e2e test; the peers' start
-    // moves to the CLI (or the kit's harness) with the service registry of issue 24.
-    files: ['services/document-import/src/service.ts'],
-    rules: { 'no-restricted-syntax': 'off' },
-  },
 );

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes every service's /v1/openapi.json with schemathesis (PyPI, pinned, installed into a venv in
 # the cache): each service runs as its own process on a free port, against the test profile's
-# servers (started here unless MONGODB_URI and KAFKA_BROKERS are set), with a database of its own.
+# servers (started here unless MONGODB_URI and KAFKA_BROKERS are set), with a database of its own;
+# the commands it calls (its `fuzzWith` in services/registry.ts: document-import's peers) run beside
+# it as their own processes on free ports, with databases named after its.
 # Fails on any server error, schema-valid request refused, schema-violating request accepted,
 # response that breaks the document, or undeclared method not answered 405 with Allow.
 #   scripts/schemathesis.sh [service...]      (default: every service with an OpenAPI document in
@@ -49,69 +51,121 @@ ensure_schemathesis() {
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-# The service's process group (setsid) is ours alone: stopping it cannot touch anything else.
-SERVICE_PID=""
+# Every process of the service being fuzzed (the service and the peers it calls) is a process group
+# of its own (setsid): stopping them cannot touch anything else. Stopped in reverse start order.
+PIDS=()
 DB_NAME=""
 stop_service() {
-  [[ -n $SERVICE_PID ]] || return 0
-  kill -TERM -- "-$SERVICE_PID" 2>/dev/null || true
   local i
-  for ((i = 0; i < 100; i++)); do
-    kill -0 -- "-$SERVICE_PID" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill -KILL -- "-$SERVICE_PID" 2>/dev/null || true
-  SERVICE_PID=""
-  drop_database
+  for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do stop_group "${PIDS[i]}"; done
+  PIDS=()
+  drop_databases
 }
 
-drop_database() {
+stop_group() { # pid
+  kill -TERM -- "-$1" 2>/dev/null || true
+  local i
+  for ((i = 0; i < 100; i++)); do
+    kill -0 -- "-$1" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL -- "-$1" 2>/dev/null || true
+}
+
+# DB_NAME and the peers' databases named after it (DB_NAME_<command>_...).
+drop_databases() {
   [[ -n $DB_NAME ]] || return 0
   (cd "$REPO_ROOT" && node -e '
     const { MongoClient } = require("mongodb");
-    const c = new MongoClient(process.argv[1], { serverSelectionTimeoutMS: 3000 });
-    c.connect().then(() => c.db(process.argv[2]).dropDatabase()).catch(() => {}).finally(() => c.close());
+    const [uri, name] = process.argv.slice(1);
+    const c = new MongoClient(uri, { serverSelectionTimeoutMS: 3000 });
+    c.connect()
+      .then(() => c.db().admin().listDatabases({ nameOnly: true }))
+      .then(({ databases }) => databases.map((d) => d.name).filter((n) => n === name || n.startsWith(name + "_")))
+      .then((names) => Promise.all(names.map((n) => c.db(n).dropDatabase())))
+      .catch(() => {})
+      .finally(() => c.close());
   ' "$MONGODB_URI" "$DB_NAME") || true
   DB_NAME=""
 }
 trap stop_service EXIT
 
-# Sets SERVICE_URL (not printed: a command substitution would lose SERVICE_PID). A free port is
-# only free until someone takes it: a service that dies with EADDRINUSE is started again on another.
-SERVICE_URL=""
-start_service() { # name env...
-  local name=$1 attempt
-  shift
-  for ((attempt = 1; attempt <= 5; attempt++)); do
-    try_start "$name" "$@" && return 0
-    grep -q EADDRINUSE "$LOGS/$name.service.log" 2>/dev/null || break
-    log "$name: port taken before it could listen; trying another"
+# launch LOG "PORT..." CLI-NAME ENV...: `cli.ts CLI-NAME` in the background, its own process group,
+# against the test servers; succeeds once every port answers /readyz, fails if it exits first or
+# is not ready in a minute (then it is stopped).
+launch() {
+  local log=$1 ports=$2 cli=$3 pid port i
+  shift 3
+  (cd "$REPO_ROOT" && exec env "$@" MONGODB_URI="$MONGODB_URI" KAFKA_BROKERS="$KAFKA_BROKERS" \
+    NODE_ENV=test LOG_LEVEL=warn setsid node --import tsx services/cli.ts "$cli" </dev/null >"$log" 2>&1) &
+  pid=$!
+  for port in $ports; do
+    for ((i = 0; i < 300; i++)); do
+      curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && continue 2
+      kill -0 "$pid" 2>/dev/null || return 1
+      sleep 0.2
+    done
+    stop_group "$pid"
+    return 1
   done
-  tail -n 30 "$LOGS/$name.service.log" >&2
-  die "$name did not become ready on $SERVICE_URL"
+  PIDS+=("$pid")
 }
 
-try_start() { # name env...
-  local name=$1 port i
+# A free port is only free until someone takes it: a process that dies with EADDRINUSE is started
+# again on other ports. retry_start LOG WHAT FUNCTION ARGS...: FUNCTION picks its ports each try.
+retry_start() {
+  local log=$1 what=$2 attempt
+  shift 2
+  for ((attempt = 1; attempt <= 5; attempt++)); do
+    "$@" && return 0
+    grep -q EADDRINUSE "$log" 2>/dev/null || break
+    log "$what: port taken before it could listen; trying another"
+  done
+  tail -n 30 "$log" >&2
+  die "$what did not become ready"
+}
+
+# Sets SERVICE_URL (not printed: a command substitution would lose PIDS).
+SERVICE_URL=""
+try_service() { # name env...
+  local name=$1 port
   shift
   port=$(free_port)
-  DB_NAME="st_${name}_$$_$RANDOM"
   SERVICE_URL="http://127.0.0.1:$port"
-  (cd "$REPO_ROOT" && exec env "$@" PORT="$port" MONGODB_URI="$MONGODB_URI" MONGODB_DB="$DB_NAME" \
-    KAFKA_BROKERS="$KAFKA_BROKERS" NODE_ENV=test LOG_LEVEL=warn \
-    setsid node --import tsx services/cli.ts "$name" </dev/null >"$LOGS/$name.service.log" 2>&1) &
-  SERVICE_PID=$!
-  for ((i = 0; i < 300; i++)); do
-    curl -fsS "$SERVICE_URL/readyz" >/dev/null 2>&1 && return 0
-    kill -0 "$SERVICE_PID" 2>/dev/null || return 1
-    sleep 0.2
+  launch "$LOGS/$name.service.log" "$port" "$name" "$@" PORT="$port" MONGODB_DB="$DB_NAME"
+}
+
+# The peers a service calls (services/registry.ts --print fuzz-with), each its own process with its
+# databases named after the service's; PEER_ENV gets the URL variables that point the service at them.
+PEER_ENV=()
+start_peers() { # name
+  local line words
+  PEER_ENV=()
+  while read -r line; do
+    read -r -a words <<<"$line"
+    [[ ${words[0]:-} == "$1" ]] || continue
+    retry_start "$LOGS/$1.${words[1]}.log" "$1: ${words[1]}" try_peer "$1" "${words[@]:1}"
+  done <<<"$FUZZ_WITH"
+}
+
+try_peer() { # service command PORT_VAR=URL_VAR...
+  local service=$1 cli=$2 pair port ports="" env=() urls=()
+  shift 2
+  for pair in "$@"; do
+    port=$(free_port)
+    ports+=" $port"
+    env+=("${pair%%=*}=$port")
+    urls+=("${pair#*=}=http://127.0.0.1:$port")
   done
-  return 1
+  launch "$LOGS/$service.$cli.log" "$ports" "$cli" "${env[@]}" MONGODB_DB="${DB_NAME}_$cli" || return 1
+  PEER_ENV+=("${urls[@]}")
 }
 
 fuzz() { # name env...
   local name=$1 url rc=0 t0=$SECONDS
-  start_service "$@"
+  DB_NAME="st_${name}_$$_$RANDOM"
+  start_peers "$name"
+  retry_start "$LOGS/$name.service.log" "$name" try_service "$@" "${PEER_ENV[@]}"
   url=$SERVICE_URL
   log "$name on $url: fuzzing $url/v1/openapi.json"
   timeout --kill-after=10 "${EDU_ST_DEADLINE:-600}" "$VENV/bin/st" \
@@ -135,6 +189,7 @@ main() {
   # KAFKA_BROKERS; {run} is this run's id (topics and consumer groups of its own).
   local services entry words name failed=0 wanted=" $* "
   services=$(registry_print fuzz) || die "services/registry.ts --print fuzz failed"
+  FUZZ_WITH=$(registry_print fuzz-with) || die "services/registry.ts --print fuzz-with failed"
   while read -r entry; do
     read -r -a words <<<"${entry//\{run\}/$$}"
     name=${words[0]}

@@ -2,7 +2,7 @@
 // names them reads it: the CLI (services/cli.ts), `make dev` (scripts/dev.sh), the fuzzing
 // (scripts/schemathesis.sh), the gateway's development upstreams, the tests, and a test that holds
 // it against the chart's values. Bash reads it through the printer at the bottom:
-//   node --import tsx services/registry.ts --print names|fuzz|dev|dev-env [--base N]
+//   node --import tsx services/registry.ts --print names|fuzz|fuzz-with|dev|dev-env [--base N]
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,6 +25,11 @@ export interface ServiceEntry {
    * `{run}` stands for the fuzzing run's id (topics and groups of its own).
    */
   readonly fuzzEnv: Readonly<Record<string, string>>;
+  /**
+   * Commands (COMMANDS) its fuzzed process calls: each started as its own process beside it, its
+   * listeners on free ports, and the service given their DEV_URLS variables.
+   */
+  readonly fuzzWith: readonly string[];
   /** Its entry in charts/edu-platform/values.yaml, as a dotted path. */
   readonly chartKey: string;
 }
@@ -91,6 +96,7 @@ function service(
     port,
     openapi: true,
     fuzzEnv,
+    fuzzWith: [],
     chartKey: name === 'gateway' ? 'gateway' : `services.${name}`,
     ...(database === undefined ? {} : { database }),
   };
@@ -108,13 +114,15 @@ export const SERVICES: readonly ServiceEntry[] = deepFreeze([
   service('notification', 4004, 'edu_notifications', { NOTIFICATION_CONSUMER: 'none' }),
   service('question-bank', 4005, 'edu_question_bank'),
   service('attempt', 4006, 'edu_attempts', { ATTEMPT_SWEEP_INTERVAL_MS: '0' }),
-  service('document-import', 4007, 'edu_document_import', {
-    DOCX_IMPORT_EMBEDDED_PEERS: 'true',
-    DOCX_IMPORT_TOPIC: 'docx-import.jobs.st-{run}',
-    DOCX_IMPORT_EVENTS_TOPIC: 'docx-import.job-events.st-{run}',
-    DOCX_IMPORT_CONSUMER_GROUP: 'docx-parser-st-{run}',
-    DOCX_IMPORT_SSE_HEARTBEAT_MS: '1000',
-  }),
+  {
+    ...service('document-import', 4007, 'edu_document_import', {
+      DOCX_IMPORT_TOPIC: 'docx-import.jobs.st-{run}',
+      DOCX_IMPORT_EVENTS_TOPIC: 'docx-import.job-events.st-{run}',
+      DOCX_IMPORT_CONSUMER_GROUP: 'docx-parser-st-{run}',
+      DOCX_IMPORT_SSE_HEARTBEAT_MS: '1000',
+    }),
+    fuzzWith: ['peers'],
+  },
   service('gateway', 4000, undefined, {
     GATEWAY_RATE_LIMIT_RPS: '0',
     GATEWAY_AUTH_URL: LOCAL_UPSTREAM,
@@ -172,6 +180,24 @@ export const DEV_URLS: Readonly<Record<string, string>> = Object.freeze({
   EXAM_SERVICE_URL: 'exam-peer',
   QUESTION_BANK_URL: 'question-bank',
 });
+
+/**
+ * `PORT_VAR=URL_VAR` for each listener of a command's processes: the port it is started on, and the
+ * DEV_URLS variable that points a caller at it. Throws for a command not in COMMANDS or a listener
+ * that no DEV_URLS variable names (nothing could call it).
+ */
+export function peerVariables(command: string): string[] {
+  const entry = COMMANDS.find((c) => c.name === command);
+  if (!entry) throw new Error(`no command named ${command} in services/registry.ts`);
+  const urlVars = new Map(Object.entries(DEV_URLS).map(([urlVar, listener]) => [listener, urlVar]));
+  return entry.dev
+    .flatMap((d) => d.listeners)
+    .map((l) => {
+      const urlVar = urlVars.get(l.name);
+      if (!urlVar) throw new Error(`${command}: no DEV_URLS variable points at its listener ${l.name}`);
+      return `${l.env}=${urlVar}`;
+    });
+}
 
 /** The service of that name; throws for a name not in SERVICES (a typo in a caller). */
 export function serviceNamed(name: string): ServiceEntry {
@@ -242,6 +268,7 @@ const env = (vars: Readonly<Record<string, string>>): string[] => Object.entries
  * The lines bash reads, one record a line, words separated by spaces (no value holds a space):
  * - `names`: the service names;
  * - `fuzz`: `name VAR=value...` for each service with an OpenAPI document;
+ * - `fuzz-with`: `name command PORT_VAR=URL_VAR...` for each command a fuzzed service calls (peerVariables);
  * - `dev`: `name command credential openapi|probes listener=port,... VAR=value...` (ports moved to `base`);
  * - `dev-env`: `VAR=url` for DEV_URLS.
  */
@@ -251,6 +278,8 @@ export function printLines(what: string, base = DEV_PORT_BASE): string[] {
       return SERVICES.map((s) => s.name);
     case 'fuzz':
       return SERVICES.filter((s) => s.openapi).map((s) => [s.name, ...env(s.fuzzEnv)].join(' '));
+    case 'fuzz-with':
+      return SERVICES.flatMap((s) => s.fuzzWith.map((c) => [s.name, c, ...peerVariables(c)].join(' ')));
     case 'dev':
       return devProcesses(base).map((p) =>
         [
@@ -266,14 +295,14 @@ export function printLines(what: string, base = DEV_PORT_BASE): string[] {
     case 'dev-env':
       return env(devUrls(base));
     default:
-      throw new Error(`--print takes names, fuzz, dev or dev-env (got ${what})`);
+      throw new Error(`--print takes names, fuzz, fuzz-with, dev or dev-env (got ${what})`);
   }
 }
 
 function printMain(argv: readonly string[]): void {
   const [flag, what, baseFlag, base] = argv;
   if (flag !== '--print' || what === undefined || (baseFlag !== undefined && baseFlag !== '--base')) {
-    process.stderr.write('usage: registry.ts --print names|fuzz|dev|dev-env [--base N]\n');
+    process.stderr.write('usage: registry.ts --print names|fuzz|fuzz-with|dev|dev-env [--base N]\n');
     process.exit(2);
   }
   const portBase = base === undefined ? DEV_PORT_BASE : Number(base);

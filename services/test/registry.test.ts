@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { gatewayConfigSchema } from '../gateway/src/config.js';
-import { COMMANDS, SERVICES, devProcesses, printLines, serviceNamed } from '../registry.js';
+import { COMMANDS, SERVICES, devProcesses, peerVariables, printLines, serviceNamed } from '../registry.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const values = parse(readFileSync(path.join(repo, 'charts', 'edu-platform', 'values.yaml'), 'utf8')) as Record<
@@ -69,8 +69,19 @@ describe('services/registry.ts', () => {
     expect(config.GATEWAY_DOCUMENT_IMPORT_URL).to.equal(`http://127.0.0.1:${serviceNamed('document-import').port}`);
   });
 
+  it('starts the peers beside the fuzzed document-import, each listener reached by its DEV_URLS variable', () => {
+    expect(serviceNamed('document-import').fuzzWith).to.deep.equal(['peers']);
+    expect(peerVariables('peers')).to.deep.equal([
+      'DOCUMENT_SERVICE_PORT=DOCUMENT_SERVICE_URL',
+      'EXAM_SERVICE_PORT=EXAM_SERVICE_URL',
+    ]);
+    for (const s of SERVICES)
+      for (const c of s.fuzzWith) expect(() => peerVariables(c), `${s.name}: ${c}`).not.to.throw();
+    expect(() => peerVariables('no-such-command')).to.throw(/no command named/);
+  });
+
   it('prints for bash what it holds (scripts/lib/registry.sh)', () => {
-    for (const what of ['names', 'fuzz', 'dev', 'dev-env']) {
+    for (const what of ['names', 'fuzz', 'fuzz-with', 'dev', 'dev-env']) {
       const out = execFileSync('bash', ['-c', `source scripts/lib/registry.sh && registry_print ${what}`], {
         cwd: repo,
         encoding: 'utf8',

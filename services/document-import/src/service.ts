@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import type { Express } from 'express';
 import Joi from 'joi';
 import {
-  ConfigError,
   StreamRegistry,
   syncIndexes,
   type ServiceContext,
@@ -19,7 +18,6 @@ import { createJobEngine, type JobEngine } from './jobs/engine.js';
 
 export interface ImportServiceConfig extends DocumentImportConfig {
   DOCX_IMPORT_SSE_HEARTBEAT_MS: number;
-  DOCX_IMPORT_EMBEDDED_PEERS: boolean;
   /** Where uploads are spooled while their request lasts; size it UPLOAD_MAX_CONCURRENT x 50 MB. */
   UPLOAD_SPOOL_DIR: string;
   /** Uploads this process spools at once; one more is 503 UPLOADS_BUSY with Retry-After. */
@@ -29,31 +27,9 @@ export interface ImportServiceConfig extends DocumentImportConfig {
 // The API's own keys (the workers share the rest of the schema).
 const serviceConfigSchema = (documentImportConfigSchema as Joi.ObjectSchema).keys({
   DOCX_IMPORT_SSE_HEARTBEAT_MS: Joi.number().integer().min(100).max(120_000).default(15_000),
-  // Local runs of this one process (the fuzzer): the local document and exam services in-process.
-  DOCX_IMPORT_EMBEDDED_PEERS: Joi.boolean().default(false),
   UPLOAD_SPOOL_DIR: Joi.string().default(tmpdir()),
   UPLOAD_MAX_CONCURRENT: Joi.number().integer().min(1).max(64).default(4),
 }) as Joi.ObjectSchema<ImportServiceConfig>;
-
-interface EmbeddedPeers {
-  config: ImportServiceConfig;
-  close(): Promise<unknown>;
-}
-
-/** The local peers on free ports with databases beside the service's; never in production. */
-async function embeddedPeers(config: ImportServiceConfig): Promise<EmbeddedPeers> {
-  if (!config.DOCX_IMPORT_EMBEDDED_PEERS) return { config, close: () => Promise.resolve() };
-  if (config.NODE_ENV === 'production')
-    throw new ConfigError('config: DOCX_IMPORT_EMBEDDED_PEERS is for local runs only');
-  const { startDocumentPeer, startExamPeer } = await import('../../peers/src/index.js');
-  const base = { mongoUri: config.MONGODB_URI, logLevel: 'warn', dropDatabaseOnClose: true };
-  const documents = await startDocumentPeer({ ...base, dbName: `${config.MONGODB_DB}_peer_docs`.slice(0, 63) });
-  const exams = await startExamPeer({ ...base, dbName: `${config.MONGODB_DB}_peer_exams`.slice(0, 63) });
-  return {
-    config: { ...config, DOCUMENT_SERVICE_URL: documents.url, EXAM_SERVICE_URL: exams.url },
-    close: () => Promise.all([documents.close(), exams.close()]),
-  };
-}
 
 export interface BuiltImport {
   app: Express;
@@ -63,8 +39,8 @@ export interface BuiltImport {
   stoppers: Array<() => Promise<unknown>>;
 }
 
-async function assemble(ctx: ServiceContext<ImportServiceConfig>, config: ImportServiceConfig): Promise<BuiltImport> {
-  const { logger, db, metrics, readiness, checks, bus } = ctx;
+async function assemble(ctx: ServiceContext<ImportServiceConfig>): Promise<BuiltImport> {
+  const { config, logger, db, metrics, readiness, checks, bus } = ctx;
   configureParserSandbox(sandboxOptions(config));
   await mkdir(config.UPLOAD_SPOOL_DIR, { recursive: true });
   const engine = await createJobEngine({ config, db, bus, logger, metrics });
@@ -93,14 +69,5 @@ async function assemble(ctx: ServiceContext<ImportServiceConfig>, config: Import
 export const documentImportService: ServiceDefinition<ImportServiceConfig, BuiltImport> = {
   name: SERVICE_NAME,
   configSchema: serviceConfigSchema,
-  async build(ctx) {
-    const peers = await embeddedPeers(ctx.config);
-    try {
-      const built = await assemble(ctx, peers.config);
-      return { ...built, stoppers: [...built.stoppers, () => peers.close()] };
-    } catch (err) {
-      await peers.close();
-      throw err;
-    }
-  },
+  build: assemble,
 };

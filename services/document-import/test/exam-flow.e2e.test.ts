@@ -1,8 +1,9 @@
 // The platform's exam flow end to end over HTTP, with the driver the cluster tests point at the
 // Services of a real node (k8s-tests/platform/exam-flow.ts), here against the real services run
-// locally: auth, question bank, document import (embedded local peers, approval into this question
-// bank) and attempt, each on its own port and database, one docx-worker child process, the test
-// MongoDB and Kafka on private topics, and INTERNAL_API_TOKEN set everywhere as the chart sets it.
+// locally: auth, question bank, document import (approval into this question bank) and attempt, each
+// on its own port and database, the local document and exam services (services/peers) beside them as
+// production's are, one docx-worker child process, the test MongoDB and Kafka on private topics, and
+// INTERNAL_API_TOKEN set everywhere as the chart sets it.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,7 +14,8 @@ import { examFlow, type ExamFlowSummary } from '../../../k8s-tests/platform/exam
 import { attemptService } from '../../attempt/src/service.js';
 import { authService } from '../../auth/src/service.js';
 import { startTestService, type TestService } from '../../kit/test/support/harness.js';
-import { testKafkaBrokers, testMongoUri } from '../../kit/test/support/servers.js';
+import { testDbName, testKafkaBrokers, testMongoUri } from '../../kit/test/support/servers.js';
+import { startDocumentPeer, startExamPeer, type RunningPeer } from '../../peers/src/index.js';
 import { questionBankService } from '../../question-bank/src/service.js';
 import { documentImportService } from '../src/service.js';
 import { startWorkerProcess, stopWorker, type WorkerProcess } from './jobs/support.js';
@@ -26,6 +28,7 @@ describe('exam flow over HTTP: auth → question bank → DOCX import and worker
   // Databases are named per process and file (testDbName); each run drops its own at the end.
   const file = import.meta.url;
   const services: Array<TestService<object, object>> = [];
+  const peers: Array<RunningPeer<object>> = [];
   let worker: WorkerProcess | undefined;
   let spoolDir = '';
   let urls = { auth: '', questionBank: '', documentImport: '', attempt: '' };
@@ -53,11 +56,18 @@ describe('exam flow over HTTP: auth → question bank → DOCX import and worker
       }),
     );
     const qb = await start(startTestService(questionBankService, { file, env: common }));
+    // The document and exam services outside the platform, as their own peers (the chart points at the real ones).
+    const peer = { mongoUri: testMongoUri(), internalToken: token, dropDatabaseOnClose: true };
+    const documents = await startDocumentPeer({ ...peer, dbName: testDbName('peer_docs', file) });
+    peers.push(documents);
+    const exams = await startExamPeer({ ...peer, dbName: testDbName('peer_exams', file) });
+    peers.push(exams);
+    const peerUrls = { DOCUMENT_SERVICE_URL: documents.url, EXAM_SERVICE_URL: exams.url };
     const di = await start(
       startTestService(documentImportService, {
         file,
         kafka: true,
-        env: { ...common, ...queue, QUESTION_BANK_URL: qb.url, DOCX_IMPORT_EMBEDDED_PEERS: 'true' },
+        env: { ...common, ...queue, ...peerUrls, QUESTION_BANK_URL: qb.url },
       }),
     );
     const attempt = await start(
@@ -79,6 +89,7 @@ describe('exam flow over HTTP: auth → question bank → DOCX import and worker
   after(async () => {
     if (worker) await stopWorker(worker);
     for (const svc of services.reverse()) await svc.close();
+    for (const peer of peers) await peer.close();
     await rm(spoolDir, { recursive: true, force: true });
   });
 
