@@ -8,6 +8,7 @@ import {
   jsonSchemaOf,
   named,
   openApiDocument,
+  pagingKeys,
   routes,
   tolerant,
   trimmedString,
@@ -87,6 +88,55 @@ describe('jsonSchemaOf: the document form of a joi schema', () => {
     const schema = tolerant(Joi.object({ id: Joi.string().max(5) }), [{ path: 'id', alias: 'userId' }]);
     const props = jsonSchemaOf(schema).properties as JsonObject;
     expect(props.userId).to.deep.include({ type: 'string', maxLength: 5 });
+  });
+
+  it('a flat alias relaxes what it can give; a nested alias is an object holding the member', () => {
+    const body = tolerant(
+      Joi.object({
+        student: Joi.object({ id: Joi.string().required() }).required(),
+        exam: Joi.object({ id: Joi.string().required(), title: Joi.string().required() }).required(),
+        classroom: Joi.object({ id: Joi.string().required() }).allow(null),
+        score: Joi.number().required(),
+        attemptId: Joi.string().allow(null),
+      }),
+      [
+        { path: 'student.id', alias: 'studentId' },
+        { path: 'exam.id', alias: 'examId' },
+        { path: 'classroom.id', alias: 'classroomId' },
+        { path: 'score', alias: 'totalScore' },
+        { path: 'attemptId', alias: 'attempt.id' },
+      ],
+    );
+    const schema = jsonSchemaOf(body);
+    const props = schema.properties as Record<string, JsonObject>;
+    expect(schema.required).to.deep.equal(['exam']);
+    expect(schema.allOf).to.deep.equal([
+      { anyOf: [{ required: ['student'] }, { required: ['studentId'] }] },
+      { anyOf: [{ required: ['score'] }, { required: ['totalScore'] }] },
+    ]);
+    expect(props.student?.required).to.equal(undefined);
+    expect(props.exam?.required).to.deep.equal(['title']);
+    // A null classroomId alone creates no classroom: accepted.
+    expect(props.classroomId?.type).to.deep.equal(['string', 'null']);
+    expect(props.attempt).to.deep.include({
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: ['string', 'null'] } },
+    });
+  });
+});
+
+describe('paging keys in a typed query', () => {
+  it('type page and limit as the clamped numbers they become, and document their clamp', () => {
+    const query = Joi.object<{ page: number; limit: number }, true>(pagingKeys({ defaultLimit: 50, maxLimit: 200 }));
+    const props = jsonSchemaOf(query).properties as Record<string, JsonObject>;
+    expect(props.page).to.deep.equal({
+      default: 1,
+      description: 'Default 1; clamped to 1..1,000,000; a non-number is the default (never a 400).',
+    });
+    expect(props.limit?.description).to.equal(
+      'Default 50; clamped to 1..200; a non-number is the default (never a 400).',
+    );
   });
 });
 

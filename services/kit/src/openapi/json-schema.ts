@@ -1,4 +1,5 @@
 import type Joi from 'joi';
+import { nestedSpelling, spelledRequirements, type Spelling } from './spellings.js';
 
 /** A JSON value, as an OpenAPI document holds it. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -15,7 +16,7 @@ interface DocMeta {
   openapi?: JsonObject;
   openapiOnly?: JsonObject;
   openapiName?: string;
-  spellings?: ReadonlyArray<{ path: string; alias: string }>;
+  spellings?: readonly Spelling[];
 }
 
 /** The part of joi's `describe()` output the converter reads. */
@@ -105,6 +106,10 @@ function annotated(out: JsonObject, d: Description): JsonObject {
   if (description !== undefined && out.description === undefined) out.description = description;
   if (isJson(fallback) && out.default === undefined) out.default = fallback;
   return out;
+}
+
+function spellingsOf(d: Description): readonly Spelling[] {
+  return mergedMeta(d.metas).spellings ?? [];
 }
 
 function mergedMeta(metas: DocMeta[] | undefined): DocMeta {
@@ -202,7 +207,7 @@ function objectSchema(d: Description, ctx: Context): JsonObject {
   out.additionalProperties = d.keys === undefined || d.flags?.unknown === true || ctx.strip;
   if (keys.length > 0) out.properties = properties(d, keys, ctx);
   Object.assign(out, sized(d, 'minProperties', 'maxProperties'));
-  const dependencies = (d.dependencies ?? []).map(dependency);
+  const dependencies = [...(d.dependencies ?? []).map(dependency), ...spelledRequirements(out, spellingsOf(d))];
   if (dependencies.length === 1) Object.assign(out, dependencies[0]);
   else if (dependencies.length > 1) out.allOf = dependencies;
   return out;
@@ -211,18 +216,26 @@ function objectSchema(d: Description, ctx: Context): JsonObject {
 function properties(d: Description, keys: Array<[string, Description]>, ctx: Context): JsonObject {
   const props: JsonObject = {};
   for (const [name, key] of keys) props[name] = convert(key, ctx);
-  for (const { path, alias } of mergedMeta(d.metas).spellings ?? []) {
-    if (alias.includes('.')) continue;
+  for (const { path, alias } of spellingsOf(d)) {
     const target = memberAt(d, path.split('.'));
-    if (!target) continue;
-    const schema = convert(target, ctx);
-    delete schema.default;
-    props[alias] = {
-      ...schema,
-      description: `Another spelling of \`${path}\`; when both are sent they must be equal.`,
-    };
+    const [container, leaf, ...deeper] = alias.split('.');
+    if (!target || !container || deeper.length > 0 || props[container] !== undefined) continue;
+    const schema = aliasForm(d, path, convert(target, ctx));
+    const description = `Another spelling of \`${path}\`; when both are sent they must be equal.`;
+    props[container] = leaf === undefined ? { ...schema, description } : nestedSpelling(leaf, schema, description);
   }
   return props;
+}
+
+/**
+ * The alias's form: the member's without its default; a flat alias of a member inside an optional
+ * object also takes null (a null alias alone creates no object: `classroomId: null`, no classroom).
+ */
+function aliasForm(d: Description, path: string, schema: JsonObject): JsonObject {
+  delete schema.default;
+  const [top = '', ...rest] = path.split('.');
+  const container = d.keys?.[top];
+  return rest.length > 0 && container?.flags?.presence !== 'required' ? nullable(schema) : schema;
 }
 
 function memberAt(d: Description, path: string[]): Description | undefined {
