@@ -8,11 +8,13 @@ import { fileURLToPath } from 'node:url';
 import prettier from 'prettier';
 import type { JsonObject } from './kit/src/index.js';
 import { analyticsDocument } from './analytics/src/openapi.js';
+import { notificationDocument } from './notification/src/openapi.js';
 import { userDocument } from './user/src/openapi.js';
 
 /** The services whose document is generated, and how each is built. */
 export const GENERATED_DOCUMENTS: Readonly<Record<string, () => JsonObject>> = {
   analytics: analyticsDocument,
+  notification: notificationDocument,
   user: userDocument,
 };
 

@@ -61,6 +61,16 @@ describe('jsonSchemaOf: the document form of a joi schema', () => {
     });
   });
 
+  it('objects with pattern() members: their names and values', () => {
+    agree(
+      Joi.object()
+        .pattern(/^[a-z]{1,3}$/, Joi.boolean().required())
+        .max(2),
+      [{}, { ab: true }, { ab: true, c: false }, { ab: 'x' }, { ABC: true }, { a: true, b: true, c: true }],
+    );
+    agree(Joi.object({ id: Joi.string() }).pattern(/^x_/, Joi.number()), [{ id: 'a', x_1: 2 }, { x_1: 'a' }, { y: 1 }]);
+  });
+
   it('arrays: items, bounds, uniqueness, single values', () => {
     agree(Joi.array().items(Joi.string()).min(1).max(2).unique(), [['a'], [], ['a', 'b', 'c'], ['a', 'a'], [1]]);
     agree(Joi.array().items(Joi.string()).single(), ['a', ['a'], 1]);

@@ -1,5 +1,5 @@
 import type Joi from 'joi';
-import { nestedSpelling, spelledRequirements, type Spelling } from './spellings.js';
+import { dependency, nestedSpelling, spelledRequirements, type Spelling } from './object-rules.js';
 
 /** A JSON value, as an OpenAPI document holds it. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -33,6 +33,7 @@ interface Description {
   rules?: Array<{ name: string; args?: Record<string, unknown> }>;
   allow?: unknown[];
   keys?: Record<string, Description>;
+  patterns?: Array<{ regex?: string; rule?: Description }>;
   items?: Description[];
   matches?: Array<{ schema?: Description }>;
   metas?: DocMeta[];
@@ -204,13 +205,34 @@ function objectSchema(d: Description, ctx: Context): JsonObject {
   const keys = Object.entries(d.keys ?? {}).filter(([, key]) => key.flags?.presence !== 'forbidden');
   const required = keys.filter(([, key]) => key.flags?.presence === 'required').map(([name]) => name);
   if (required.length > 0) out.required = required;
-  out.additionalProperties = d.keys === undefined || d.flags?.unknown === true || ctx.strip;
+  Object.assign(out, otherMembers(d, ctx));
   if (keys.length > 0) out.properties = properties(d, keys, ctx);
   Object.assign(out, sized(d, 'minProperties', 'maxProperties'));
   const dependencies = [...(d.dependencies ?? []).map(dependency), ...spelledRequirements(out, spellingsOf(d))];
   if (dependencies.length === 1) Object.assign(out, dependencies[0]);
   else if (dependencies.length > 1) out.allOf = dependencies;
   return out;
+}
+
+/** Members the object does not name: refused, kept, dropped, or matched by its `pattern()` rules. */
+function otherMembers(d: Description, ctx: Context): JsonObject {
+  const open = (d.keys === undefined && d.patterns === undefined) || d.flags?.unknown === true || ctx.strip;
+  return { additionalProperties: open, ...(d.patterns ? patternMembers(d, open, ctx) : {}) };
+}
+
+/**
+ * `object().pattern(regex, schema)`: members whose names match take `schema`. With no named
+ * members, that is every member: `propertyNames` states the names, `additionalProperties` their
+ * values (joi refuses other names unless unknown members are allowed).
+ */
+function patternMembers(d: Description, open: boolean, ctx: Context): JsonObject {
+  const members = (d.patterns ?? []).flatMap((p) =>
+    p.regex && p.rule ? [[regexSource(p.regex), convert(p.rule, ctx)] as const] : [],
+  );
+  const [only, ...more] = members;
+  if (!only || more.length > 0 || open || d.keys !== undefined)
+    return { patternProperties: Object.fromEntries(members) };
+  return { propertyNames: { pattern: only[0] }, additionalProperties: only[1] };
 }
 
 function properties(d: Description, keys: Array<[string, Description]>, ctx: Context): JsonObject {
@@ -242,21 +264,6 @@ function memberAt(d: Description, path: string[]): Description | undefined {
   let node: Description | undefined = d;
   for (const key of path) node = node?.keys?.[key];
   return node;
-}
-
-const requiredSets = (peers: string[]): JsonObject[] => peers.map((p) => ({ required: [p] }));
-
-/** joi's peer rules as JSON Schema: or (one at least), xor (exactly one), oxor (at most one), and. */
-function dependency({ rel, peers }: { rel: string; peers: string[] }): JsonObject {
-  if (rel === 'or') return { anyOf: requiredSets(peers) };
-  if (rel === 'xor') return { oneOf: requiredSets(peers) };
-  if (rel === 'oxor') return { not: { anyOf: pairs(peers).map((pair) => ({ required: pair })) } };
-  if (rel === 'and') return { anyOf: [{ required: peers }, { not: { anyOf: requiredSets(peers) } }] };
-  throw new Error(`joi object rule ${rel} has no document form; use documentedAs()`);
-}
-
-function pairs(peers: string[]): string[][] {
-  return peers.flatMap((a, i) => peers.slice(i + 1).map((b) => [a, b]));
 }
 
 function arraySchema(d: Description, ctx: Context): JsonObject {
