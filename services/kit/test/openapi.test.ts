@@ -100,6 +100,15 @@ describe('jsonSchemaOf: the document form of a joi schema', () => {
     expect(props.userId).to.deep.include({ type: 'string', maxLength: 5 });
   });
 
+  it('a required member a nested alias can give becomes one of the two', () => {
+    const body = tolerant(Joi.object({ studentId: Joi.string().required(), n: Joi.number().required() }), [
+      { path: 'studentId', alias: 'student.id' },
+    ]);
+    const schema = jsonSchemaOf(body);
+    expect(schema.required).to.deep.equal(['n']);
+    expect(schema.anyOf).to.deep.equal([{ required: ['studentId'] }, { required: ['student'] }]);
+  });
+
   it('a flat alias relaxes what it can give; a nested alias is an object holding the member', () => {
     const body = tolerant(
       Joi.object({

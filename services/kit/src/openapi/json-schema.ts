@@ -1,10 +1,8 @@
 import type Joi from 'joi';
+import type { Json, JsonObject } from './json.js';
 import { dependency, nestedSpelling, spelledRequirements, type Spelling } from './object-rules.js';
 
-/** A JSON value, as an OpenAPI document holds it. */
-export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-/** A JSON Schema (OpenAPI 3.1) or any other object of the document. */
-export type JsonObject = { [key: string]: Json };
+export type { Json, JsonObject } from './json.js';
 
 /**
  * What `documented()` and `named()` attach to a joi schema; the converter reads it back from

@@ -1,4 +1,4 @@
-import type { JsonObject } from './json-schema.js';
+import type { JsonObject } from './json.js';
 
 /** Two spellings of one member, as `tolerant()` declares them (`path` is where joi reads it). */
 export interface Spelling {
