@@ -12,6 +12,8 @@ import { importDocument } from './document-import/src/openapi.js';
 import { gatewayDocument } from './gateway/src/openapi.js';
 import { attemptDocument } from './attempt/src/openapi.js';
 import { peersDocument } from './peers/src/openapi.js';
+import { analyticsDocument } from './analytics/src/openapi.js';
+import { notificationDocument } from './notification/src/openapi.js';
 import { userDocument } from './user/src/openapi.js';
 
 /** The services whose document is generated, and how each is built. */
@@ -19,6 +21,8 @@ export const GENERATED_DOCUMENTS: Readonly<Record<string, () => JsonObject>> = {
   'document-import': importDocument,
   gateway: gatewayDocument,
   auth: authDocument,
+  analytics: analyticsDocument,
+  notification: notificationDocument,
   user: userDocument,
   attempt: attemptDocument,
   peers: peersDocument,

@@ -2,19 +2,19 @@ import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { serviceApp, type ServiceAppOptions } from '../../kit/src/index.js';
 import type { AnalyticsDeps } from './domain/deps.js';
-import { analyticsRoutes } from './routes.js';
+import { analyticsDocument, SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
+import { analyticsRouter } from './routes.js';
 
-export const SERVICE_NAME = 'analytics';
-export const SERVICE_VERSION = '0.1.0';
+export { SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
 
 export interface AnalyticsAppOptions extends ServiceAppOptions {
   conn: Connection;
 }
 
-/** The analytics Express app from injected dependencies; reads only its own OpenAPI document. */
+/** The analytics Express app from injected dependencies; serves the document its routes generate. */
 export function buildApp(deps: AnalyticsDeps, opts: AnalyticsAppOptions): Express {
   const parts = { name: SERVICE_NAME, version: SERVICE_VERSION, logger: deps.logger };
-  const openapi = new URL('../openapi.json', import.meta.url);
+  const routes = analyticsRouter(deps, opts.conn);
   // A snapshot carries up to 500 topic occurrences of up to 500 characters each.
-  return serviceApp({ ...parts, routes: analyticsRoutes(deps, opts.conn), openapi, bodyLimit: '1mb' }, opts);
+  return serviceApp({ ...parts, routes, openapi: analyticsDocument(), bodyLimit: '1mb' }, opts);
 }

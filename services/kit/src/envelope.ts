@@ -51,14 +51,20 @@ export function pageParams(query: { page?: unknown; limit?: unknown }, opts: Pag
  * (`Joi.object({ ...pagingKeys(), subjectId: ... })`): `page` and `limit` come out as clamped
  * integers and never fail validation. Pass the validated query to `pageParams` for `skip`.
  */
-export function pagingKeys(opts: PageOptions = {}): { page: Joi.Schema; limit: Joi.Schema } {
+export function pagingKeys(opts: PageOptions = {}): { page: Joi.NumberSchema; limit: Joi.NumberSchema } {
   const clamp = (field: 'page' | 'limit') => (value: unknown) => pageParams({ [field]: value }, opts)[field];
-  return {
-    page: Joi.any().custom(clamp('page')).default(1),
-    limit: Joi.any()
-      .custom(clamp('limit'))
-      .default(opts.defaultLimit ?? DEFAULT_LIMIT),
-  };
+  const defaultLimit = opts.defaultLimit ?? DEFAULT_LIMIT;
+  const never400 = 'a non-number is the default (never a 400).';
+  const page = Joi.any()
+    .custom(clamp('page'))
+    .default(1)
+    .description(`Default 1; clamped to 1..${MAX_PAGE.toLocaleString('en-US')}; ${never400}`);
+  const limit = Joi.any()
+    .custom(clamp('limit'))
+    .default(defaultLimit)
+    .description(`Default ${defaultLimit}; clamped to 1..${opts.maxLimit ?? MAX_LIMIT}; ${never400}`);
+  // Any value is accepted and comes out a clamped integer: typed as what the handler gets.
+  return { page: page as unknown as Joi.NumberSchema, limit: limit as unknown as Joi.NumberSchema };
 }
 
 /** `{ page, limit, total, totalPages }`; `totalPages` is 0 when there is nothing to list. */

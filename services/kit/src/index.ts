@@ -46,7 +46,18 @@ export {
 } from './route.js';
 export { documented, documentedAs, named, jsonSchemaOf, type Json, type JsonObject } from './openapi/json-schema.js';
 export { openApiDocument, openApiPath, type DocumentBase, type DocumentedRoute } from './openapi/document.js';
-export { envelope, okResponse, errorResponse, errorResponses, ref, ERROR_SCHEMA } from './openapi/responses.js';
+export {
+  envelope,
+  okResponse,
+  errorResponse,
+  errorResponses,
+  ref,
+  listData,
+  ERROR_SCHEMA,
+  INTERNAL_TOKEN_SCHEME,
+  LIST_META_SCHEMA,
+  SHARED_RESPONSES,
+} from './openapi/responses.js';
 export { kitPaths, type KitPathsOptions } from './openapi/kit-paths.js';
 export {
   readActor,

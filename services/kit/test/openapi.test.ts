@@ -9,6 +9,7 @@ import {
   named,
   okResponse,
   openApiDocument,
+  pagingKeys,
   routes,
   tolerant,
   trimmedString,
@@ -80,6 +81,16 @@ describe('jsonSchemaOf: the document form of a joi schema', () => {
     agree(Joi.object().unknown(false), [{ b: 1 }]);
   });
 
+  it('objects with pattern() members: their names and values', () => {
+    agree(
+      Joi.object()
+        .pattern(/^[a-z]{1,3}$/, Joi.boolean().required())
+        .max(2),
+      [{}, { ab: true }, { ab: true, c: false }, { ab: 'x' }, { ABC: true }, { a: true, b: true, c: true }],
+    );
+    agree(Joi.object({ id: Joi.string() }).pattern(/^x_/, Joi.number()), [{ id: 'a', x_1: 2 }, { x_1: 'a' }, { y: 1 }]);
+  });
+
   it('arrays: items, bounds, uniqueness, single values', () => {
     agree(Joi.array().items(Joi.string()).min(1).max(2).unique(), [['a'], [], ['a', 'b', 'c'], ['a', 'a'], [1]]);
     agree(Joi.array().items(Joi.string()).single(), ['a', ['a'], 1]);
@@ -123,6 +134,64 @@ describe('jsonSchemaOf: the document form of a joi schema', () => {
   it("an object's deep default (its members' defaults) states no default", () => {
     const schema = Joi.object({ a: Joi.boolean().default(false) }).default();
     expect(jsonSchemaOf(schema)).to.not.have.property('default');
+  });
+
+  it('a required member a nested alias can give becomes one of the two', () => {
+    const body = tolerant(Joi.object({ studentId: Joi.string().required(), n: Joi.number().required() }), [
+      { path: 'studentId', alias: 'student.id' },
+    ]);
+    const schema = jsonSchemaOf(body);
+    expect(schema.required).to.deep.equal(['n']);
+    expect(schema.anyOf).to.deep.equal([{ required: ['studentId'] }, { required: ['student'] }]);
+  });
+
+  it('a flat alias relaxes what it can give; a nested alias is an object holding the member', () => {
+    const body = tolerant(
+      Joi.object({
+        student: Joi.object({ id: Joi.string().required() }).required(),
+        exam: Joi.object({ id: Joi.string().required(), title: Joi.string().required() }).required(),
+        classroom: Joi.object({ id: Joi.string().required() }).allow(null),
+        score: Joi.number().required(),
+        attemptId: Joi.string().allow(null),
+      }),
+      [
+        { path: 'student.id', alias: 'studentId' },
+        { path: 'exam.id', alias: 'examId' },
+        { path: 'classroom.id', alias: 'classroomId' },
+        { path: 'score', alias: 'totalScore' },
+        { path: 'attemptId', alias: 'attempt.id' },
+      ],
+    );
+    const schema = jsonSchemaOf(body);
+    const props = schema.properties as Record<string, JsonObject>;
+    expect(schema.required).to.deep.equal(['exam']);
+    expect(schema.allOf).to.deep.equal([
+      { anyOf: [{ required: ['student'] }, { required: ['studentId'] }] },
+      { anyOf: [{ required: ['score'] }, { required: ['totalScore'] }] },
+    ]);
+    expect(props.student?.required).to.equal(undefined);
+    expect(props.exam?.required).to.deep.equal(['title']);
+    // A null classroomId alone creates no classroom: accepted.
+    expect(props.classroomId?.type).to.deep.equal(['string', 'null']);
+    expect(props.attempt).to.deep.include({
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: ['string', 'null'] } },
+    });
+  });
+});
+
+describe('paging keys in a typed query', () => {
+  it('type page and limit as the clamped numbers they become, and document their clamp', () => {
+    const query = Joi.object<{ page: number; limit: number }, true>(pagingKeys({ defaultLimit: 50, maxLimit: 200 }));
+    const props = jsonSchemaOf(query).properties as Record<string, JsonObject>;
+    expect(props.page).to.deep.equal({
+      default: 1,
+      description: 'Default 1; clamped to 1..1,000,000; a non-number is the default (never a 400).',
+    });
+    expect(props.limit?.description).to.equal(
+      'Default 50; clamped to 1..200; a non-number is the default (never a 400).',
+    );
   });
 });
 

@@ -82,6 +82,8 @@ describe('notification service: inbox, read/delete, preferences, parent alerts',
       expect((await inbox(svc, student('s1'), { q: '(toán)' })).items).to.have.length(1);
       expect((await inbox(svc, student('s1'), { q: 'thi' })).items.map((n) => n.title)).to.deep.equal(['Khác']);
       expect((await inbox(svc, student('s1'), { q: '.*' })).items).to.have.length(0);
+      // A NUL byte is text like any other (a BSON regex cannot hold it raw): no match, not a 500.
+      expect((await inbox(svc, student('s1'), { q: 'a\u0000b' })).items).to.have.length(0);
     });
 
     it('pages with the clamp (limit 500 is 100, garbage is the default) and filters by organizationId only when asked', async () => {

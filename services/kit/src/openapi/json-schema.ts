@@ -1,10 +1,8 @@
 import type Joi from 'joi';
-import { dependency } from './dependencies.js';
+import type { Json, JsonObject } from './json.js';
+import { dependency, nestedSpelling, spelledRequirements, type Spelling } from './object-rules.js';
 
-/** A JSON value, as an OpenAPI document holds it. */
-export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-/** A JSON Schema (OpenAPI 3.1) or any other object of the document. */
-export type JsonObject = { [key: string]: Json };
+export type { Json, JsonObject } from './json.js';
 
 /**
  * What `documented()` and `named()` attach to a joi schema; the converter reads it back from
@@ -16,7 +14,7 @@ interface DocMeta {
   openapi?: JsonObject;
   openapiOnly?: JsonObject;
   openapiName?: string;
-  spellings?: ReadonlyArray<{ path: string; alias: string }>;
+  spellings?: readonly Spelling[];
 }
 
 /** The part of joi's `describe()` output the converter reads. */
@@ -33,9 +31,9 @@ interface Description {
   rules?: Array<{ name: string; args?: Record<string, unknown> }>;
   allow?: unknown[];
   keys?: Record<string, Description>;
+  patterns?: Array<{ regex?: string; rule?: Description }>;
   items?: Description[];
   matches?: Array<{ schema?: Description }>;
-  patterns?: Array<{ regex?: string; rule?: Description }>;
   metas?: DocMeta[];
   preferences?: { stripUnknown?: unknown };
   dependencies?: Array<{ rel: string; peers: string[] }>;
@@ -111,6 +109,10 @@ function annotated(out: JsonObject, d: Description): JsonObject {
 
 /** An object's `.default()` (its members' defaults) is described as this marker: no JSON default. */
 const isDeepDefault = (value: Json) => JSON.stringify(value) === '{"special":"deep"}';
+
+function spellingsOf(d: Description): readonly Spelling[] {
+  return mergedMeta(d.metas).spellings ?? [];
+}
 
 function mergedMeta(metas: DocMeta[] | undefined): DocMeta {
   return Object.assign({}, ...(metas ?? [])) as DocMeta;
@@ -204,51 +206,64 @@ function objectSchema(d: Description, ctx: Context): JsonObject {
   const keys = Object.entries(d.keys ?? {}).filter(([, key]) => key.flags?.presence !== 'forbidden');
   const required = keys.filter(([, key]) => key.flags?.presence === 'required').map(([name]) => name);
   if (required.length > 0) out.required = required;
-  out.additionalProperties = keepsUnknown(d, ctx);
+  Object.assign(out, otherMembers(d, ctx));
   if (keys.length > 0) out.properties = properties(d, keys, ctx);
-  Object.assign(out, patternMembers(d, ctx), sized(d, 'minProperties', 'maxProperties'));
-  const dependencies = (d.dependencies ?? []).map(dependency);
+  Object.assign(out, sized(d, 'minProperties', 'maxProperties'));
+  const dependencies = [...(d.dependencies ?? []).map(dependency), ...spelledRequirements(out, spellingsOf(d))];
   if (dependencies.length === 1) Object.assign(out, dependencies[0]);
   else if (dependencies.length > 1) out.allOf = dependencies;
   return out;
 }
 
 /**
- * Unknown members: kept (unknown(true), or no keys nor patterns), dropped by an enclosing
- * tolerant() schema unless refused explicitly (unknown(false)), otherwise refused.
+ * Members the object does not name: kept (unknown(true), or no keys nor patterns), dropped by an
+ * enclosing tolerant() schema unless refused explicitly (unknown(false)), otherwise refused; or
+ * matched by its `pattern()` rules.
  */
-function keepsUnknown(d: Description, ctx: Context): boolean {
+function otherMembers(d: Description, ctx: Context): JsonObject {
   const unknown = d.flags?.unknown;
-  return unknown === true || (ctx.strip && unknown !== false) || (d.keys === undefined && !d.patterns?.length);
+  const open = unknown === true || (ctx.strip && unknown !== false) || (d.keys === undefined && !d.patterns?.length);
+  return { additionalProperties: open, ...(d.patterns ? patternMembers(d, open, ctx) : {}) };
 }
 
-/** `.pattern(regex, schema)`: members whose name matches take `schema` (as `patternProperties`). */
-function patternMembers(d: Description, ctx: Context): JsonObject {
-  if (!d.patterns?.length) return {};
-  const byName = d.patterns.map(({ regex, rule }): [string, JsonObject] => {
-    if (typeof regex !== 'string' || !rule) throw new Error('a joi key pattern that is a schema has no document form');
-    return [regexSource(regex), convert(rule, ctx)];
-  });
-  return { patternProperties: Object.fromEntries(byName) };
+/**
+ * `object().pattern(regex, schema)`: members whose names match take `schema`. With no named
+ * members, that is every member: `propertyNames` states the names, `additionalProperties` their
+ * values (joi refuses other names unless unknown members are allowed).
+ */
+function patternMembers(d: Description, open: boolean, ctx: Context): JsonObject {
+  const members = (d.patterns ?? []).flatMap((p) =>
+    p.regex && p.rule ? [[regexSource(p.regex), convert(p.rule, ctx)] as const] : [],
+  );
+  const [only, ...more] = members;
+  if (!only || more.length > 0 || open || d.keys !== undefined)
+    return { patternProperties: Object.fromEntries(members) };
+  return { propertyNames: { pattern: only[0] }, additionalProperties: only[1] };
 }
 
 function properties(d: Description, keys: Array<[string, Description]>, ctx: Context): JsonObject {
   const props: JsonObject = {};
   for (const [name, key] of keys) props[name] = convert(key, ctx);
-  for (const { path, alias } of mergedMeta(d.metas).spellings ?? []) {
-    if (alias.includes('.')) continue;
+  for (const { path, alias } of spellingsOf(d)) {
     const target = memberAt(d, path.split('.'));
-    if (!target) continue;
-    const schema = convert(target, ctx);
-    delete schema.default;
-    // The alias's own description, when it is a member too, says more than the generated one.
-    const own = d.keys?.[alias]?.flags?.description;
-    props[alias] = {
-      ...schema,
-      description: own ?? `Another spelling of \`${path}\`; when both are sent they must be equal.`,
-    };
+    const [container, leaf, ...deeper] = alias.split('.');
+    if (!target || !container || deeper.length > 0 || props[container] !== undefined) continue;
+    const schema = aliasForm(d, path, convert(target, ctx));
+    const description = `Another spelling of \`${path}\`; when both are sent they must be equal.`;
+    props[container] = leaf === undefined ? { ...schema, description } : nestedSpelling(leaf, schema, description);
   }
   return props;
+}
+
+/**
+ * The alias's form: the member's without its default; a flat alias of a member inside an optional
+ * object also takes null (a null alias alone creates no object: `classroomId: null`, no classroom).
+ */
+function aliasForm(d: Description, path: string, schema: JsonObject): JsonObject {
+  delete schema.default;
+  const [top = '', ...rest] = path.split('.');
+  const container = d.keys?.[top];
+  return rest.length > 0 && container?.flags?.presence !== 'required' ? nullable(schema) : schema;
 }
 
 function memberAt(d: Description, path: string[]): Description | undefined {

@@ -51,3 +51,50 @@ export const ERROR_SCHEMA: JsonObject = {
     },
   },
 };
+
+/**
+ * The `internalToken` security scheme of every service behind the gateway: stated once here so
+ * each document's `components.securitySchemes` says the same thing.
+ */
+export const INTERNAL_TOKEN_SCHEME: JsonObject = {
+  type: 'apiKey',
+  in: 'header',
+  name: 'X-Internal-Token',
+  description: 'Required on /v1/* routes (except /v1 and /v1/openapi.json) when INTERNAL_API_TOKEN is configured.',
+};
+
+/**
+ * The error responses every service answers the same way (the kit's app answers them), for
+ * `components.responses`: refer to them with `ref('responses', 'InternalError')` and so on.
+ */
+export const SHARED_RESPONSES: JsonObject = {
+  InternalError: errorResponse('Unexpected failure; no internals are returned. Codes: INTERNAL_ERROR.'),
+  Unavailable: errorResponse('MongoDB unreachable, or the service is shutting down. Codes: DEPENDENCY_UNAVAILABLE.'),
+  UnsupportedMediaType: errorResponse('A body that is not JSON. Codes: UNSUPPORTED_MEDIA_TYPE.'),
+};
+
+/** The list envelope's `meta` (`listMeta()`), for `components.schemas.ListMeta`. */
+export const LIST_META_SCHEMA: JsonObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['page', 'limit', 'total', 'totalPages'],
+  properties: {
+    page: { type: 'integer', minimum: 1 },
+    limit: { type: 'integer', minimum: 1 },
+    total: { type: 'integer', minimum: 0 },
+    totalPages: { type: 'integer', minimum: 0 },
+  },
+};
+
+/**
+ * The list envelope's data (`list()`): `{ items, meta }` with `items` of `item`'s schema and
+ * `meta` a `$ref` to `ListMeta` (put LIST_META_SCHEMA in the document's schemas).
+ */
+export function listData(item: JsonObject): JsonObject {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['items', 'meta'],
+    properties: { items: { type: 'array', items: item }, meta: ref('schemas', 'ListMeta') },
+  };
+}

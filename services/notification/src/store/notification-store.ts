@@ -28,7 +28,8 @@ export interface InboxPage {
 /** Rows are written in chunks so one request never builds a single huge wire message. */
 export const INSERT_CHUNK = 1000;
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// A NUL byte cannot travel in a BSON regex: it is spelled \x00, which matches it.
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\0/g, '\\x00');
 
 function scopeQuery(scope: Pick<InboxScope, 'userId' | 'organizationId'>): FilterQuery<NotificationRow> {
   const query: FilterQuery<NotificationRow> = {};
