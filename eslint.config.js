@@ -232,4 +232,23 @@ export default tseslint.config(
   ].map(([svc, depth, file]) =>
     restrict([file], [otherServices(svc), kitEntry(false), noApi(depth)], DRIVERS.slice(0, 2)),
   ),
+  // The infra readiness probe runs on every start of the test servers: it takes the kit's
+  // import-free timing module (as the operator does), not the entry point that loads every driver.
+  {
+    files: ['scripts/lib/probe.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            K8S_TESTS,
+            {
+              regex: '(^|/)kit/(?!src/(index|timing)\\.js$)',
+              message: 'the probe imports only the kit entry or timing',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

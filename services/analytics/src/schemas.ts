@@ -1,8 +1,7 @@
 import Joi from 'joi';
 import { dateTimeString, documented, named, pagingKeys, tolerant, trimmedString } from '../../kit/src/index.js';
-import type { EventInput } from './domain/analytics-events.js';
+import type { EventFilter, EventInput } from './domain/analytics-events.js';
 import type { ResultQuery, SnapshotInput } from './domain/results.js';
-import type { EventFilter } from './store/event-store.js';
 
 // The alphabet the kit allows in actor headers, so ids round-trip through paths and headers.
 export const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;

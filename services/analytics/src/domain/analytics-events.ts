@@ -4,6 +4,9 @@ import type { AnalyticsEventRow } from '../store/models.js';
 import * as store from '../store/event-store.js';
 import type { AnalyticsDeps } from './deps.js';
 
+/** What an event list may filter on, as the store reads it (the api names it through the domain). */
+export type EventFilter = store.EventFilter;
+
 export const MAX_PAYLOAD_BYTES = 16 * 1024;
 
 export interface EventInput {

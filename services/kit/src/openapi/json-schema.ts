@@ -153,14 +153,15 @@ function limit(d: Description, name: string): number | undefined {
   return typeof args?.limit === 'number' ? args.limit : undefined;
 }
 
-const STRING_FORMATS: Array<[string, string]> = [
-  ['email', 'email'],
-  ['guid', 'uuid'],
-  ['isoDate', 'date-time'],
-  ['uri', 'uri'],
-  ['hostname', 'hostname'],
-  ['ip', 'ip'],
-];
+/** joi string rules and the JSON Schema format each one means. */
+const STRING_FORMATS = Object.entries({
+  email: 'email',
+  guid: 'uuid',
+  isoDate: 'date-time',
+  uri: 'uri',
+  hostname: 'hostname',
+  ip: 'ip',
+});
 
 /** joi's min, max and length rules as the two keywords given (`length` sets both). */
 function sized(d: Description, minKeyword: string, maxKeyword: string): JsonObject {
