@@ -216,22 +216,6 @@ export default tseslint.config(
     [otherServices('question-bank'), kitEntry(false)],
     DRIVERS,
   ),
-  // TODO(#24 domain-mongoose): domain code that still names mongoose/mongodb types (filters,
-  // update documents, sessions, a Model) instead of asking its store; the rest of its zone holds.
-  ...[
-    ['attempt', 1, 'services/attempt/src/domain/answers.ts'],
-    ['auth', 1, 'services/auth/src/domain/sessions.ts'],
-    ['auth', 1, 'services/auth/src/domain/user-changes.ts'],
-    ['question-bank', 2, 'services/question-bank/src/domain/catalog/groups.ts'],
-    ['question-bank', 2, 'services/question-bank/src/domain/catalog/folders.ts'],
-    ['question-bank', 2, 'services/question-bank/src/domain/catalog/read-model-owner.ts'],
-    ['question-bank', 2, 'services/question-bank/src/domain/catalog/read-models.ts'],
-    ['question-bank', 2, 'services/question-bank/src/domain/catalog/types.ts'],
-    ['user', 1, 'services/user/src/domain/profiles.ts'],
-    ['user', 1, 'services/user/src/domain/snapshot.ts'],
-  ].map(([svc, depth, file]) =>
-    restrict([file], [otherServices(svc), kitEntry(false), noApi(depth)], DRIVERS.slice(0, 2)),
-  ),
   // The infra readiness probe runs on every start of the test servers: it takes the kit's
   // import-free timing module (as the operator does), not the entry point that loads every driver.
   {

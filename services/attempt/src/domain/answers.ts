@@ -1,9 +1,8 @@
-import type { UpdateFilter } from 'mongodb';
 import { AppError, type Actor } from '../../../kit/src/index.js';
 import { checkAnswerFits, normalizeAnswer, type AnswerInput } from '../grading/index.js';
 import { CODES, MSG } from '../messages.js';
 import type { AttemptDoc } from '../store/attempt-store.js';
-import type { AnswerRow, AttemptRow, EventRow } from '../store/models.js';
+import type { AnswerRow } from '../store/models.js';
 import { assertOwner } from './access.js';
 import { MAX_EVENTS } from './events.js';
 import type { AttemptDeps } from './deps.js';
@@ -93,29 +92,19 @@ export async function saveAnswer(
     }
     const row = answerRow(doc, i, { input: { ...input, answer }, version, now });
     const event = { id: deps.newId(), type: 'SAVE_ANSWER', createdAt: now, metadata: saveMeta(row) };
-    const update = saveUpdate(doc, i, row, event);
-    const filter = {
-      _id: attemptId,
-      status: 'IN_PROGRESS' as const,
-      [`answers.${i}.serverVersion`]: stored.serverVersion,
-      $or: [{ deadlineAt: null }, { deadlineAt: { $gt: now } }],
-    };
-    // The write changes exactly what saveUpdate names, so the answer is the read document with that
+    // Past MAX_SAVE_EVENTS saves are still stored, unrecorded.
+    const recorded = doc.eventCount < MAX_SAVE_EVENTS ? event : null;
+    const save = { attemptId, index: i, expectedVersion: stored.serverVersion, now, row, event: recorded };
+    // The write changes exactly what the save names, so the answer is the read document with that
     // change applied: a save never ships the whole attempt back from the database.
-    if (await deps.store.casApply(filter, update)) return afterSave(doc, i, row, update);
+    if (await deps.store.setAnswer(save)) return afterSave(doc, i, row, recorded !== null);
   }
   throw new AppError(CODES.busy, MSG.busy);
 }
 
-function saveUpdate(doc: AttemptDoc, i: number, row: AnswerRow, event: EventRow): UpdateFilter<AttemptRow> {
-  const $set = { [`answers.${i}`]: row, updatedAt: row.savedAt! };
-  if (doc.eventCount >= MAX_SAVE_EVENTS) return { $set, $inc: { rev: 1 } };
-  return { $set, $inc: { rev: 1, eventCount: 1 }, $push: { events: event } };
-}
-
-function afterSave(doc: AttemptDoc, i: number, row: AnswerRow, update: UpdateFilter<AttemptRow>): AttemptDoc {
+function afterSave(doc: AttemptDoc, i: number, row: AnswerRow, recorded: boolean): AttemptDoc {
   const answers = doc.answers.map((a, j) => (j === i ? row : a));
-  const eventCount = doc.eventCount + (update.$push ? 1 : 0);
+  const eventCount = doc.eventCount + (recorded ? 1 : 0);
   return { ...doc, answers, updatedAt: row.savedAt!, rev: doc.rev + 1, eventCount };
 }
 

@@ -1,11 +1,38 @@
 import type { ClientSession, Collection, Filter, UpdateFilter } from 'mongodb';
 import { isDuplicateKey } from '../../../kit/src/index.js';
-import type { AttemptModels, AttemptRow } from './models.js';
+import type { AnswerRow, AttemptModels, AttemptRow, EventRow } from './models.js';
 
 // Detail reads never carry the event log or the outbox fields.
 const DETAIL = { events: 0, _outbox: 0, _outboxClaim: 0 } as const;
 
 export type AttemptDoc = Omit<AttemptRow, 'events'>;
+
+/** One answer save, as the domain decided it: the compare-and-set's expectations and its writes. */
+export interface AnswerSave {
+  attemptId: string;
+  index: number;
+  /** The answer's stored serverVersion the save read: a concurrent save changes it and loses this one. */
+  expectedVersion: number;
+  now: Date;
+  row: AnswerRow;
+  /** The SAVE_ANSWER event to append, or null when the event log is full (the save is unrecorded). */
+  event: EventRow | null;
+}
+
+function saveFilter(save: AnswerSave): Filter<AttemptRow> {
+  return {
+    _id: save.attemptId,
+    status: 'IN_PROGRESS',
+    [`answers.${save.index}.serverVersion`]: save.expectedVersion,
+    $or: [{ deadlineAt: null }, { deadlineAt: { $gt: save.now } }],
+  };
+}
+
+function saveUpdate(save: AnswerSave): UpdateFilter<AttemptRow> {
+  const $set = { [`answers.${save.index}`]: save.row, updatedAt: save.row.savedAt! };
+  if (!save.event) return { $set, $inc: { rev: 1 } };
+  return { $set, $inc: { rev: 1, eventCount: 1 }, $push: { events: save.event } };
+}
 
 /** The attempt queries, on the driver collection: the hot paths skip mongoose's casting. */
 export interface AttemptStore {
@@ -21,8 +48,11 @@ export interface AttemptStore {
     update: UpdateFilter<AttemptRow>,
     session?: ClientSession,
   ): Promise<AttemptDoc | null>;
-  /** The same conditional write without reading the document back: whether it matched. */
-  casApply(filter: Filter<AttemptRow>, update: UpdateFilter<AttemptRow>): Promise<boolean>;
+  /**
+   * Writes answer `index` (and records `event` when given) only while the attempt is in progress,
+   * before its deadline, with that answer still at `expectedVersion`: whether the write matched.
+   */
+  setAnswer(save: AnswerSave): Promise<boolean>;
   due(now: Date, limit: number): Promise<string[]>;
 }
 
@@ -53,8 +83,8 @@ export function attemptStore(models: AttemptModels): AttemptStore {
         ...(session ? { session } : {}),
       });
     },
-    async casApply(filter, update) {
-      return (await col.updateOne(filter, update)).matchedCount === 1;
+    async setAnswer(save) {
+      return (await col.updateOne(saveFilter(save), saveUpdate(save))).matchedCount === 1;
     },
     async due(now, limit) {
       const rows = await col

@@ -1,5 +1,6 @@
-import { AppError, withTransaction } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/index.js';
 import { MSG } from '../messages.js';
+import { inTransaction } from '../store/transactions.js';
 import { findMemberships, findUserByEmail } from '../store/user-store.js';
 import type { AuthDeps } from './deps.js';
 import { compareSecret } from './hashing.js';
@@ -40,7 +41,7 @@ export async function login(deps: AuthDeps, input: LoginInput, clientAddress: st
   }
   await recordLoginSuccess(deps, keys, now);
   const refresh = await prepareRefresh(deps, user._id, now);
-  const sid = await withTransaction(deps.db, (session) => startFamily(deps, user._id, refresh, session));
+  const sid = await inTransaction(deps.db, (tx) => startFamily(deps, user._id, refresh, tx));
   deps.metrics.login('success');
   const memberships = await findMemberships(deps.models, user._id);
   return sessionView(deps, { user, memberships }, { refreshToken: refresh.token, sid }, now);

@@ -69,7 +69,7 @@ export async function grantMembership(
   if (!existing) await assertRoomForOne(deps, ref.userId);
   const row = { _id: deps.newId(), ...ref, organizationName: name, role: input.role, status: 'ACTIVE' };
   const view = await applyUserChange(deps, ref.userId, {
-    write: (session) => upsertMembership(deps.models, row, session),
+    write: (tx) => upsertMembership(deps.models, row, tx),
   });
   if (existing && existing.role !== input.role) {
     await revokeUserFamilies(deps.models, ref.userId, 'membership_changed', deps.clock());
@@ -88,7 +88,7 @@ export async function removeMembership(deps: AuthDeps, actor: Actor, ref: Member
     throw new AppError('MEMBERSHIP_CONFLICT', MSG.defaultMembership);
   }
   const view = await applyUserChange(deps, ref.userId, {
-    write: (session) => deleteMembership(deps.models, ref.userId, ref.organizationId, session),
+    write: (tx) => deleteMembership(deps.models, ref.userId, ref.organizationId, tx),
   });
   await revokeUserFamilies(deps.models, ref.userId, 'membership_removed', deps.clock());
   return view;

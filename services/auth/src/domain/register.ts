@@ -4,6 +4,7 @@ import { USER_CHANGED_TOPIC, userChanged } from '../events.js';
 import { MSG } from '../messages.js';
 import type { UserRow } from '../store/models.js';
 import { countAttempt } from '../store/throttle-store.js';
+import { inOutboxTransaction } from '../store/transactions.js';
 import {
   deleteRegistration,
   findMemberships,
@@ -95,12 +96,12 @@ export async function register(deps: AuthDeps, input: RegisterInput, clientAddre
   };
   let sid = '';
   try {
-    await deps.outbox.transaction(async (unit, session) => {
-      await insertMembership(deps.models, membership, session);
-      sid = await startFamily(deps, userId, refresh, session);
+    await inOutboxTransaction(deps.outbox, async (unit, tx) => {
+      await insertMembership(deps.models, membership, tx);
+      sid = await startFamily(deps, userId, refresh, tx);
       const event = userChanged('CREATED', { user, memberships: [{ ...membership, createdAt: now }] }, now);
       const stamp = unit.enqueue({ topic: USER_CHANGED_TOPIC, event, owner: deps.models.User, ownerId: userId });
-      await insertUser(deps.models, { ...user, ...stamp.fields }, session);
+      await insertUser(deps.models, { ...user, ...stamp.fields }, tx);
     });
   } catch (err) {
     if (!deps.db.transactions) await deleteRegistration(deps.models, userId).catch(() => undefined);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { ClientSession } from 'mongoose';
 import type { MembershipClaim } from '../../../kit/src/index.js';
 import { insertFamily, insertRefreshToken } from '../store/token-store.js';
 import type { MembershipRow, UserRow } from '../store/models.js';
+import type { StoreTx } from '../store/transactions.js';
 import type { AuthDeps } from './deps.js';
 import { hashSecret } from './hashing.js';
 import { MAX_MEMBERSHIP_CLAIMS, refreshDigest, signAccessToken, signRefreshToken } from './tokens.js';
@@ -32,26 +32,21 @@ export async function storeRefresh(
   deps: AuthDeps,
   owner: { userId: string; familyId: string },
   r: PreparedRefresh,
-  session?: ClientSession,
+  tx?: StoreTx,
 ): Promise<void> {
   const { userId, familyId } = owner;
   await insertRefreshToken(
     deps.models,
     { _id: deps.newId(), jti: r.jti, userId, familyId, tokenHash: r.tokenHash, expiresAt: r.expiresAt },
-    session,
+    tx,
   );
 }
 
 /** Starts a new login session (a token family) with its first refresh token. */
-export async function startFamily(
-  deps: AuthDeps,
-  userId: string,
-  r: PreparedRefresh,
-  session?: ClientSession,
-): Promise<string> {
+export async function startFamily(deps: AuthDeps, userId: string, r: PreparedRefresh, tx?: StoreTx): Promise<string> {
   const familyId = deps.newId();
-  await insertFamily(deps.models, familyId, userId, session);
-  await storeRefresh(deps, { userId, familyId }, r, session);
+  await insertFamily(deps.models, familyId, userId, tx);
+  await storeRefresh(deps, { userId, familyId }, r, tx);
   return familyId;
 }
 

@@ -1,7 +1,7 @@
-import type { ClientSession } from 'mongoose';
 import { AppError } from '../../../kit/src/index.js';
 import { USER_CHANGED_TOPIC, userChanged } from '../events.js';
 import { MSG } from '../messages.js';
+import { inOutboxTransaction, type StoreTx } from '../store/transactions.js';
 import { findMemberships, findUserById, updateUserVersion } from '../store/user-store.js';
 import type { AuthDeps } from './deps.js';
 import { toUserView, type UserView } from './views.js';
@@ -9,7 +9,7 @@ import { toUserView, type UserView } from './views.js';
 /** A change to a user: fields of the user row, and writes beside it (its memberships). */
 export interface UserChange {
   set?: { status?: string };
-  write?: (session: ClientSession | undefined) => Promise<void>;
+  write?: (tx: StoreTx) => Promise<void>;
 }
 
 const ATTEMPTS = 5;
@@ -38,9 +38,9 @@ async function tryChange(deps: AuthDeps, userId: string, change: UserChange): Pr
   const seen = new Date(user.updatedAt);
   const next = new Date(Math.max(now.getTime(), seen.getTime() + 1));
   try {
-    return await deps.outbox.transaction(async (unit, session) => {
-      await change.write?.(session);
-      const memberships = await findMemberships(m, userId, session);
+    return await inOutboxTransaction(deps.outbox, async (unit, tx) => {
+      await change.write?.(tx);
+      const memberships = await findMemberships(m, userId, tx);
       const updated = { ...user, ...change.set, updatedAt: next };
       const event = userChanged('UPDATED', { user: updated, memberships }, now);
       const stamp = unit.enqueue({ topic: USER_CHANGED_TOPIC, event, owner: m.User, ownerId: userId });
@@ -48,7 +48,7 @@ async function tryChange(deps: AuthDeps, userId: string, change: UserChange): Pr
         m,
         { id: userId, seen, next },
         { set: change.set ?? {}, stamp: stamp.update },
-        session,
+        tx,
       );
       if (!written) throw new StaleUser();
       return toUserView(updated, memberships);

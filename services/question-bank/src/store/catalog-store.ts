@@ -1,12 +1,6 @@
 import type { FilterQuery, Model } from 'mongoose';
 import { isDuplicateKey } from '../../../kit/src/index.js';
-import type {
-  CatalogModels,
-  QuestionFolderRow,
-  QuestionGroupRow,
-  QuestionTypeRow,
-  TaxonomyRefRow,
-} from './catalog-models.js';
+import type { CatalogModels, QuestionFolderRow, QuestionGroupRow, QuestionTypeRow } from './catalog-models.js';
 import type { QuestionModels } from './question-models.js';
 
 export type StoreModels = CatalogModels & QuestionModels;
@@ -71,13 +65,6 @@ export async function folderIsEmpty(m: StoreModels, id: string): Promise<boolean
 
 export const deleteFolder = (m: StoreModels, id: string) => m.QuestionFolder.deleteOne({ _id: id }).exec();
 
-export const findTypes = (m: StoreModels, filter: FilterQuery<QuestionTypeRow>, limit: number) =>
-  m.QuestionTypeDefinition.find(filter)
-    .sort({ isSystem: -1, code: 1, _id: 1 })
-    .limit(limit)
-    .lean<QuestionTypeRow[]>()
-    .exec();
-
 export const findTypeById = (m: StoreModels, id: string) =>
   m.QuestionTypeDefinition.findById(id).lean<QuestionTypeRow>().exec();
 
@@ -109,9 +96,6 @@ export const updateType = (m: StoreModels, id: string, set: Partial<QuestionType
   m.QuestionTypeDefinition.findByIdAndUpdate(id, { $set: set }, { new: true }).lean<QuestionTypeRow>().exec();
 
 export const deleteType = (m: StoreModels, id: string) => m.QuestionTypeDefinition.deleteOne({ _id: id }).exec();
-
-export const findTaxonomy = (m: StoreModels, filter: FilterQuery<TaxonomyRefRow>, page: Page) =>
-  pageOf<TaxonomyRefRow>(m.TaxonomyRef, filter, page, { kind: 1, code: 1, _id: 1 });
 
 /**
  * Upserts by `_id` within the row's organization: the filter names the row's `organizationId`, so a

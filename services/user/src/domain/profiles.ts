@@ -1,8 +1,7 @@
-import type { UpdateQuery } from 'mongoose';
 import { AppError, isDuplicateKey, type Actor } from '../../../kit/src/index.js';
 import { MSG } from '../messages.js';
 import type { ProfileRow } from '../store/models.js';
-import { findProfile, updateAtRev } from '../store/profile-store.js';
+import { findProfile, updateAtRev, type ProfileChange } from '../store/profile-store.js';
 import { assertOwnerOrAdmin } from './access.js';
 import type { UserDeps } from './deps.js';
 import { toProfileView, type ProfileView } from './views.js';
@@ -42,7 +41,7 @@ function nextVersion(now: Date, current: Date): Date {
 async function changeProfile(
   deps: UserDeps,
   userId: string,
-  change: (row: ProfileRow) => UpdateQuery<ProfileRow>,
+  change: (row: ProfileRow) => ProfileChange,
 ): Promise<ProfileView> {
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
     const row = await existing(deps, userId);
@@ -65,11 +64,11 @@ export async function updateBaseProfile(
 ): Promise<ProfileView> {
   assertOwnerOrAdmin(actor, userId);
   return changeProfile(deps, userId, (row) => {
-    const $set: Partial<ProfileRow> = { fullName: input.fullName, updatedAt: nextVersion(deps.clock(), row.updatedAt) };
-    if (input.email !== undefined) $set.email = input.email;
-    if (input.avatarUrl !== undefined) $set.avatarUrl = input.avatarUrl;
-    if (input.phone) $set.phone = input.phone;
-    return input.phone === null ? { $set, $unset: { phone: 1 } } : { $set };
+    const set: Partial<ProfileRow> = { fullName: input.fullName, updatedAt: nextVersion(deps.clock(), row.updatedAt) };
+    if (input.email !== undefined) set.email = input.email;
+    if (input.avatarUrl !== undefined) set.avatarUrl = input.avatarUrl;
+    if (input.phone) set.phone = input.phone;
+    return { set, removePhone: input.phone === null };
   });
 }
 
@@ -87,6 +86,6 @@ export async function upsertRoleProfile(
   assertOwnerOrAdmin(actor, target.userId);
   return changeProfile(deps, target.userId, (row) => {
     const now = deps.clock();
-    return { $set: { [target.kind]: { ...(row[target.kind] ?? {}), ...fields, updatedAt: now } } };
+    return { set: { [target.kind]: { ...(row[target.kind] ?? {}), ...fields, updatedAt: now } } };
   });
 }

@@ -1,8 +1,7 @@
-import type { UpdateQuery } from 'mongoose';
 import { AppError, isDuplicateKey } from '../../../kit/src/index.js';
 import { MSG } from '../messages.js';
 import type { MembershipRow, ProfileRow, TeacherKycRow } from '../store/models.js';
-import { findProfile, insertProfile, updateIfOlder } from '../store/profile-store.js';
+import { findProfile, insertProfile, updateIfOlder, type ProfileChange } from '../store/profile-store.js';
 import type { UserDeps } from './deps.js';
 import { toProfileView, type ProfileView } from './views.js';
 
@@ -53,11 +52,10 @@ function baseFields(s: SnapshotInput): Partial<ProfileRow> {
   return out;
 }
 
-function updateOf(s: SnapshotInput): UpdateQuery<ProfileRow> {
-  const update: UpdateQuery<ProfileRow> = { $set: baseFields(s) };
-  if (s.phone === null) update.$unset = { phone: 1 };
-  else if (s.phone !== undefined) update.$set!.phone = s.phone;
-  return update;
+function changeOf(s: SnapshotInput): ProfileChange {
+  const set = baseFields(s);
+  if (s.phone !== null && s.phone !== undefined) set.phone = s.phone;
+  return { set, removePhone: s.phone === null };
 }
 
 function newRow(userId: string, s: SnapshotInput): ProfileRow {
@@ -92,7 +90,7 @@ function conflict(err: unknown): AppError | undefined {
 
 async function tryApply(deps: UserDeps, userId: string, s: SnapshotInput): Promise<boolean | undefined> {
   try {
-    if (await updateIfOlder(deps.models, userId, s.updatedAt, updateOf(s))) return true;
+    if (await updateIfOlder(deps.models, userId, s.updatedAt, changeOf(s))) return true;
     if (await findProfile(deps.models, userId)) return false;
     await insertProfile(deps.models, newRow(userId, s));
     return true;

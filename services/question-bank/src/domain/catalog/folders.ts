@@ -1,6 +1,6 @@
-import type { FilterQuery } from 'mongoose';
 import { AppError, type Actor, type PageParams } from '../../../../kit/src/index.js';
 import type { FOLDER_VISIBILITIES, QuestionFolderRow } from '../../store/catalog-models.js';
+import { folderPage, type FolderFilter } from '../../store/catalog-lists.js';
 import * as store from '../../store/catalog-store.js';
 import type { QuestionBankDeps } from '../deps.js';
 import { readScope, writeScope, type ReadScope, type WriteScope } from './scope.js';
@@ -35,10 +35,8 @@ function canSee(
   return scope.isAdmin || folder.visibility !== 'PRIVATE' || folder.createdById === scope.userId;
 }
 
-function listFilter(scope: ReadScope): FilterQuery<QuestionFolderRow> {
-  const filter: FilterQuery<QuestionFolderRow> = scope.allOrgs ? {} : { organizationId: scope.organizationId };
-  if (!scope.isAdmin) filter.$or = [{ createdById: scope.userId }, { visibility: { $ne: 'PRIVATE' } }];
-  return filter;
+function listFilter(scope: ReadScope): FolderFilter {
+  return scope.isAdmin ? { scope } : { scope, visibleTo: { userId: scope.userId } };
 }
 
 export async function listFolders(
@@ -48,10 +46,7 @@ export async function listFolders(
   page: PageParams,
 ): Promise<{ items: FolderView[]; total: number }> {
   const scope = readScope(actor, query);
-  const { rows, total } = await store.pageOf<QuestionFolderRow>(deps.models.QuestionFolder, listFilter(scope), page, {
-    name: 1,
-    _id: 1,
-  });
+  const { rows, total } = await folderPage(deps.models, listFilter(scope), page);
   return { items: rows.map(toFolderView), total };
 }
 

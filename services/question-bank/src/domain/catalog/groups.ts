@@ -1,6 +1,6 @@
-import type { FilterQuery } from 'mongoose';
 import type { Actor, PageParams } from '../../../../kit/src/index.js';
 import type { QuestionGroupRow } from '../../store/catalog-models.js';
+import { groupPage, type GroupFilter } from '../../store/catalog-lists.js';
 import * as store from '../../store/catalog-store.js';
 import type { QuestionBankDeps } from '../deps.js';
 import { foldText, literalPattern, readScope, writeScope } from './scope.js';
@@ -43,11 +43,11 @@ function toGroupView(row: QuestionGroupRow, questions: number): GroupView {
 }
 
 /** Organization scope; non-admins with X-User-Id see their own groups, as with questions. */
-function listFilter(actor: Actor, query: ListGroupsQuery): FilterQuery<QuestionGroupRow> {
+function listFilter(actor: Actor, query: ListGroupsQuery): GroupFilter {
   const scope = readScope(actor, query);
-  const filter: FilterQuery<QuestionGroupRow> = scope.allOrgs ? {} : { organizationId: scope.organizationId };
+  const filter: GroupFilter = { scope };
   if (!scope.isAdmin && scope.userId !== null) filter.createdById = scope.userId;
-  if (query.q) filter.searchText = literalPattern(foldText(query.q));
+  if (query.q) filter.search = literalPattern(foldText(query.q));
   return filter;
 }
 
@@ -57,12 +57,7 @@ export async function listGroups(
   query: ListGroupsQuery,
   page: PageParams,
 ): Promise<{ items: GroupView[]; total: number }> {
-  const { rows, total } = await store.pageOf<QuestionGroupRow>(
-    deps.models.QuestionGroup,
-    listFilter(actor, query),
-    page,
-    { createdAt: -1, _id: -1 },
-  );
+  const { rows, total } = await groupPage(deps.models, listFilter(actor, query), page);
   // One count query for the whole page.
   const counts = await store.countLiveQuestionsBy(
     deps.models,

@@ -2,9 +2,15 @@
 // global), ids are unique across organizations, and a write never matches, overwrites or reveals a
 // row of another organization: an item naming such an id refuses the whole batch with 409
 // READ_MODEL_ID_CONFLICT before anything is written.
-import type { Model } from 'mongoose';
 import { AppError, isDuplicateKey, type Actor } from '../../../../kit/src/index.js';
 import * as store from '../../store/catalog-store.js';
+import {
+  readModelOwners,
+  upsertReadModel,
+  type OwnedRow,
+  type ReadModelName,
+  type ReadModelRows,
+} from '../../store/read-model-owners.js';
 import type { QuestionBankDeps } from '../deps.js';
 import { isPlatformAdmin, TENANCY_MSG } from '../tenancy.js';
 import { writeScope } from './scope.js';
@@ -35,13 +41,8 @@ function conflict(paths: string[]): AppError {
   });
 }
 
-export interface OwnedRow {
-  _id: string;
-  organizationId: string | null;
-}
-
-export interface OwnedWrite<T extends OwnedRow> {
-  rows: Array<Partial<T> & OwnedRow>;
+export interface OwnedWrite<K extends ReadModelName> {
+  rows: Array<Partial<ReadModelRows[K]> & OwnedRow>;
   /** The request path of each row's id, for the 409's details. */
   paths: string[];
   /** Rows known to be the writer's (their question is); matched by id alone, which repairs them. */
@@ -51,10 +52,15 @@ export interface OwnedWrite<T extends OwnedRow> {
 }
 
 /** Writes the rows in their organization, or refuses the batch if any id is another organization's. */
-export async function writeOwned<T extends OwnedRow>(model: Model<T>, w: OwnedWrite<T>): Promise<number> {
+export async function writeOwned<K extends ReadModelName>(
+  deps: QuestionBankDeps,
+  name: K,
+  w: OwnedWrite<K>,
+): Promise<number> {
   const repair = w.repair ?? new Set<string>();
-  const owners = await store.ownersOf(
-    model,
+  const owners = await readModelOwners(
+    deps.models,
+    name,
     w.rows.filter((r) => !repair.has(r._id)).map((r) => r._id),
   );
   const foreign = new Set(w.foreign ?? []);
@@ -63,7 +69,7 @@ export async function writeOwned<T extends OwnedRow>(model: Model<T>, w: OwnedWr
   });
   if (foreign.size > 0) throw conflict([...foreign].sort((a, b) => a - b).map((i) => w.paths[i]!));
   try {
-    return await store.upsertOwned(model, w.rows, repair);
+    return await upsertReadModel(deps.models, name, w.rows, repair);
   } catch (err) {
     // Another organization took an id between the check and the write.
     if (isDuplicateKey(err)) throw conflict([]);

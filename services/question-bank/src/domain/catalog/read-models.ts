@@ -1,7 +1,6 @@
-import type { FilterQuery } from 'mongoose';
 import type { Actor, PageParams } from '../../../../kit/src/index.js';
 import type { TaxonomyKind, TaxonomyRefRow } from '../../store/catalog-models.js';
-import * as store from '../../store/catalog-store.js';
+import { taxonomyPage, type TaxonomyFilter } from '../../store/catalog-lists.js';
 import type { QuestionBankDeps } from '../deps.js';
 import { backfillOrganization, byQuestion, itemOrganization, writeOwned } from './read-model-owner.js';
 import { foldText, literalPattern, readScope } from './scope.js';
@@ -74,15 +73,13 @@ export async function listTaxonomy(
   page: PageParams,
 ): Promise<{ items: TaxonomyView[]; total: number }> {
   const scope = readScope(actor, query);
-  const filter: FilterQuery<TaxonomyRefRow> = {};
+  const filter: TaxonomyFilter = { kind: query.kind, status: query.status };
   if (!scope.allOrgs) {
     const orgs = query.includeGlobal ? [scope.organizationId, null] : [scope.organizationId];
-    filter.organizationId = { $in: [...new Set(orgs)] };
+    filter.organizationIds = [...new Set(orgs)];
   }
-  if (query.kind) filter.kind = query.kind;
-  if (query.status) filter.status = query.status;
-  if (query.q) filter.searchText = literalPattern(foldText(query.q));
-  const { rows, total } = await store.findTaxonomy(deps.models, filter, page);
+  if (query.q) filter.search = literalPattern(foldText(query.q));
+  const { rows, total } = await taxonomyPage(deps.models, filter, page);
   return { items: rows.map(toTaxonomyView), total };
 }
 
@@ -102,7 +99,7 @@ export async function putTaxonomy(deps: QuestionBankDeps, actor: Actor, items: T
     organizationId: itemOrganization(org, organizationId, `items.${i}.organizationId`),
   }));
   const paths = items.map((_, i) => `items.${i}.id`);
-  return { count: await writeOwned(deps.models.TaxonomyRef, { rows, paths }) };
+  return { count: await writeOwned(deps, 'TaxonomyRef', { rows, paths }) };
 }
 
 /** Counts of the writer's own questions only: another organization's question is a 409. */
@@ -119,7 +116,7 @@ export async function putUsageCounts(deps: QuestionBankDeps, actor: Actor, items
     items.map((i) => i.questionId),
   );
   const paths = items.map((_, i) => `items.${i}.questionId`);
-  return { count: await writeOwned(deps.models.UsageCount, { rows, paths, repair: own, foreign }) };
+  return { count: await writeOwned(deps, 'UsageCount', { rows, paths, repair: own, foreign }) };
 }
 
 /** Users of the writer's organization; an organization ref only for X-Organization-Id itself. */
@@ -143,13 +140,13 @@ export async function putRelationRefs(
     };
   });
   const userPaths = users.map((_, i) => `users.${i}.id`);
-  const userCount = await writeOwned(deps.models.UserRef, { rows: users, paths: userPaths });
+  const userCount = await writeOwned(deps, 'UserRef', { rows: users, paths: userPaths });
   // The organization's own row is the writer's by definition: matched by id (repairing a stale owner).
   const repair = new Set(organizations.map((o) => o._id));
   const orgPaths = organizations.map((_, i) => `organizations.${i}.id`);
   return {
     users: userCount,
-    organizations: await writeOwned(deps.models.OrganizationRef, { rows: organizations, paths: orgPaths, repair }),
+    organizations: await writeOwned(deps, 'OrganizationRef', { rows: organizations, paths: orgPaths, repair }),
   };
 }
 
@@ -168,5 +165,5 @@ export async function putExamRefs(deps: QuestionBankDeps, actor: Actor, exams: E
   );
   const repair = new Set(rows.filter((r) => own.has(r.questionId)).map((r) => r._id));
   const paths = exams.map((_, i) => `exams.${i}.questionId`);
-  return { count: await writeOwned(deps.models.ExamRef, { rows, paths, repair, foreign }) };
+  return { count: await writeOwned(deps, 'ExamRef', { rows, paths, repair, foreign }) };
 }

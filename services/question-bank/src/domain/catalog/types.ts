@@ -1,6 +1,6 @@
-import type { FilterQuery } from 'mongoose';
 import { AppError, isDuplicateKey, type Actor } from '../../../../kit/src/index.js';
 import { CORE_TYPES, type CoreType, type QuestionTypeRow } from '../../store/catalog-models.js';
+import { findTypes, type TypeFilter } from '../../store/catalog-lists.js';
 import * as store from '../../store/catalog-store.js';
 import type { QuestionBankDeps } from '../deps.js';
 import { literalPattern, readScope, writeScope, type ReadScope, type WriteScope } from './scope.js';
@@ -76,11 +76,9 @@ export async function seedSystemTypes(deps: QuestionBankDeps, organizationId: st
   );
 }
 
-function visibleFilter(scope: ReadScope): FilterQuery<QuestionTypeRow> {
-  const custom: FilterQuery<QuestionTypeRow> = { isSystem: false };
-  if (scope.userId !== null) custom.createdById = scope.userId;
-  if (scope.allOrgs) return { $or: [{ isSystem: true }, custom] };
-  return { organizationId: scope.organizationId, $or: [{ isSystem: true }, custom] };
+/** The scope's system definitions and its custom ones (a user's own only, when the actor names one). */
+function visibleFilter(scope: ReadScope): TypeFilter {
+  return scope.userId === null ? { scope } : { scope, createdById: scope.userId };
 }
 
 export async function listTypes(deps: QuestionBankDeps, actor: Actor, query: ListTypesQuery): Promise<TypeView[]> {
@@ -89,8 +87,8 @@ export async function listTypes(deps: QuestionBankDeps, actor: Actor, query: Lis
   const filter = visibleFilter(scope);
   const status = query.status ?? (query.summary ? 'ACTIVE' : undefined);
   if (status) filter.status = status;
-  if (query.q) filter.$and = [{ $or: [{ code: literalPattern(query.q) }, { name: literalPattern(query.q) }] }];
-  const rows = await store.findTypes(deps.models, filter, TYPE_LIST_CAP);
+  if (query.q) filter.search = literalPattern(query.q);
+  const rows = await findTypes(deps.models, filter, TYPE_LIST_CAP);
   if (query.summary) return rows.map((r) => toTypeView(r, true));
   return (await withLiveUsage(deps, rows)).map((r) => toTypeView(r));
 }
