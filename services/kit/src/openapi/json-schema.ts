@@ -1,5 +1,5 @@
 import type Joi from 'joi';
-import type { Json, JsonObject } from './json.js';
+import { isJson, isScalar, jsonType, type Json, type JsonObject, type Scalar } from './json.js';
 import { dependency, nestedSpelling, spelledRequirements, type Spelling } from './object-rules.js';
 
 export type { Json, JsonObject } from './json.js';
@@ -313,29 +313,8 @@ function onlyValues(base: JsonObject, values: Scalar[]): JsonObject {
   return { type: types.length === 1 ? (types[0] as string) : types, enum: values };
 }
 
-type Scalar = string | number | boolean | null;
-
-/** Allowed values are scalars here; joi lists markers (`{ override: true }`) among them too. */
-function isScalar(v: unknown): v is Scalar {
-  return v === null || ['string', 'number', 'boolean'].includes(typeof v);
-}
-
-function jsonType(v: Scalar): string {
-  if (v === null) return 'null';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v;
-}
-
 function nullable(schema: JsonObject): JsonObject {
   if (schema.$ref !== undefined || schema.type === undefined) return { anyOf: [schema, { type: 'null' }] };
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   return types.includes('null') ? schema : { ...schema, type: [...types, 'null'] };
-}
-
-function isJson(v: unknown): v is Json {
-  if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) return true;
-  if (Array.isArray(v)) return v.every(isJson);
-  if (typeof v !== 'object') return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  return (proto === Object.prototype || proto === null) && Object.values(v as object).every(isJson);
 }
