@@ -1,4 +1,5 @@
 import {
+  actorHeader,
   INTERNAL_TOKEN_SCHEME,
   LIST_META_SCHEMA,
   SHARED_RESPONSES,
@@ -45,32 +46,12 @@ const BASE: DocumentBase = {
   components: {
     securitySchemes: { internalToken: INTERNAL_TOKEN_SCHEME },
     parameters: {
-      UserHeader: {
-        name: 'X-User-Id',
-        in: 'header',
-        required: false,
-        schema: { type: 'string', pattern: '^([A-Za-z0-9_.:@-]{1,128})?$' },
-        description: 'The actor (X-Actor-Id is the same); optional.',
-      },
-      RoleHeader: {
-        name: 'X-User-Role',
-        in: 'header',
-        required: false,
-        schema: {
-          type: 'string',
-          pattern:
-            '^([Aa][Dd][Mm][Ii][Nn]|[Tt][Ee][Aa][Cc][Hh][Ee][Rr]|[Ss][Tt][Uu][Dd][Ee][Nn][Tt]|[Pp][Aa][Rr][Ee][Nn][Tt])?$',
-        },
-        description:
-          'ADMIN, TEACHER, STUDENT or PARENT, any case (X-Actor-Role is the same); empty is absent; another value is 400.',
-      },
-      OrganizationHeader: {
-        name: 'X-Organization-Id',
-        in: 'header',
-        required: false,
-        schema: { type: 'string', pattern: '^([A-Za-z0-9_.:@-]{1,128})?$' },
-        description: "Scopes reads; defaults a snapshot's organizationId.",
-      },
+      UserHeader: actorHeader('X-User-Id', 'The actor (X-Actor-Id is the same); optional.'),
+      RoleHeader: actorHeader(
+        'X-User-Role',
+        'ADMIN, TEACHER, STUDENT or PARENT, any case (X-Actor-Role is the same); empty is absent; another value is 400.',
+      ),
+      OrganizationHeader: actorHeader('X-Organization-Id', "Scopes reads; defaults a snapshot's organizationId."),
     },
     responses: {
       ...SHARED_RESPONSES,

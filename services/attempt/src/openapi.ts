@@ -1,4 +1,10 @@
-import { errorResponse, openApiDocument, type DocumentBase, type JsonObject } from '../../kit/src/index.js';
+import {
+  actorHeader,
+  errorResponse,
+  openApiDocument,
+  type DocumentBase,
+  type JsonObject,
+} from '../../kit/src/index.js';
 import { attemptRoutes } from './routes/attempts.js';
 import { VIEW_SCHEMAS } from './view-schemas.js';
 
@@ -55,34 +61,12 @@ const BASE: DocumentBase = {
       },
     },
     parameters: {
-      UserHeader: {
-        name: 'X-User-Id',
-        in: 'header',
-        required: false,
-        schema: {
-          type: 'string',
-          pattern: '^[A-Za-z0-9_.:@-]{1,128}$',
-        },
-        description: 'The actor; missing is 401.',
-      },
-      RoleHeader: {
-        name: 'X-User-Role',
-        in: 'header',
-        required: false,
-        schema: {
-          type: 'string',
-          enum: ['ADMIN', 'TEACHER', 'STUDENT', 'PARENT'],
-        },
-      },
-      OrganizationHeader: {
-        name: 'X-Organization-Id',
-        in: 'header',
-        required: false,
-        schema: {
-          type: 'string',
-          pattern: '^([A-Za-z0-9_.:@-]{1,128})?$',
-        },
-      },
+      UserHeader: actorHeader('X-User-Id', 'The actor; missing is 401.'),
+      RoleHeader: actorHeader(
+        'X-User-Role',
+        "The caller's role (X-Actor-Role is read too), in any case; empty is absent.",
+      ),
+      OrganizationHeader: actorHeader('X-Organization-Id', 'The organization the caller acts in (empty is absent).'),
     },
     responses: {
       BadRequest: errorResponse(

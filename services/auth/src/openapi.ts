@@ -1,4 +1,4 @@
-import { openApiDocument, type DocumentBase, type JsonObject } from '../../kit/src/index.js';
+import { actorHeader, openApiDocument, type DocumentBase, type JsonObject } from '../../kit/src/index.js';
 import { authRoutes } from './routes.js';
 
 export const SERVICE_NAME = 'auth';
@@ -57,29 +57,18 @@ const BASE: DocumentBase = {
       },
     },
     parameters: {
-      UserHeader: {
-        name: 'X-User-Id',
-        in: 'header',
-        required: false,
-        schema: { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128}$' },
-        description: 'The acting user (X-Actor-Id is read when absent); without it the answer is 401.',
-      },
-      RoleHeader: {
-        name: 'X-User-Role',
-        in: 'header',
-        required: false,
-        schema: { type: 'string', enum: ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN', ''] },
-        description:
-          "Must be ADMIN (X-Actor-Role is read when absent): the role the gateway took from the token's membership in X-Organization-Id.",
-      },
-      OrganizationHeader: {
-        name: 'X-Organization-Id',
-        in: 'header',
-        required: false,
-        schema: { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128}$' },
-        description:
-          "The organization the actor acts in: the path's organization, or AUTH_PLATFORM_ORGANIZATION_ID for a platform admin.",
-      },
+      UserHeader: actorHeader(
+        'X-User-Id',
+        'The acting user (X-Actor-Id is read when absent); without it the answer is 401.',
+      ),
+      RoleHeader: actorHeader(
+        'X-User-Role',
+        "Must be ADMIN (X-Actor-Role is read when absent): the role the gateway took from the token's membership in X-Organization-Id.",
+      ),
+      OrganizationHeader: actorHeader(
+        'X-Organization-Id',
+        "The organization the actor acts in: the path's organization, or AUTH_PLATFORM_ORGANIZATION_ID for a platform admin.",
+      ),
     },
     schemas: {
       Membership: closed({

@@ -1,4 +1,11 @@
-import { errorResponse, openApiDocument, ref, type DocumentBase, type JsonObject } from '../../kit/src/index.js';
+import {
+  actorHeader,
+  errorResponse,
+  openApiDocument,
+  ref,
+  type DocumentBase,
+  type JsonObject,
+} from '../../kit/src/index.js';
 import { JOB_VIEW_SCHEMAS } from './routes/job-views.js';
 import { QAS_OUTPUT_SCHEMAS } from './routes/qas-output.js';
 import { importRoutes } from './routes/index.js';
@@ -88,28 +95,13 @@ const BASE: DocumentBase = {
       ),
     },
     parameters: {
-      UserHeader: {
-        name: 'X-User-Id',
-        in: 'header',
-        required: true,
-        schema: { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128}$' },
-        description: 'The actor (401 without it).',
-      },
-      OrganizationHeader: {
-        name: 'X-Organization-Id',
-        in: 'header',
-        required: true,
-        schema: { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128}$' },
-        description: 'The tenant (400 without it).',
-      },
-      RoleHeader: {
-        name: 'X-User-Role',
-        in: 'header',
-        required: true,
-        schema: { type: 'string', enum: ['ADMIN', 'TEACHER', 'STUDENT', 'PARENT'] },
-        description:
-          "The caller's role in the organization X-Organization-Id names (the gateway computes it). TEACHER (its own jobs) or ADMIN (every job of its organization); STUDENT, PARENT or none is 403 FORBIDDEN.",
-      },
+      UserHeader: actorHeader('X-User-Id', 'The actor (401 without it).', true),
+      OrganizationHeader: actorHeader('X-Organization-Id', 'The tenant (400 without it).', true),
+      RoleHeader: actorHeader(
+        'X-User-Role',
+        "The caller's role in the organization X-Organization-Id names (the gateway computes it). TEACHER (its own jobs) or ADMIN (every job of its organization); STUDENT, PARENT or none is 403 FORBIDDEN.",
+        true,
+      ),
     },
     securitySchemes: {
       internalToken: {

@@ -59,6 +59,7 @@ export {
   SHARED_RESPONSES,
 } from './openapi/responses.js';
 export { kitPaths, type KitPathsOptions } from './openapi/kit-paths.js';
+export { actorHeader } from './openapi/parameters.js';
 export {
   readActor,
   internalTokenGuard,

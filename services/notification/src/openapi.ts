@@ -1,4 +1,5 @@
 import {
+  actorHeader,
   INTERNAL_TOKEN_SCHEME,
   LIST_META_SCHEMA,
   SHARED_RESPONSES,
@@ -46,41 +47,11 @@ const BASE: DocumentBase = {
   components: {
     securitySchemes: { internalToken: INTERNAL_TOKEN_SCHEME },
     parameters: {
-      ActorId: {
-        name: 'X-Actor-Id',
-        in: 'header',
-        required: false,
-        schema: { type: 'string', pattern: '^([A-Za-z0-9_.:@-]{1,128})?$' },
-        description: 'Caller (X-User-Id is read too); recorded as createdBy. Empty is absent.',
-      },
-      ActorIdRequired: {
-        name: 'X-Actor-Id',
-        in: 'header',
-        required: true,
-        schema: { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128}$' },
-        description: 'Caller (X-User-Id is read too); missing is 401.',
-      },
-      ActorRole: {
-        name: 'X-Actor-Role',
-        in: 'header',
-        required: false,
-        schema: { type: 'string', enum: ['ADMIN', 'TEACHER', 'STUDENT', 'PARENT', ''] },
-        description: 'ADMIN is the admin (X-User-Role is read too). Empty is absent.',
-      },
-      ActorRoleRequired: {
-        name: 'X-Actor-Role',
-        in: 'header',
-        required: true,
-        schema: { type: 'string', enum: ['ADMIN', 'TEACHER', 'STUDENT', 'PARENT'] },
-        description: 'PARENT; any other role is 403.',
-      },
-      OrganizationHeader: {
-        name: 'X-Organization-Id',
-        in: 'header',
-        required: false,
-        schema: { type: 'string', pattern: '^([A-Za-z0-9_.:@-]{1,128})?$' },
-        description: 'Default organizationId of created rows; never a filter.',
-      },
+      ActorId: actorHeader('X-Actor-Id', 'Caller (X-User-Id is read too); recorded as createdBy. Empty is absent.'),
+      ActorIdRequired: actorHeader('X-Actor-Id', 'Caller (X-User-Id is read too); missing is 401.', true),
+      ActorRole: actorHeader('X-Actor-Role', 'ADMIN is the admin (X-User-Role is read too). Empty is absent.'),
+      ActorRoleRequired: actorHeader('X-Actor-Role', 'PARENT; any other role is 403.', true),
+      OrganizationHeader: actorHeader('X-Organization-Id', 'Default organizationId of created rows; never a filter.'),
     },
     responses: {
       ...SHARED_RESPONSES,

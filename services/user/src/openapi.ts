@@ -1,4 +1,4 @@
-import { openApiDocument, type DocumentBase, type JsonObject } from '../../kit/src/index.js';
+import { actorHeader, openApiDocument, type DocumentBase, type JsonObject } from '../../kit/src/index.js';
 import { userRoutes } from './routes.js';
 
 export const SERVICE_NAME = 'user';
@@ -41,20 +41,11 @@ const BASE: DocumentBase = {
       },
     },
     parameters: {
-      UserHeader: {
-        name: 'X-User-Id',
-        in: 'header',
-        required: false,
-        schema: { type: 'string', pattern: '^([A-Za-z0-9_.:@-]{1,128})?$' },
-        description: 'The caller (X-Actor-Id is read too). Empty is the same as absent: 401.',
-      },
-      RoleHeader: {
-        name: 'X-User-Role',
-        in: 'header',
-        required: false,
-        schema: { type: 'string', enum: ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN', ''] },
-        description: "The caller's role (X-Actor-Role is read too). Empty is the same as absent.",
-      },
+      UserHeader: actorHeader('X-User-Id', 'The caller (X-Actor-Id is read too). Empty is the same as absent: 401.'),
+      RoleHeader: actorHeader(
+        'X-User-Role',
+        "The caller's role (X-Actor-Role is read too). Empty is the same as absent.",
+      ),
     },
     schemas: {
       Profile: {
