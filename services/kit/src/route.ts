@@ -1,12 +1,14 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type Joi from 'joi';
-import type { JsonObject } from './openapi/json-schema.js';
+import type { OperationDoc } from './openapi/document.js';
 import { onlyMethods } from './routing.js';
 import { validate } from './validate.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** No parameters, query or body declared: the handler sees an empty object. */
+export type { OperationDoc } from './openapi/document.js';
+
 export type Empty = Record<string, never>;
 
 /** A request whose parts passed the route's joi schemas: `valid` holds what they returned. */
@@ -18,28 +20,6 @@ export type ValidRequest<P, Q, B> = Request & { valid: { params: P; query: Q; bo
  * `Joi.object<T, true>({...})` so joi checks its members against `T` at compile time.
  */
 type Typed<T> = Joi.ObjectSchema<T> & (0 extends 1 & T ? 'declare the schema as Joi.object<T, true>(...)' : unknown);
-
-/** What the OpenAPI document says about a route beyond what its schemas give. */
-export interface OperationDoc {
-  summary: string;
-  operationId?: string;
-  description?: string;
-  tags?: string[];
-  /** Parameters the schemas do not state: headers, cookies (usually `$ref`s to components). */
-  parameters?: JsonObject[];
-  /** The request body's content type (application/json by default) and description. */
-  bodyContentType?: string;
-  bodyDescription?: string;
-  /** False where the body may be absent (the token comes in a header instead); true by default. */
-  bodyRequired?: boolean;
-  /** The body's document form when it is not the body schema's (a multipart upload). */
-  bodySchema?: JsonObject;
-  /** The body's per-part `encoding` (a multipart file part's content type and headers). */
-  bodyEncoding?: JsonObject;
-  responses: JsonObject;
-  /** `security`, `x-upstream` and any other operation field, copied as is. */
-  extra?: JsonObject;
-}
 
 /**
  * One route, declared once: its method and path, the joi schemas that validate it (and type its

@@ -10,20 +10,29 @@ export interface DocumentedRoute {
   params?: Joi.ObjectSchema;
   query?: Joi.ObjectSchema;
   body?: Joi.ObjectSchema;
-  doc: {
-    summary: string;
-    operationId?: string;
-    description?: string;
-    tags?: string[];
-    parameters?: JsonObject[];
-    bodyContentType?: string;
-    bodyDescription?: string;
-    bodyRequired?: boolean;
-    bodySchema?: JsonObject;
-    bodyEncoding?: JsonObject;
-    responses: JsonObject;
-    extra?: JsonObject;
-  };
+  doc: OperationDoc;
+}
+
+/** What the OpenAPI document says about a route beyond what its schemas give. */
+export interface OperationDoc {
+  summary: string;
+  operationId?: string;
+  description?: string;
+  tags?: string[];
+  /** Parameters the schemas do not state: headers, cookies (usually `$ref`s to components). */
+  parameters?: JsonObject[];
+  /** The request body's content type (application/json by default) and description. */
+  bodyContentType?: string;
+  bodyDescription?: string;
+  /** False where the body may be absent (the token comes in a header instead); true by default. */
+  bodyRequired?: boolean;
+  /** The body's document form when it is not the body schema's (a multipart upload). */
+  bodySchema?: JsonObject;
+  /** The body's per-part `encoding` (a multipart file part's content type and headers). */
+  bodyEncoding?: JsonObject;
+  responses: JsonObject;
+  /** `security`, `x-upstream` and any other operation field, copied as is. */
+  extra?: JsonObject;
 }
 
 /**
