@@ -60,6 +60,7 @@ export {
 } from './openapi/responses.js';
 export { kitPaths, type KitPathsOptions } from './openapi/kit-paths.js';
 export { actorHeader } from './openapi/parameters.js';
+export { decisionsFrom } from './openapi/decisions.js';
 export {
   readActor,
   internalTokenGuard,
