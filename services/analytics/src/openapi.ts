@@ -1,5 +1,5 @@
 import {
-  decisionsFrom,
+  documentHead,
   actorHeader,
   INTERNAL_TOKEN_SCHEME,
   LIST_META_SCHEMA,
@@ -18,14 +18,15 @@ export const SERVICE_VERSION = '0.1.0';
 /** What the analytics document says beside its routes: the service, its rules, the response shapes. */
 const BASE: DocumentBase = {
   kit: { service: SERVICE_NAME },
-  info: {
-    title: 'edu-platform analytics service',
-    version: SERVICE_VERSION,
-    description:
-      "Result projections (from PUT snapshots and attempt.graded.v1), filtered result lists, weak topics, summaries per exam, classroom and student, and service-local analytics events (seed 000). It never reads another service's store. Every shape and every choice the contract leaves open (x-decisions).",
-  },
-  servers: [{ url: 'http://127.0.0.1:4003' }],
-  'x-decisions': decisionsFrom(new URL('../decisions.json', import.meta.url)),
+  ...documentHead(
+    {
+      service: SERVICE_NAME,
+      version: SERVICE_VERSION,
+      port: 4003,
+      decisions: new URL('../decisions.json', import.meta.url),
+    },
+    "Result projections (from PUT snapshots and attempt.graded.v1), filtered result lists, weak topics, summaries per exam, classroom and student, and service-local analytics events (seed 000). It never reads another service's store. Every shape and every choice the contract leaves open (x-decisions).",
+  ),
   components: {
     securitySchemes: { internalToken: INTERNAL_TOKEN_SCHEME },
     parameters: {

@@ -8,7 +8,7 @@ import {
   type OutboxRelay,
   type ServiceDefinition,
   type Subscription,
-  guardTokens,
+  appOptions,
 } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { analyticsConfigSchema, type AnalyticsConfig } from './config.js';
@@ -28,11 +28,12 @@ export interface BuiltAnalytics {
 export const analyticsService: ServiceDefinition<AnalyticsConfig, BuiltAnalytics> = {
   name: SERVICE_NAME,
   configSchema: analyticsConfigSchema,
-  async build({ config, logger, db, metrics, readiness, checks, bus }) {
+  async build(ctx) {
+    const { config, logger, db, bus, metrics } = ctx;
     const models = analyticsModels(db.conn);
     const outbox = createOutbox({ db, owners: [models.AlertState], logger, registry: metrics });
     const deps: AnalyticsDeps = { models, outbox, logger, clock: () => new Date(), newId: randomUUID };
-    const app = buildApp(deps, { conn: db.conn, metrics, readiness, checks, ...guardTokens(config) });
+    const app = buildApp(deps, { conn: db.conn, ...appOptions(ctx) });
     // After buildApp: the Idempotency-Key records' model registers there and needs its unique index.
     await syncIndexes(db.conn);
     if (config.OUTBOX_PUBLISHER === 'kafka' && !bus) throw new Error('OUTBOX_PUBLISHER=kafka needs KAFKA_BROKERS');

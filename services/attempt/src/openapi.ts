@@ -1,5 +1,6 @@
 import {
-  decisionsFrom,
+  INTERNAL_TOKEN_SCHEME,
+  documentHead,
   actorHeader,
   errorResponse,
   openApiDocument,
@@ -18,27 +19,18 @@ const BASE: DocumentBase = {
     service: SERVICE_NAME,
     metrics: 'outbox_pending_entries, outbox_oldest_pending_age_seconds, outbox_published_total, outbox_dead_total',
   },
-  info: {
-    title: 'edu-platform attempt service',
-    version: SERVICE_VERSION,
-    description:
-      'Starting, answering, submitting, grading, events and results of exam attempts (seed 002). Every request and response shape and every choice the contract leaves open (x-decisions).',
-  },
-  servers: [
+  ...documentHead(
     {
-      url: 'http://127.0.0.1:4006',
+      service: SERVICE_NAME,
+      version: SERVICE_VERSION,
+      port: 4006,
+      decisions: new URL('../decisions.json', import.meta.url),
     },
-  ],
-  'x-decisions': decisionsFrom(new URL('../decisions.json', import.meta.url)),
+    'Starting, answering, submitting, grading, events and results of exam attempts (seed 002). Every request and response shape and every choice the contract leaves open (x-decisions).',
+  ),
   components: {
     securitySchemes: {
-      internalToken: {
-        type: 'apiKey',
-        in: 'header',
-        name: 'X-Internal-Token',
-        description:
-          'Required on /v1/* routes (except /v1 and /v1/openapi.json) when INTERNAL_API_TOKEN is configured.',
-      },
+      internalToken: INTERNAL_TOKEN_SCHEME,
     },
     parameters: {
       UserHeader: actorHeader('X-User-Id', 'The actor; missing is 401.'),

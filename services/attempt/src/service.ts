@@ -7,7 +7,7 @@ import {
   syncIndexes,
   type OutboxRelay,
   type ServiceDefinition,
-  guardTokens,
+  appOptions,
 } from '../../kit/src/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { attemptConfigSchema, type AttemptConfig } from './config.js';
@@ -28,7 +28,8 @@ export interface BuiltAttempt {
 export const attemptService: ServiceDefinition<AttemptConfig, BuiltAttempt> = {
   name: SERVICE_NAME,
   configSchema: attemptConfigSchema,
-  async build({ config, logger, db, metrics, readiness, checks, bus }) {
+  async build(ctx) {
+    const { config, logger, db, bus, metrics } = ctx;
     const models = attemptModels(db.conn);
     await syncIndexes(db.conn);
     const outbox = createOutbox({ db, owners: [models.Attempt], logger, registry: metrics });
@@ -40,7 +41,7 @@ export const attemptService: ServiceDefinition<AttemptConfig, BuiltAttempt> = {
       clock: () => new Date(),
       newId: randomUUID,
     };
-    const app = buildApp(deps, { metrics, readiness, checks, ...guardTokens(config) });
+    const app = buildApp(deps, appOptions(ctx));
     if (config.OUTBOX_PUBLISHER === 'kafka' && !bus) throw new Error('OUTBOX_PUBLISHER=kafka needs KAFKA_BROKERS');
     if (bus) await bus.ensureTopics(topicsProducedBy(SERVICE_NAME));
     const relay = bus ? startOutboxRelay(config.OUTBOX_PUBLISHER, { outbox, publish: bus.publish }) : undefined;

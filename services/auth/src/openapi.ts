@@ -1,5 +1,6 @@
 import {
-  decisionsFrom,
+  INTERNAL_TOKEN_SCHEME,
+  documentHead,
   actorHeader,
   openApiDocument,
   type DocumentBase,
@@ -18,22 +19,18 @@ function closed(properties: JsonObject): JsonObject {
 /** What the auth service's document says beside its routes: the service, its rules, the response shapes. */
 const BASE: DocumentBase = {
   kit: { service: SERVICE_NAME, metrics: 'auth_login_attempts_total{outcome}, auth_refresh_token_reuse_total' },
-  info: {
-    title: 'edu-platform auth service',
-    version: SERVICE_VERSION,
-    description:
-      'Native identities and sessions: register, login, refresh (rotation, each token once), logout, me; organization memberships granted by admins, account status, and the revocation feed the gateway polls. This document states every request and response shape, including the choices the contract leaves open; those are listed under x-decisions.',
-  },
-  servers: [{ url: 'http://127.0.0.1:4001' }],
-  'x-decisions': decisionsFrom(new URL('../decisions.json', import.meta.url)),
+  ...documentHead(
+    {
+      service: SERVICE_NAME,
+      version: SERVICE_VERSION,
+      port: 4001,
+      decisions: new URL('../decisions.json', import.meta.url),
+    },
+    'Native identities and sessions: register, login, refresh (rotation, each token once), logout, me; organization memberships granted by admins, account status, and the revocation feed the gateway polls. This document states every request and response shape, including the choices the contract leaves open; those are listed under x-decisions.',
+  ),
   components: {
     securitySchemes: {
-      internalToken: {
-        type: 'apiKey',
-        in: 'header',
-        name: 'X-Internal-Token',
-        description: 'Required on /v1/auth/* when INTERNAL_API_TOKEN is configured.',
-      },
+      internalToken: INTERNAL_TOKEN_SCHEME,
     },
     parameters: {
       UserHeader: actorHeader(

@@ -1,5 +1,6 @@
 import {
-  decisionsFrom,
+  INTERNAL_TOKEN_SCHEME,
+  documentHead,
   actorHeader,
   errorResponse,
   openApiDocument,
@@ -23,13 +24,10 @@ const BASE: DocumentBase = {
   kit: {
     service: SERVICE_NAME,
   },
-  info: {
-    title: 'edu-platform document-import service',
-    version: SERVICE_VERSION,
-    description:
-      "The document-import service of ../shared/seeds/002_22a95652a6cd7e3e.txt: the synchronous QAS and stream routes, upload and DOCX Fast jobs (spooled, queued on Kafka `docx-import.jobs.v1`, parsed by the parser workers), job lists, detail, status, event streams, review, temp drafts, reprocess and approval. Every /v1/import route needs X-User-Id (401 UNAUTHENTICATED without it), X-User-Role TEACHER or ADMIN (403 FORBIDDEN otherwise) and X-Organization-Id (400 VALIDATION_ERROR without it). components.schemas.QasOutput is the parser's output (a test validates every corpus output against it).",
-  },
-  'x-decisions': decisionsFrom(new URL('../decisions.json', import.meta.url)),
+  ...documentHead(
+    { service: SERVICE_NAME, version: SERVICE_VERSION, decisions: new URL('../decisions.json', import.meta.url) },
+    "The document-import service of ../shared/seeds/002_22a95652a6cd7e3e.txt: the synchronous QAS and stream routes, upload and DOCX Fast jobs (spooled, queued on Kafka `docx-import.jobs.v1`, parsed by the parser workers), job lists, detail, status, event streams, review, temp drafts, reprocess and approval. Every /v1/import route needs X-User-Id (401 UNAUTHENTICATED without it), X-User-Role TEACHER or ADMIN (403 FORBIDDEN otherwise) and X-Organization-Id (400 VALIDATION_ERROR without it). components.schemas.QasOutput is the parser's output (a test validates every corpus output against it).",
+  ),
   components: {
     schemas: { ...QAS_OUTPUT_SCHEMAS, ...JOB_VIEW_SCHEMAS },
     responses: {
@@ -81,13 +79,7 @@ const BASE: DocumentBase = {
       ),
     },
     securitySchemes: {
-      internalToken: {
-        type: 'apiKey',
-        in: 'header',
-        name: 'X-Internal-Token',
-        description:
-          'Required on /v1/* routes (except /v1 and /v1/openapi.json) when INTERNAL_API_TOKEN is configured.',
-      },
+      internalToken: INTERNAL_TOKEN_SCHEME,
     },
   },
 };

@@ -60,7 +60,7 @@ export {
 } from './openapi/responses.js';
 export { kitPaths, type KitPathsOptions } from './openapi/kit-paths.js';
 export { actorHeader } from './openapi/parameters.js';
-export { decisionsFrom } from './openapi/decisions.js';
+export { decisionsFrom, documentHead, type DocumentHead } from './openapi/decisions.js';
 export {
   readActor,
   internalTokenGuard,
@@ -118,6 +118,8 @@ export { startKafkaInBackground, KAFKA_START_BACKOFF, type BackgroundKafka } fro
 export {
   runService,
   startService,
+  appOptions,
+  type BuiltWith,
   type ServiceDefinition,
   type ServiceContext,
   type BuiltService,

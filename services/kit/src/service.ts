@@ -20,6 +20,8 @@ import {
   type ProcessStart,
 } from './process.js';
 import type { RunningServer } from './server.js';
+import { guardTokens } from './actor.js';
+import type { ServiceAppOptions } from './app.js';
 
 /** What `build` gets: everything connected, nothing listening yet. */
 export interface ServiceContext<C> {
@@ -44,6 +46,17 @@ export interface BuiltService {
   beforeDrain?: Array<() => void | Promise<void>>;
   /** Background work (outbox relay, consumers), stopped in order after HTTP drained. */
   stoppers?: Array<() => Promise<unknown>>;
+}
+
+/** A built service that keeps its dependencies (tests read them) and its background workers' stops. */
+export type BuiltWith<D, Extra extends object = object> = BuiltService & {
+  deps: D;
+  stoppers: Array<() => Promise<unknown>>;
+} & Extra;
+
+/** What every service's `buildApp` takes from its context: metrics, readiness, checks and the guard tokens. */
+export function appOptions<C extends CommonConfig>(ctx: ServiceContext<C>): ServiceAppOptions {
+  return { metrics: ctx.metrics, readiness: ctx.readiness, checks: ctx.checks, ...guardTokens(ctx.config) };
 }
 
 export interface ServiceDefinition<C extends CommonConfig, B extends BuiltService = BuiltService> {

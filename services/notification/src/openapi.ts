@@ -1,5 +1,5 @@
 import {
-  decisionsFrom,
+  documentHead,
   actorHeader,
   INTERNAL_TOKEN_SCHEME,
   LIST_META_SCHEMA,
@@ -18,14 +18,15 @@ export const SERVICE_VERSION = '0.1.0';
 /** What the notification document says beside its routes: the service, its rules, the response shapes. */
 const BASE: DocumentBase = {
   kit: { service: SERVICE_NAME },
-  info: {
-    title: 'edu-platform notification service',
-    version: SERVICE_VERSION,
-    description:
-      'In-app notifications, preferences, parent alerts, notification events and the weak-topic alert consumer (seed 000). Every request and response shape and every choice the contract leaves open (x-decisions).',
-  },
-  servers: [{ url: 'http://127.0.0.1:4004' }],
-  'x-decisions': decisionsFrom(new URL('../decisions.json', import.meta.url)),
+  ...documentHead(
+    {
+      service: SERVICE_NAME,
+      version: SERVICE_VERSION,
+      port: 4004,
+      decisions: new URL('../decisions.json', import.meta.url),
+    },
+    'In-app notifications, preferences, parent alerts, notification events and the weak-topic alert consumer (seed 000). Every request and response shape and every choice the contract leaves open (x-decisions).',
+  ),
   components: {
     securitySchemes: { internalToken: INTERNAL_TOKEN_SCHEME },
     parameters: {

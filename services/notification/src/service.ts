@@ -1,6 +1,6 @@
-import type { Express } from 'express';
 import {
-  guardTokens,
+  appOptions,
+  type BuiltWith,
   syncIndexes,
   timeOrderedIds,
   type ServiceDefinition,
@@ -12,22 +12,18 @@ import { startWeakTopicConsumer } from './consumer.js';
 import type { NotificationDeps } from './domain/deps.js';
 import { notificationModels } from './store/models.js';
 
-export interface BuiltNotification {
-  app: Express;
-  deps: NotificationDeps;
-  consumer?: Subscription;
-  stoppers: Array<() => Promise<unknown>>;
-}
+export type BuiltNotification = BuiltWith<NotificationDeps, { consumer?: Subscription }>;
 
 /** The notification service as the kit starts it: main.ts runs it, tests start it in-process. */
 export const notificationService: ServiceDefinition<NotificationConfig, BuiltNotification> = {
   name: SERVICE_NAME,
   configSchema: notificationConfigSchema,
-  async build({ config, logger, db, metrics, readiness, checks, bus }) {
+  async build(ctx) {
+    const { config, logger, db, bus } = ctx;
     const models = notificationModels(db.conn);
     await syncIndexes(db.conn);
     const deps: NotificationDeps = { models, logger, clock: () => new Date(), newId: timeOrderedIds() };
-    const app = buildApp(deps, { metrics, readiness, checks, ...guardTokens(config) });
+    const app = buildApp(deps, appOptions(ctx));
     const consumer =
       bus && config.NOTIFICATION_CONSUMER === 'kafka'
         ? await startWeakTopicConsumer(deps, bus, {

@@ -1,5 +1,6 @@
 import {
-  decisionsFrom,
+  INTERNAL_TOKEN_SCHEME,
+  documentHead,
   actorHeader,
   openApiDocument,
   type DocumentBase,
@@ -13,22 +14,18 @@ export const SERVICE_VERSION = '0.1.0';
 /** What the user service's document says beside its routes: the service, its rules, the response shapes. */
 const BASE: DocumentBase = {
   kit: { service: SERVICE_NAME },
-  info: {
-    title: 'edu-platform user service',
-    version: SERVICE_VERSION,
-    description:
-      'User profiles: the base user record (public fields only; never a password hash or refresh token), teacher, student and parent profiles, and a read-only, redacted teacher verification record. Fed by the auth service through identity.user-changed.v1. This document states every request and response shape, including the choices the contract leaves open (x-decisions).',
-  },
-  servers: [{ url: 'http://127.0.0.1:4002' }],
-  'x-decisions': decisionsFrom(new URL('../decisions.json', import.meta.url)),
+  ...documentHead(
+    {
+      service: SERVICE_NAME,
+      version: SERVICE_VERSION,
+      port: 4002,
+      decisions: new URL('../decisions.json', import.meta.url),
+    },
+    'User profiles: the base user record (public fields only; never a password hash or refresh token), teacher, student and parent profiles, and a read-only, redacted teacher verification record. Fed by the auth service through identity.user-changed.v1. This document states every request and response shape, including the choices the contract leaves open (x-decisions).',
+  ),
   components: {
     securitySchemes: {
-      internalToken: {
-        type: 'apiKey',
-        in: 'header',
-        name: 'X-Internal-Token',
-        description: 'Required on /v1/users/* when INTERNAL_API_TOKEN is configured.',
-      },
+      internalToken: INTERNAL_TOKEN_SCHEME,
     },
     parameters: {
       UserHeader: actorHeader('X-User-Id', 'The caller (X-Actor-Id is read too). Empty is the same as absent: 401.'),

@@ -1,7 +1,7 @@
-import type { Express } from 'express';
 import { deadLetterTopicOf, topicSpec, topicsProducedBy } from '../../../kafka/topics.js';
 import {
-  guardTokens,
+  appOptions,
+  type BuiltWith,
   idempotent,
   syncIndexes,
   type ServiceDefinition,
@@ -13,22 +13,18 @@ import type { UserDeps } from './domain/deps.js';
 import { USER_CHANGED_TOPIC, userChangedHandler } from './events.js';
 import { userModels } from './store/models.js';
 
-export interface BuiltUser {
-  app: Express;
-  deps: UserDeps;
-  subscription?: Subscription;
-  stoppers: Array<() => Promise<unknown>>;
-}
+export type BuiltUser = BuiltWith<UserDeps, { subscription?: Subscription }>;
 
 /** The user service as the kit starts it: main.ts runs it, tests start it in-process. */
 export const userService: ServiceDefinition<UserConfig, BuiltUser> = {
   name: SERVICE_NAME,
   configSchema: userConfigSchema,
-  async build({ config, logger, db, metrics, readiness, checks, bus }) {
+  async build(ctx) {
+    const { config, logger, db, bus } = ctx;
     const models = userModels(db.conn);
     await syncIndexes(db.conn);
     const deps: UserDeps = { db, models, logger, clock: () => new Date() };
-    const app = buildApp(deps, { metrics, readiness, checks, ...guardTokens(config) });
+    const app = buildApp(deps, appOptions(ctx));
     if (!bus) return { app, deps, stoppers: [] };
     // The consumed topic too: the user service may start before auth ever did (declaring is idempotent).
     await bus.ensureTopics([topicSpec(USER_CHANGED_TOPIC), ...topicsProducedBy(SERVICE_NAME)]);

@@ -12,3 +12,25 @@ export function decisionsFrom(file: URL): string[] {
   }
   return list;
 }
+
+/** What `documentHead` takes: the service, its version, its local port and its decisions file. */
+export interface DocumentHead {
+  service: string;
+  version: string;
+  /** Where `make dev` serves it (the document's server); none when it has no fixed one. */
+  port?: number;
+  /** Its decisions.json (`new URL('../decisions.json', import.meta.url)` from src/). */
+  decisions: URL;
+}
+
+/**
+ * The head every service's document shares: `info` (title `edu-platform <service> service`, the
+ * version, `description`), the local server and the `x-decisions` read from the service's file.
+ */
+export function documentHead(head: DocumentHead, description: string) {
+  return {
+    info: { title: `edu-platform ${head.service} service`, version: head.version, description },
+    ...(head.port ? { servers: [{ url: `http://127.0.0.1:${head.port}` }] } : {}),
+    'x-decisions': decisionsFrom(head.decisions),
+  };
+}
