@@ -9,7 +9,7 @@ export EDU_CACHE_DIR ?= $(HOME)/.cache/edu-platform
 RUN_DIR := $(EDU_CACHE_DIR)/run
 TEST_LOG_DIR := $(RUN_DIR)/test-logs
 
-.PHONY: help install build typecheck lint format test unit-test k8s-test schemathesis dev dev-down dev-status \
+.PHONY: help install build typecheck lint format openapi test unit-test k8s-test schemathesis dev dev-down dev-status \
         infra-up infra-down infra-status cluster-build cluster-up cluster-down cluster-status \
         crds-sync chart-lint bench bench-auth bench-outbox bench-question-bank bench-question-bank-jobs bench-kit bench-operator bench-docx bench-document-import bench-attempt bench-notification bench-analytics bench-gateway bench-security bench-kafka-secure clean kind-up kind-down kind-test kind-load helm-install node-up node-down netpol-up netpol-down images node-test bench-operator-node package
 
@@ -37,6 +37,9 @@ lint: install ## eslint with the size budget; shellcheck and shfmt over the shel
 
 format: install ## prettier --write
 	@npx prettier --write .
+
+openapi: install ## regenerate every service's openapi.json from its route declarations (a test fails when one is stale)
+	@node --import tsx services/openapi.ts
 
 infra-up: install ## start (or reuse) local Kafka + MongoDB for development (PROFILE=test for the test servers)
 	@scripts/infra.sh up --profile $(or $(PROFILE),dev)
