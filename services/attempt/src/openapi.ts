@@ -29,9 +29,7 @@ const BASE: DocumentBase = {
     'Starting, answering, submitting, grading, events and results of exam attempts (seed 002). Every request and response shape and every choice the contract leaves open (x-decisions).',
   ),
   components: {
-    securitySchemes: {
-      internalToken: INTERNAL_TOKEN_SCHEME,
-    },
+    securitySchemes: { internalToken: INTERNAL_TOKEN_SCHEME },
     parameters: {
       UserHeader: actorHeader('X-User-Id', 'The actor; missing is 401.'),
       RoleHeader: actorHeader(
@@ -83,105 +81,44 @@ const BASE: DocumentBase = {
           'hiddenReason',
         ],
         properties: {
-          id: {
-            type: 'string',
-          },
-          examId: {
-            type: 'string',
-          },
-          organizationId: {
-            type: 'string',
-          },
-          studentId: {
-            type: 'string',
-          },
-          status: {
-            type: 'string',
-            enum: ['IN_PROGRESS', 'GRADED'],
-          },
-          attemptNumber: {
-            type: 'integer',
-            minimum: 1,
-          },
-          accessLinkId: {
-            type: ['string', 'null'],
-          },
-          assigned: {
-            type: 'boolean',
-          },
-          startedAt: {
-            type: 'string',
-            format: 'date-time',
-          },
-          deadlineAt: {
-            type: ['string', 'null'],
-            format: 'date-time',
-          },
-          submittedAt: {
-            type: ['string', 'null'],
-            format: 'date-time',
-          },
+          id: { type: 'string' },
+          examId: { type: 'string' },
+          organizationId: { type: 'string' },
+          studentId: { type: 'string' },
+          status: { type: 'string', enum: ['IN_PROGRESS', 'GRADED'] },
+          attemptNumber: { type: 'integer', minimum: 1 },
+          accessLinkId: { type: ['string', 'null'] },
+          assigned: { type: 'boolean' },
+          startedAt: { type: 'string', format: 'date-time' },
+          deadlineAt: { type: ['string', 'null'], format: 'date-time' },
+          submittedAt: { type: ['string', 'null'], format: 'date-time' },
           submittedBy: {
             type: ['string', 'null'],
             description:
               "The student's id, or SYSTEM when the service detected the timeout (sweeper, late save, later start).",
           },
-          submissionSource: {
-            type: ['string', 'null'],
-            enum: ['STUDENT', 'TIMEOUT', null],
-          },
-          durationSeconds: {
-            type: ['integer', 'null'],
-            minimum: 0,
-          },
-          totalScore: {
-            type: ['number', 'null'],
-          },
-          maxScore: {
-            type: 'number',
-          },
-          correctCount: {
-            type: ['integer', 'null'],
-          },
-          wrongCount: {
-            type: ['integer', 'null'],
-          },
-          exam: {
-            type: 'object',
-          },
-          classroom: {
-            type: ['object', 'null'],
-          },
-          studentInfo: {
-            type: ['object', 'null'],
-          },
-          resultPolicy: {
-            $ref: '#/components/schemas/ResultPolicy',
-          },
+          submissionSource: { type: ['string', 'null'], enum: ['STUDENT', 'TIMEOUT', null] },
+          durationSeconds: { type: ['integer', 'null'], minimum: 0 },
+          totalScore: { type: ['number', 'null'] },
+          maxScore: { type: 'number' },
+          correctCount: { type: ['integer', 'null'] },
+          wrongCount: { type: ['integer', 'null'] },
+          exam: { type: 'object' },
+          classroom: { type: ['object', 'null'] },
+          studentInfo: { type: ['object', 'null'] },
+          resultPolicy: { $ref: '#/components/schemas/ResultPolicy' },
           questions: {
             type: 'array',
-            items: {
-              $ref: '#/components/schemas/AttemptQuestion',
-            },
+            items: { $ref: '#/components/schemas/AttemptQuestion' },
           },
           answers: {
             type: 'array',
-            items: {
-              $ref: '#/components/schemas/Answer',
-            },
+            items: { $ref: '#/components/schemas/Answer' },
             description: 'One per question, same order as questions.',
           },
-          createdAt: {
-            type: 'string',
-            format: 'date-time',
-          },
-          updatedAt: {
-            type: 'string',
-            format: 'date-time',
-          },
-          resultsVisible: {
-            type: 'boolean',
-          },
+          createdAt: { type: 'string', format: 'date-time' },
+          updatedAt: { type: 'string', format: 'date-time' },
+          resultsVisible: { type: 'boolean' },
           hiddenReason: {
             type: ['string', 'null'],
             enum: ['ATTEMPT_IN_PROGRESS', 'RESULTS_AFTER_CLOSE', 'RESULTS_NOT_RELEASED', 'ROLE_NOT_ALLOWED', null],

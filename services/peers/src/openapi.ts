@@ -19,89 +19,42 @@ const BASE: DocumentBase = {
       "Local stand-ins for two services outside the platform, implementing only the routes the document-import service calls, each storing into its own database: the document service (DOCUMENT_SERVICE_PORT, default 4008: /v1/storage/...) and the exam service (EXAM_SERVICE_PORT, default 4009: /v1/exams...). Both processes serve this one document; each answers only its own paths (the other's answer 404). Production points at the real services by URL.",
   },
   servers: [
-    {
-      url: 'http://127.0.0.1:4008',
-      description: 'document service',
-    },
-    {
-      url: 'http://127.0.0.1:4009',
-      description: 'exam service',
-    },
+    { url: 'http://127.0.0.1:4008', description: 'document service' },
+    { url: 'http://127.0.0.1:4009', description: 'exam service' },
   ],
   components: {
     schemas: {
       MediaAsset: {
         type: 'object',
         properties: {
-          id: {
-            type: 'string',
-          },
-          key: {
-            type: 'string',
-          },
-          organizationId: {
-            type: 'string',
-          },
-          ownerId: {
-            type: ['string', 'null'],
-          },
-          contentType: {
-            type: 'string',
-          },
-          fileName: {
-            type: 'string',
-          },
-          size: {
-            type: 'integer',
-          },
-          contentUrl: {
-            type: 'string',
-          },
-          createdAt: {
-            type: 'string',
-            format: 'date-time',
-          },
+          id: { type: 'string' },
+          key: { type: 'string' },
+          organizationId: { type: 'string' },
+          ownerId: { type: ['string', 'null'] },
+          contentType: { type: 'string' },
+          fileName: { type: 'string' },
+          size: { type: 'integer' },
+          contentUrl: { type: 'string' },
+          createdAt: { type: 'string', format: 'date-time' },
         },
       },
       Exam: {
         type: 'object',
         properties: {
-          id: {
-            type: 'string',
-          },
-          organizationId: {
-            type: 'string',
-          },
-          createdBy: {
-            type: ['string', 'null'],
-          },
-          title: {
-            type: 'string',
-          },
-          subjectId: {
-            type: ['string', 'null'],
-          },
-          gradeLevel: {
-            type: ['integer', 'null'],
-          },
-          durationMinutes: {
-            type: 'integer',
-          },
-          status: {
-            const: 'DRAFT',
-          },
+          id: { type: 'string' },
+          organizationId: { type: 'string' },
+          createdBy: { type: ['string', 'null'] },
+          title: { type: 'string' },
+          subjectId: { type: ['string', 'null'] },
+          gradeLevel: { type: ['integer', 'null'] },
+          durationMinutes: { type: 'integer' },
+          status: { const: 'DRAFT' },
           questionSnapshots: {
             type: 'array',
-            items: {
-              $ref: '#/components/schemas/QuestionSnapshot',
-            },
+            items: { $ref: '#/components/schemas/QuestionSnapshot' },
           },
-          snapshotsUpdatedAt: {
-            type: ['string', 'null'],
-          },
-          createdAt: {
-            type: 'string',
-          },
+          snapshotsUpdatedAt: { type: ['string', 'null'] },
+          createdAt: { type: 'string' },
         },
       },
     },
