@@ -1,5 +1,17 @@
 import type { JsonObject } from '../../kit/src/index.js';
 
+const COUNT: JsonObject = { type: 'integer', minimum: 0 };
+
+/**
+ * What a delivery answers: how many recipients were asked for and what became of them, after the
+ * keys that name the delivery (`keyed`, first in both lists). The fan-out results differ only there.
+ */
+function deliveryCounts(keyed: Record<string, JsonObject>): JsonObject {
+  const counts = ['requested', 'created', 'existing', 'muted', 'typeDisabled'];
+  const properties = { ...keyed, ...Object.fromEntries(counts.map((name) => [name, COUNT])) };
+  return { type: 'object', additionalProperties: false, properties, required: Object.keys(properties) };
+}
+
 /** The shapes the notification service answers with (request shapes come from its joi schemas). */
 export const RESPONSE_SCHEMAS: Record<string, JsonObject> = {
   Notification: {
@@ -42,31 +54,8 @@ export const RESPONSE_SCHEMAS: Record<string, JsonObject> = {
     },
     required: ['items', 'meta', 'unreadCount'],
   },
-  FanOutResult: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      requested: { type: 'integer', minimum: 0 },
-      created: { type: 'integer', minimum: 0 },
-      existing: { type: 'integer', minimum: 0 },
-      muted: { type: 'integer', minimum: 0 },
-      typeDisabled: { type: 'integer', minimum: 0 },
-    },
-    required: ['requested', 'created', 'existing', 'muted', 'typeDisabled'],
-  },
-  BatchResult: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      batchKey: { type: ['string', 'null'] },
-      requested: { type: 'integer', minimum: 0 },
-      created: { type: 'integer', minimum: 0 },
-      existing: { type: 'integer', minimum: 0 },
-      muted: { type: 'integer', minimum: 0 },
-      typeDisabled: { type: 'integer', minimum: 0 },
-    },
-    required: ['batchKey', 'requested', 'created', 'existing', 'muted', 'typeDisabled'],
-  },
+  FanOutResult: deliveryCounts({}),
+  BatchResult: deliveryCounts({ batchKey: { type: ['string', 'null'] } }),
   Preferences: {
     type: 'object',
     additionalProperties: false,
@@ -78,19 +67,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonObject> = {
     },
     required: ['userId', 'enabledTypes', 'mutedUntil', 'updatedAt'],
   },
-  WeakTopicResult: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      alertKey: { type: 'string' },
-      requested: { type: 'integer', minimum: 0 },
-      created: { type: 'integer', minimum: 0 },
-      existing: { type: 'integer', minimum: 0 },
-      muted: { type: 'integer', minimum: 0 },
-      typeDisabled: { type: 'integer', minimum: 0 },
-    },
-    required: ['alertKey', 'requested', 'created', 'existing', 'muted', 'typeDisabled'],
-  },
+  WeakTopicResult: deliveryCounts({ alertKey: { type: 'string' } }),
   NotificationEvent: {
     type: 'object',
     additionalProperties: false,
