@@ -6,6 +6,7 @@ import {
   ref,
   requireRole,
   routes,
+  type JsonObject,
   type PageParams,
   type Route,
 } from '../../../kit/src/index.js';
@@ -41,21 +42,36 @@ function sendPage(res: Response, page: PageParams, r: inbox.InboxResult): void {
 const INBOX_PAGE = success(ref('schemas', 'InboxPage'));
 const PREFERENCES = success(ref('schemas', 'Preferences'));
 
+/** A domain lister: every row in the caller's scope, or the caller's own; both take the same input. */
+type Lister = (
+  deps: NotificationDeps,
+  who: inbox.Caller,
+  query: inbox.InboxQuery,
+  page: PageParams,
+) => Promise<inbox.InboxResult>;
+
+/** A list route's handler: the query split into filters and page, the lister's rows sent as an inbox page. */
+const listWith =
+  (list: Lister) => async (req: Request & { valid: { query: ListQuery } }, res: Response, deps: NotificationDeps) => {
+    const q = req.valid.query;
+    sendPage(res, pageOf(q), await list(deps, caller(req), queryOf(q), pageOf(q)));
+  };
+
+/** A list route's document: an inbox page, or the shared errors and 403. */
+const pageDoc = (summary: string, operationId: string, parameters: JsonObject[]) => ({
+  summary,
+  operationId,
+  parameters,
+  responses: { 200: INBOX_PAGE, ...ERRORS, ...FORBIDDEN },
+});
+
 const listRoutes = [
   route({
     method: 'get',
     path: '/v1/notifications',
     query: s.listQuery,
-    doc: {
-      summary: 'Inbox list',
-      operationId: 'listNotifications',
-      parameters: CALLER_HEADERS,
-      responses: { 200: INBOX_PAGE, ...ERRORS, ...FORBIDDEN },
-    },
-    handle: async (req, res, deps) => {
-      const q = req.valid.query;
-      sendPage(res, pageOf(q), await inbox.listNotifications(deps, caller(req), queryOf(q), pageOf(q)));
-    },
+    doc: pageDoc('Inbox list', 'listNotifications', CALLER_HEADERS),
+    handle: listWith(inbox.listNotifications),
   }),
   route({
     method: 'post',
@@ -116,48 +132,50 @@ const DELETED = {
   required: ['id', 'deleted'],
 };
 
-const rowRoutes = [
+/** One row's action as the domain states it: the caller and the row's id in, the answer out. */
+type RowAction = (deps: NotificationDeps, caller: inbox.Caller, id: string) => Promise<unknown>;
+
+/** A route acting on one notification by id: what differs from row to row is named, the rest is here. */
+interface RowRoute {
+  method: 'get' | 'post';
+  path: string;
+  doc: { summary: string; operationId: string };
+  data: JsonObject;
+  act: RowAction;
+}
+
+const rowRoute = ({ method, path, doc, data, act }: RowRoute) =>
   route({
+    method,
+    path,
+    params: s.idParams,
+    doc: { ...doc, parameters: CALLER_HEADERS, responses: { 200: success(data), ...ERRORS, ...NOT_FOUND } },
+    handle: async (req, res, deps) => {
+      ok(res, await act(deps, caller(req), req.valid.params.notificationId));
+    },
+  });
+
+const rowRoutes = [
+  rowRoute({
     method: 'get',
     path: '/v1/notifications/:notificationId',
-    params: s.idParams,
-    doc: {
-      summary: 'One notification (admin: any; others: own)',
-      operationId: 'getNotification',
-      parameters: CALLER_HEADERS,
-      responses: { 200: success(NOTIFICATION), ...ERRORS, ...NOT_FOUND },
-    },
-    handle: async (req, res, deps) => {
-      ok(res, await inbox.getNotification(deps, caller(req), req.valid.params.notificationId));
-    },
+    doc: { summary: 'One notification (admin: any; others: own)', operationId: 'getNotification' },
+    data: NOTIFICATION,
+    act: inbox.getNotification,
   }),
-  route({
+  rowRoute({
     method: 'post',
     path: '/v1/notifications/:notificationId/read',
-    params: s.idParams,
-    doc: {
-      summary: 'Mark read (owner or admin)',
-      operationId: 'readNotification',
-      parameters: CALLER_HEADERS,
-      responses: { 200: success(NOTIFICATION), ...ERRORS, ...NOT_FOUND },
-    },
-    handle: async (req, res, deps) => {
-      ok(res, await inbox.readNotification(deps, caller(req), req.valid.params.notificationId));
-    },
+    doc: { summary: 'Mark read (owner or admin)', operationId: 'readNotification' },
+    data: NOTIFICATION,
+    act: inbox.readNotification,
   }),
-  route({
+  rowRoute({
     method: 'post',
     path: '/v1/notifications/:notificationId/delete',
-    params: s.idParams,
-    doc: {
-      summary: 'Delete (owner or admin); the row is removed',
-      operationId: 'deleteNotification',
-      parameters: CALLER_HEADERS,
-      responses: { 200: success(DELETED), ...ERRORS, ...NOT_FOUND },
-    },
-    handle: async (req, res, deps) => {
-      ok(res, await inbox.deleteNotification(deps, caller(req), req.valid.params.notificationId));
-    },
+    doc: { summary: 'Delete (owner or admin); the row is removed', operationId: 'deleteNotification' },
+    data: DELETED,
+    act: inbox.deleteNotification,
   }),
 ];
 
@@ -170,16 +188,8 @@ const parentRoutes = [
     path: '/v1/parent/alerts',
     query: s.parentListQuery,
     before: parentOnly,
-    doc: {
-      summary: 'The parent’s own notifications',
-      operationId: 'listParentAlerts',
-      parameters: PARENT_HEADERS,
-      responses: { 200: INBOX_PAGE, ...ERRORS, ...FORBIDDEN },
-    },
-    handle: async (req, res, deps) => {
-      const q = req.valid.query;
-      sendPage(res, pageOf(q), await inbox.listOwn(deps, caller(req), queryOf(q), pageOf(q)));
-    },
+    doc: pageDoc('The parent’s own notifications', 'listParentAlerts', PARENT_HEADERS),
+    handle: listWith(inbox.listOwn),
   }),
   route({
     method: 'post',
