@@ -12,6 +12,7 @@ import {
   ref,
   routerFor,
   routes,
+  type Actor,
   type JsonObject,
   type PageParams,
   type Route,
@@ -57,6 +58,23 @@ function paged<Q extends s.Paging>(q: Q): { query: Omit<Q, 'page' | 'limit'>; pa
   return { query, page: pageParams({ page, limit }) };
 }
 
+/** A domain lister: the actor, the filters and the page in, that page of rows and their total out. */
+type Lister<F> = (
+  deps: AnalyticsDeps,
+  actor: Actor,
+  query: F,
+  page: PageParams,
+) => Promise<{ items: unknown[]; total: number }>;
+
+/** A list route's handler: paging split from the filters, the lister's rows sent with the list meta. */
+function listed<Q extends s.Paging>(lister: Lister<Omit<Q, 'page' | 'limit'>>) {
+  return async (req: ValidRequest<Empty, Q, Empty>, res: Response, deps: AnalyticsRouteDeps) => {
+    const { query, page } = paged(req.valid.query);
+    const { items, total } = await lister(deps, readActor(req), query, page);
+    list(res, items, { ...page, total });
+  };
+}
+
 const RESULTS = ref('schemas', 'Result');
 
 const resultRoutes = [
@@ -71,11 +89,7 @@ const resultRoutes = [
       parameters: ACTOR_HEADERS,
       responses: { 200: okResponse('A page of results', listData(RESULTS)), ...READ_ERRORS },
     },
-    handle: async (req, res, deps) => {
-      const { query, page } = paged(req.valid.query);
-      const { items, total } = await results.listResults(deps, readActor(req), query, page);
-      list(res, items, { ...page, total });
-    },
+    handle: listed(results.listResults),
   }),
   route({
     method: 'put',
@@ -202,11 +216,7 @@ const eventRoutes = [
       parameters: ACTOR_HEADERS,
       responses: { 200: okResponse('A page of events', listData(EVENT)), ...READ_ERRORS },
     },
-    handle: async (req, res, deps) => {
-      const { query, page } = paged(req.valid.query);
-      const { items, total } = await events.listEvents(deps, readActor(req), query, page);
-      list(res, items, { ...page, total });
-    },
+    handle: listed(events.listEvents),
   }),
 ];
 
