@@ -57,6 +57,18 @@ function bodyErrors(conflict: string): JsonObject {
   };
 }
 
+/** What a read of one attempt shares: a GET at its id, for the STUDENT, TEACHER and ADMIN roles. */
+const reading = (path: string) => ({ method: 'get' as const, path, params: attemptIdParams, before: reader });
+
+/** A read's document: its own words and success, the actor headers and the shared errors. */
+const readDoc = (summary: string, operationId: string, description: string, success: JsonObject) => ({
+  summary,
+  operationId,
+  description,
+  parameters: ACTOR_HEADERS,
+  responses: { 200: success, ...ERRORS },
+});
+
 const ATTEMPT = ref('schemas', 'Attempt');
 
 const START_DESCRIPTION =
@@ -101,18 +113,13 @@ export const attemptRoutes: ReadonlyArray<Route<AttemptDeps>> = [
     'startAttemptAlias',
   ),
   route({
-    method: 'get',
-    path: '/v1/attempts/:attemptId',
-    params: attemptIdParams,
-    before: reader,
-    doc: {
-      summary: 'Attempt detail',
-      operationId: 'getAttempt',
-      description:
-        "The owning STUDENT, or a TEACHER or ADMIN (of the attempt's organization when X-Organization-Id is sent). Grading fields are null with hiddenReason while results are hidden.",
-      parameters: ACTOR_HEADERS,
-      responses: { 200: okResponse('The attempt', ATTEMPT), ...ERRORS },
-    },
+    ...reading('/v1/attempts/:attemptId'),
+    doc: readDoc(
+      'Attempt detail',
+      'getAttempt',
+      "The owning STUDENT, or a TEACHER or ADMIN (of the attempt's organization when X-Organization-Id is sent). Grading fields are null with hiddenReason while results are hidden.",
+      okResponse('The attempt', ATTEMPT),
+    ),
     handle: async (req, res, deps) => {
       ok(res, view(req, deps, assertReadable(readActor(req), await deps.store.byId(req.valid.params.attemptId))));
     },
@@ -191,37 +198,25 @@ export const attemptRoutes: ReadonlyArray<Route<AttemptDeps>> = [
     },
   }),
   route({
-    method: 'get',
-    path: '/v1/attempts/:attemptId/events',
-    params: attemptIdParams,
-    before: reader,
-    doc: {
-      summary: "List the attempt's events",
-      operationId: 'listAttemptEvents',
-      description:
-        'The owning STUDENT, a TEACHER or an ADMIN. Every event, in creation order (ascending), as a plain array (an attempt holds at most a few thousand).',
-      parameters: ACTOR_HEADERS,
-      responses: {
-        200: okResponse('Events, oldest first', { type: 'array', items: ref('schemas', 'AttemptEvent') }),
-        ...ERRORS,
-      },
-    },
+    ...reading('/v1/attempts/:attemptId/events'),
+    doc: readDoc(
+      "List the attempt's events",
+      'listAttemptEvents',
+      'The owning STUDENT, a TEACHER or an ADMIN. Every event, in creation order (ascending), as a plain array (an attempt holds at most a few thousand).',
+      okResponse('Events, oldest first', { type: 'array', items: ref('schemas', 'AttemptEvent') }),
+    ),
     handle: async (req, res, deps) => {
       ok(res, await listEvents(deps, readActor(req), req.valid.params.attemptId));
     },
   }),
   route({
-    method: 'get',
-    path: '/v1/attempts/:attemptId/result',
-    params: attemptIdParams,
-    before: reader,
-    doc: {
-      summary: 'Attempt result',
-      operationId: 'getAttemptResult',
-      description: 'As GET /v1/attempts/{attemptId}, plus scorePercent (unrounded; null while hidden).',
-      parameters: ACTOR_HEADERS,
-      responses: { 200: okResponse('The result', ref('schemas', 'Result')), ...ERRORS },
-    },
+    ...reading('/v1/attempts/:attemptId/result'),
+    doc: readDoc(
+      'Attempt result',
+      'getAttemptResult',
+      'As GET /v1/attempts/{attemptId}, plus scorePercent (unrounded; null while hidden).',
+      okResponse('The result', ref('schemas', 'Result')),
+    ),
     handle: async (req, res, deps) => {
       const doc = assertReadable(readActor(req), await deps.store.byId(req.valid.params.attemptId));
       ok(res, resultView(doc, readActor(req), deps.clock()));
