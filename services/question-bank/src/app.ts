@@ -1,10 +1,11 @@
 import { Router, type Express } from 'express';
-import { serviceApp, type ServiceAppOptions } from '../../kit/src/index.js';
+import { routerFor, serviceApp, type ServiceAppOptions } from '../../kit/src/index.js';
 import type { QuestionBankDeps } from './domain/deps.js';
 import { aiClassifyRoutes } from './routes/ai-classify.js';
 import { aiPreviewRoutes } from './routes/ai-preview.js';
 import { blueprintRoutes } from './routes/blueprint.js';
 import { catalogRoutes } from './routes/catalog.js';
+import { readModelRoutes } from './routes/read-models.js';
 import { deletionRoutes } from './routes/deletion.js';
 import { ingestRoutes } from './routes/ingest.js';
 import { legacyRoutes } from './routes/legacy.js';
@@ -19,7 +20,7 @@ export type QuestionBankAppOptions = ServiceAppOptions;
 export function buildApp(deps: QuestionBankDeps, opts: QuestionBankAppOptions): Express {
   const routes = Router();
   // Catalog first: its fixed paths under /v1/questions/ must not be taken for a question id.
-  routes.use(catalogRoutes(deps));
+  routes.use(routerFor([...catalogRoutes, ...readModelRoutes], deps));
   routes.use(legacyRoutes(deps));
   // Part 2's fixed paths under /v1/questions/ likewise come before /v1/questions/:id.
   routes.use(deletionRoutes(deps));
