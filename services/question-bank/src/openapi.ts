@@ -2,7 +2,12 @@ import { openApiDocument, type DocumentBase, type JsonObject } from '../../kit/s
 import { PARAMETERS, RESPONSES, SECURITY_SCHEMES } from './openapi/components.js';
 import { DECISIONS } from './openapi/decisions.js';
 import { RESPONSE_SCHEMAS } from './openapi/schemas.js';
+import { aiClassifyRoutes } from './routes/ai-classify.js';
+import { aiPreviewRoutes } from './routes/ai-preview.js';
 import { catalogRoutes } from './routes/catalog.js';
+import { deletionRoutes } from './routes/deletion.js';
+import { legacyRoutes } from './routes/legacy.js';
+import { questionRoutes } from './routes/questions.js';
 import { readModelRoutes } from './routes/read-models.js';
 
 export const SERVICE_NAME = 'question-bank';
@@ -31,7 +36,15 @@ const BASE: DocumentBase = {
 };
 
 /** The question bank's routes, declared once: validation, handler types and the document come from here. */
-export const questionBankRoutes = [...catalogRoutes, ...readModelRoutes];
+export const questionBankRoutes = [
+  ...deletionRoutes,
+  ...aiPreviewRoutes,
+  ...aiClassifyRoutes,
+  ...questionRoutes,
+  ...legacyRoutes,
+  ...catalogRoutes,
+  ...readModelRoutes,
+];
 
 /** The question bank's OpenAPI document, generated from its route declarations. */
 export function questionBankDocument(): JsonObject {

@@ -2,16 +2,6 @@ import type { JsonObject } from '../../../kit/src/index.js';
 
 /** The response shapes the routes refer to (request shapes come from the joi schemas). */
 export const RESPONSE_SCHEMAS: JsonObject = {
-  QSubItem: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['label', 'content', 'correctBoolean'],
-    properties: {
-      label: { type: 'string', enum: ['A', 'B', 'C', 'D'] },
-      content: { type: 'string', maxLength: 50000 },
-      correctBoolean: { type: 'boolean' },
-    },
-  },
   QVersion: {
     type: ['object', 'null'],
     additionalProperties: true,
@@ -596,22 +586,6 @@ export const RESPONSE_SCHEMAS: JsonObject = {
       },
       createdAt: { type: 'string', format: 'date-time' },
     },
-  },
-  AiClassifyField: {
-    type: 'string',
-    enum: [
-      'type',
-      'customTypeId',
-      'subjectId',
-      'educationLevelId',
-      'gradeId',
-      'curriculumId',
-      'curriculumNodeId',
-      'examTrackId',
-      'questionSourceId',
-      'difficultyLevelId',
-    ],
-    description: 'The direct fields AI classification reads and writes.',
   },
   AiClassifyCandidate: {
     type: 'object',

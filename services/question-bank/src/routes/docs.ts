@@ -1,4 +1,4 @@
-import { ref, type JsonObject } from '../../../kit/src/index.js';
+import { envelope, ref, type JsonObject } from '../../../kit/src/index.js';
 
 /** The scope headers a read takes: each optional (reads are scoped by what is sent). */
 export const READ_HEADERS = [
@@ -65,4 +65,12 @@ export function idLinks(operations: Record<string, string>): JsonObject {
   return Object.fromEntries(
     Object.entries(operations).map(([name, operationId]) => [name, { operationId, parameters }]),
   );
+}
+
+/** A success whose envelope carries `message` (or one of several) instead of OK. */
+export function okWithMessage(description: string, data: JsonObject, message: string | string[]): JsonObject {
+  const schema = envelope(data);
+  const stated: JsonObject = typeof message === 'string' ? { const: message } : { enum: message };
+  schema.properties = { ...(schema.properties as JsonObject), message: stated };
+  return { description, content: { 'application/json': { schema } } };
 }

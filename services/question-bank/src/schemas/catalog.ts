@@ -64,7 +64,7 @@ const scopeQuery = {
 export type Paging = { page: number; limit: number };
 
 /** page and limit: integers clamped to their range, never a 400. */
-function paging(opts: PageOptions = {}): { page: Joi.NumberSchema; limit: Joi.NumberSchema } {
+export function paging(opts: PageOptions = {}): { page: Joi.NumberSchema; limit: Joi.NumberSchema } {
   // pagingKeys' custom rules return clamped integers, whatever was sent.
   const keys = pagingKeys(opts) as { page: Joi.NumberSchema; limit: Joi.NumberSchema };
   const range = opts.defaultLimit
