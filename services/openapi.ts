@@ -7,10 +7,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import prettier from 'prettier';
 import type { JsonObject } from './kit/src/index.js';
+import { questionBankDocument } from './question-bank/src/openapi.js';
 import { userDocument } from './user/src/openapi.js';
 
 /** The services whose document is generated, and how each is built. */
 export const GENERATED_DOCUMENTS: Readonly<Record<string, () => JsonObject>> = {
+  'question-bank': questionBankDocument,
   user: userDocument,
 };
 

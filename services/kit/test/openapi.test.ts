@@ -58,6 +58,10 @@ describe('jsonSchemaOf: the document form of a joi schema', () => {
     expect(jsonSchemaOf(tolerant(Joi.object({ a: Joi.object({ b: Joi.string() }) })))).to.deep.include({
       additionalProperties: true,
     });
+    // A forbidden member of an open object is refused by name (a closed object refuses it anyway).
+    const open = Joi.object({ a: Joi.string(), data: Joi.forbidden() }).unknown(true);
+    agree(open, [{ a: 'x' }, { a: 'x', c: 1 }, { a: 'x', data: 'y' }]);
+    expect(jsonSchemaOf(Joi.object({ data: Joi.forbidden() }))).to.not.have.property('properties');
   });
 
   it('arrays: items, bounds, uniqueness, single values', () => {

@@ -4,7 +4,9 @@ import { DECISIONS } from './openapi/decisions.js';
 import { RESPONSE_SCHEMAS } from './openapi/schemas.js';
 import { aiClassifyRoutes } from './routes/ai-classify.js';
 import { aiPreviewRoutes } from './routes/ai-preview.js';
+import { blueprintRoutes } from './routes/blueprint.js';
 import { catalogRoutes } from './routes/catalog.js';
+import { ingestRoutes } from './routes/ingest.js';
 import { deletionRoutes } from './routes/deletion.js';
 import { legacyRoutes } from './routes/legacy.js';
 import { questionRoutes } from './routes/questions.js';
@@ -40,6 +42,8 @@ export const questionBankRoutes = [
   ...deletionRoutes,
   ...aiPreviewRoutes,
   ...aiClassifyRoutes,
+  ...blueprintRoutes,
+  ...ingestRoutes,
   ...questionRoutes,
   ...legacyRoutes,
   ...catalogRoutes,

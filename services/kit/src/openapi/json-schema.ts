@@ -200,12 +200,23 @@ function objectSchema(d: Description, ctx: Context): JsonObject {
   const required = keys.filter(([, key]) => key.flags?.presence === 'required').map(([name]) => name);
   if (required.length > 0) out.required = required;
   out.additionalProperties = d.keys === undefined || d.flags?.unknown === true || ctx.strip;
-  if (keys.length > 0) out.properties = properties(d, keys, ctx);
+  const members = { ...properties(d, keys, ctx), ...refusedMembers(d, out) };
+  if (Object.keys(members).length > 0) out.properties = members;
   Object.assign(out, sized(d, 'minProperties', 'maxProperties'));
   const dependencies = (d.dependencies ?? []).map(dependency);
   if (dependencies.length === 1) Object.assign(out, dependencies[0]);
   else if (dependencies.length > 1) out.allOf = dependencies;
   return out;
+}
+
+/**
+ * An object open to other members still refuses a forbidden one: such members are stated as
+ * `{ not: {} }` (nothing matches), with their description. A closed object refuses them anyway.
+ */
+function refusedMembers(d: Description, out: JsonObject): JsonObject {
+  if (out.additionalProperties !== true) return {};
+  const forbidden = Object.entries(d.keys ?? {}).filter(([, key]) => key.flags?.presence === 'forbidden');
+  return Object.fromEntries(forbidden.map(([name, key]) => [name, annotated({ not: {} }, key)]));
 }
 
 function properties(d: Description, keys: Array<[string, Description]>, ctx: Context): JsonObject {
