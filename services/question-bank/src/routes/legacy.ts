@@ -2,7 +2,8 @@ import { list, ok, okResponse, readActor, ref, routes, type Route } from '../../
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { getQuestion, listQuestions } from '../domain/questions/read.js';
 import { legacyDetail, legacyListItem } from '../domain/questions/views.js';
-import { detailQuery, listQuestionsQuery, questionIdParams } from '../schemas/questions.js';
+import { detailQuery, listQuestionsQuery } from '../schemas/question-queries.js';
+import { questionIdParams } from '../schemas/questions.js';
 import { pageOf, READ_ERRORS, READ_HEADERS, SCOPED_READ, standardErrors } from './docs.js';
 
 const route = routes<QuestionBankDeps>();

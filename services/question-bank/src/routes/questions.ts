@@ -6,15 +6,8 @@ import { bulkSetStatus, deleteQuestion } from '../domain/questions/remove.js';
 import { writerOf } from '../domain/questions/scope.js';
 import { createQuestion, updateQuestion } from '../domain/questions/write.js';
 import { MSG } from '../messages.js';
-import {
-  bulkStatusBody,
-  createQuestionBody,
-  detailQuery,
-  listQuestionsQuery,
-  patchQuestionBody,
-  projectionQuery,
-  questionIdParams,
-} from '../schemas/questions.js';
+import { detailQuery, listQuestionsQuery, projectionQuery } from '../schemas/question-queries.js';
+import { bulkStatusBody, createQuestionBody, patchQuestionBody, questionIdParams } from '../schemas/questions.js';
 import {
   okWithMessage,
   pageOf,
