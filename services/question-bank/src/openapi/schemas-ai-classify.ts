@@ -2,54 +2,43 @@ import type { JsonObject } from '../../../kit/src/index.js';
 import { CORE_TYPES } from '../store/question-models.js';
 import { TAXONOMY_KINDS } from '../store/catalog-models.js';
 
+/** A taxonomy candidate's members; a curriculum node adds how it matched. */
+const CANDIDATE_PROPERTIES: JsonObject = {
+  id: { type: 'string' },
+  kind: { type: 'string', enum: [...TAXONOMY_KINDS] },
+  code: { type: 'string' },
+  name: { type: 'string' },
+  organizationId: { type: ['string', 'null'] },
+  origin: {
+    type: 'string',
+    enum: ['ORGANIZATION', 'GLOBAL', 'REQUEST'],
+    description:
+      'ORGANIZATION: a ref of X-Organization-Id; GLOBAL: a ref without organization (fallback); REQUEST: added by the request `taxonomy`.',
+  },
+  numericLevel: { type: ['integer', 'null'] },
+  engineDifficulty: { type: ['string', 'null'] },
+  subjectId: { type: ['string', 'null'] },
+  gradeId: { type: ['string', 'null'] },
+  curriculumId: { type: ['string', 'null'] },
+};
+const CANDIDATE_REQUIRED = ['id', 'kind', 'code', 'name', 'organizationId', 'origin'];
+
 /** Response shapes of AI classification results. */
 export const AI_CLASSIFY_SCHEMAS: JsonObject = {
   AiClassifyCandidate: {
     type: 'object',
     additionalProperties: false,
-    properties: {
-      id: { type: 'string' },
-      kind: { type: 'string', enum: [...TAXONOMY_KINDS] },
-      code: { type: 'string' },
-      name: { type: 'string' },
-      organizationId: { type: ['string', 'null'] },
-      origin: {
-        type: 'string',
-        enum: ['ORGANIZATION', 'GLOBAL', 'REQUEST'],
-        description:
-          'ORGANIZATION: a ref of X-Organization-Id; GLOBAL: a ref without organization (fallback); REQUEST: added by the request `taxonomy`.',
-      },
-      numericLevel: { type: ['integer', 'null'] },
-      engineDifficulty: { type: ['string', 'null'] },
-      subjectId: { type: ['string', 'null'] },
-      gradeId: { type: ['string', 'null'] },
-      curriculumId: { type: ['string', 'null'] },
-    },
-    required: ['id', 'kind', 'code', 'name', 'organizationId', 'origin'],
+    properties: CANDIDATE_PROPERTIES,
+    required: CANDIDATE_REQUIRED,
   },
   AiClassifyNodeCandidate: {
     type: 'object',
     additionalProperties: false,
     properties: {
-      id: { type: 'string' },
-      kind: { type: 'string', enum: [...TAXONOMY_KINDS] },
-      code: { type: 'string' },
-      name: { type: 'string' },
-      organizationId: { type: ['string', 'null'] },
-      origin: {
-        type: 'string',
-        enum: ['ORGANIZATION', 'GLOBAL', 'REQUEST'],
-        description:
-          'ORGANIZATION: a ref of X-Organization-Id; GLOBAL: a ref without organization (fallback); REQUEST: added by the request `taxonomy`.',
-      },
-      numericLevel: { type: ['integer', 'null'] },
-      engineDifficulty: { type: ['string', 'null'] },
-      subjectId: { type: ['string', 'null'] },
-      gradeId: { type: ['string', 'null'] },
-      curriculumId: { type: ['string', 'null'] },
+      ...CANDIDATE_PROPERTIES,
       match: { type: 'string', enum: ['SUBJECT_GRADE_CURRICULUM', 'SUBJECT_GRADE'] },
     },
-    required: ['id', 'kind', 'code', 'name', 'organizationId', 'origin', 'match'],
+    required: [...CANDIDATE_REQUIRED, 'match'],
   },
   AiClassifyTypeCandidate: {
     type: 'object',
