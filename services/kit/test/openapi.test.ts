@@ -67,6 +67,14 @@ describe('jsonSchemaOf: the document form of a joi schema', () => {
   it('arrays: items, bounds, uniqueness, single values', () => {
     agree(Joi.array().items(Joi.string()).min(1).max(2).unique(), [['a'], [], ['a', 'b', 'c'], ['a', 'a'], [1]]);
     agree(Joi.array().items(Joi.string()).single(), ['a', ['a'], 1]);
+    // Unique by a key (or a comparator) is not whole-value uniqueness: the document does not claim it.
+    expect(
+      jsonSchemaOf(
+        Joi.array()
+          .items(Joi.object({ id: Joi.string() }))
+          .unique('id'),
+      ),
+    ).to.not.have.property('uniqueItems');
   });
 
   it('the kit helpers carry their document form: trimmed strings and RFC 3339 date-times', () => {

@@ -263,7 +263,8 @@ function arraySchema(d: Description, ctx: Context): JsonObject {
   if (items.length === 1 && items[0]) out.items = items[0];
   else if (items.length > 1) out.items = { anyOf: items };
   Object.assign(out, sized(d, 'minItems', 'maxItems'));
-  if (rule(d, 'unique')) out.uniqueItems = true;
+  // Whole-value uniqueness only: unique by a key or a comparator is not JSON Schema's uniqueItems.
+  if (d.rules?.some((r) => r.name === 'unique' && r.args === undefined)) out.uniqueItems = true;
   if (!d.flags?.single || items.length !== 1) return out;
   return { anyOf: [items[0] as JsonObject, out] };
 }
