@@ -7,6 +7,7 @@ import {
   pagingKeys,
   tolerant,
   trimmedString,
+  TRIMMED_WHITESPACE,
   type PageOptions,
 } from '../../../kit/src/index.js';
 import type { CreateFolderInput, PatchFolderInput } from '../domain/catalog/folders.js';
@@ -49,7 +50,17 @@ const flag = documentedAs(
 const int = (min: number, max: number) => Joi.number().strict().integer().min(min).max(max);
 const q = chars(0, 200).allow('').description('Literal text (never a pattern), case-insensitive.');
 // Trimmed, then 1..max characters: the limit counts what is stored, not the spaces around it.
-const text = (max: number) => trimmedString(1, max);
+const text = (max: number) => documented(trimmedString(1, max), { minLength: 1, pattern: oneToMax(max) });
+
+/**
+ * trimmedPattern(1, max) as two alternatives (one character, or two edges around the rest), the
+ * form the fuzzer's generator reads: its coverage phase cannot build a value for the optional group.
+ */
+function oneToMax(max: number): string {
+  const ws = `[${TRIMMED_WHITESPACE}]*`;
+  const edge = `[^${TRIMMED_WHITESPACE}]`;
+  return `^${ws}${edge}${ws}$|^${ws}${edge}[\\s\\S]{0,${max - 2}}${edge}${ws}$`;
+}
 const json = Joi.alternatives().try(Joi.object().unknown(true), Joi.array()).allow(null);
 const count = int(0, Number.MAX_SAFE_INTEGER).required();
 const ownerOrg = id.allow(null);
