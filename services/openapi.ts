@@ -14,6 +14,7 @@ import { attemptDocument } from './attempt/src/openapi.js';
 import { peersDocument } from './peers/src/openapi.js';
 import { analyticsDocument } from './analytics/src/openapi.js';
 import { notificationDocument } from './notification/src/openapi.js';
+import { questionBankDocument } from './question-bank/src/openapi.js';
 import { userDocument } from './user/src/openapi.js';
 
 /** The services whose document is generated, and how each is built. */
@@ -23,6 +24,7 @@ export const GENERATED_DOCUMENTS: Readonly<Record<string, () => JsonObject>> = {
   auth: authDocument,
   analytics: analyticsDocument,
   notification: notificationDocument,
+  'question-bank': questionBankDocument,
   user: userDocument,
   attempt: attemptDocument,
   peers: peersDocument,

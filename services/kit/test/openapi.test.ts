@@ -60,6 +60,10 @@ describe('jsonSchemaOf: the document form of a joi schema', () => {
     expect(jsonSchemaOf(tolerant(Joi.object({ a: Joi.object({ b: Joi.string() }) })))).to.deep.include({
       additionalProperties: true,
     });
+    // A forbidden member of an open object is refused by name (a closed object refuses it anyway).
+    const open = Joi.object({ a: Joi.string(), data: Joi.forbidden() }).unknown(true);
+    agree(open, [{ a: 'x' }, { a: 'x', c: 1 }, { a: 'x', data: 'y' }]);
+    expect(jsonSchemaOf(Joi.object({ data: Joi.forbidden() }))).to.not.have.property('properties');
   });
 
   it('objects with key patterns, refused or (explicit unknown(false)) kept refused in a tolerant schema', () => {
@@ -94,6 +98,7 @@ describe('jsonSchemaOf: the document form of a joi schema', () => {
   it('arrays: items, bounds, uniqueness, single values', () => {
     agree(Joi.array().items(Joi.string()).min(1).max(2).unique(), [['a'], [], ['a', 'b', 'c'], ['a', 'a'], [1]]);
     agree(Joi.array().items(Joi.string()).single(), ['a', ['a'], 1]);
+    // Unique by a key (or a comparator) is not whole-value uniqueness: the document does not claim it.
     expect(
       jsonSchemaOf(
         Joi.array()

@@ -208,7 +208,8 @@ function objectSchema(d: Description, ctx: Context): JsonObject {
   const required = keys.filter(([, key]) => key.flags?.presence === 'required').map(([name]) => name);
   if (required.length > 0) out.required = required;
   Object.assign(out, otherMembers(d, ctx));
-  if (keys.length > 0) out.properties = properties(d, keys, ctx);
+  const members = { ...properties(d, keys, ctx), ...refusedMembers(d, out) };
+  if (Object.keys(members).length > 0) out.properties = members;
   Object.assign(out, sized(d, 'minProperties', 'maxProperties'));
   const dependencies = [...(d.dependencies ?? []).map(dependency), ...spelledRequirements(out, spellingsOf(d))];
   if (dependencies.length === 1) Object.assign(out, dependencies[0]);
@@ -240,6 +241,16 @@ function patternMembers(d: Description, open: boolean, ctx: Context): JsonObject
   if (!only || more.length > 0 || open || d.keys !== undefined)
     return { patternProperties: Object.fromEntries(members) };
   return { propertyNames: { pattern: only[0] }, additionalProperties: only[1] };
+}
+
+/**
+ * An object open to other members still refuses a forbidden one: such members are stated as
+ * `{ not: {} }` (nothing matches), with their description. A closed object refuses them anyway.
+ */
+function refusedMembers(d: Description, out: JsonObject): JsonObject {
+  if (out.additionalProperties !== true) return {};
+  const forbidden = Object.entries(d.keys ?? {}).filter(([, key]) => key.flags?.presence === 'forbidden');
+  return Object.fromEntries(forbidden.map(([name, key]) => [name, annotated({ not: {} }, key)]));
 }
 
 function properties(d: Description, keys: Array<[string, Description]>, ctx: Context): JsonObject {
@@ -279,9 +290,8 @@ function arraySchema(d: Description, ctx: Context): JsonObject {
   if (items.length === 1 && items[0]) out.items = items[0];
   else if (items.length > 1) out.items = { anyOf: items };
   Object.assign(out, sized(d, 'minItems', 'maxItems'));
-  // Unique by a member (`unique('id')`) has no JSON Schema form; whole items unique is uniqueItems.
-  const unique = rule(d, 'unique');
-  if (unique && unique.comparator === undefined) out.uniqueItems = true;
+  // Whole-value uniqueness only: unique by a key or a comparator is not JSON Schema's uniqueItems.
+  if (d.rules?.some((r) => r.name === 'unique' && r.args === undefined)) out.uniqueItems = true;
   if (!d.flags?.single || items.length !== 1) return out;
   return { anyOf: [items[0] as JsonObject, out] };
 }

@@ -1,23 +1,51 @@
-import { Router } from 'express';
-import { input, ok, onlyMethods, readActor, requireRole, validate } from '../../../kit/src/index.js';
-import { applyClassification, type ApplyInput } from '../domain/ai-classify/apply.js';
-import { classificationContext, type ContextInput } from '../domain/ai-classify/context.js';
+import { ok, okResponse, readActor, ref, requireRole, routes, type Route } from '../../../kit/src/index.js';
+import { applyClassification } from '../domain/ai-classify/apply.js';
+import { classificationContext } from '../domain/ai-classify/context.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { writerOf } from '../domain/questions/scope.js';
 import { applyBody, contextBody } from '../schemas/ai-classify.js';
+import { standardErrors, WRITE_HEADERS } from './docs.js';
 
-const writers = requireRole('ADMIN', 'TEACHER');
-
+const route = routes<QuestionBankDeps>();
 // Both routes prepare or make writes, so both need a writer: a teacher sees only its own questions.
-export function aiClassifyRoutes(deps: QuestionBankDeps): Router {
-  const router = Router();
-  router.post('/v1/questions/ai-classify/context', writers, validate({ body: contextBody }), async (req, res) => {
-    ok(res, await classificationContext(deps, writerOf(readActor(req)), input<ContextInput>(req, 'body')));
-  });
-  router.patch('/v1/questions/ai-classify/apply', writers, validate({ body: applyBody }), async (req, res) => {
-    ok(res, await applyClassification(deps, writerOf(readActor(req)), input<ApplyInput>(req, 'body')));
-  });
-  onlyMethods(router, '/v1/questions/ai-classify/context', ['POST']);
-  onlyMethods(router, '/v1/questions/ai-classify/apply', ['PATCH']);
-  return router;
-}
+const writers = () => [requireRole('ADMIN', 'TEACHER')];
+
+/** AI classification: the context a classifier needs, and applying its reviewed answer. */
+export const aiClassifyRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
+  route({
+    method: 'post',
+    path: '/v1/questions/ai-classify/context',
+    body: contextBody,
+    before: writers,
+    doc: {
+      summary: 'Classification context of up to 25 questions (ADMIN or TEACHER)',
+      operationId: 'aiClassifyContext',
+      parameters: WRITE_HEADERS,
+      responses: {
+        200: okResponse('Success', ref('schemas', 'AiClassifyContext')),
+        ...standardErrors(400, 401, 403, 413, 415, 500, 503),
+      },
+    },
+    handle: async (req, res, deps) => {
+      ok(res, await classificationContext(deps, writerOf(readActor(req)), req.valid.body));
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/questions/ai-classify/apply',
+    body: applyBody,
+    before: writers,
+    doc: {
+      summary: 'Apply reviewed AI classification to up to 25 questions (ADMIN or TEACHER)',
+      operationId: 'aiClassifyApply',
+      parameters: WRITE_HEADERS,
+      responses: {
+        200: okResponse('Success', ref('schemas', 'AiClassifyApplyResult')),
+        ...standardErrors(400, 401, 403, 409, 413, 415, 500, 503),
+      },
+    },
+    handle: async (req, res, deps) => {
+      ok(res, await applyClassification(deps, writerOf(readActor(req)), req.valid.body));
+    },
+  }),
+];

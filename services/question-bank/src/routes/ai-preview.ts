@@ -1,14 +1,16 @@
-import { Router } from 'express';
-import { input, ok, onlyMethods, readActor, requireRole, validate } from '../../../kit/src/index.js';
-import { createAiPreviewDraft, type DraftInput } from '../domain/ai-preview/drafts.js';
-import type { SolutionInput } from '../domain/ai-preview/solution-body.js';
+import { errorResponses, ok, readActor, ref, requireRole, routes, type Route } from '../../../kit/src/index.js';
+import { createAiPreviewDraft } from '../domain/ai-preview/drafts.js';
 import { applyAiPreviewSolution } from '../domain/ai-preview/solutions.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { getQuestion } from '../domain/questions/read.js';
 import { writerOf } from '../domain/questions/scope.js';
 import { aiPreviewDraftBody, aiPreviewSolutionBody } from '../schemas/ai-preview.js';
+import { okWithMessage, standardErrors, WRITE_HEADERS } from './docs.js';
 
-const writers = requireRole('ADMIN', 'TEACHER');
+const route = routes<QuestionBankDeps>();
+const writers = () => [requireRole('ADMIN', 'TEACHER')];
+const QUESTION = ref('schemas', 'Question');
+const TAGS = ['AI preview'];
 
 const TEXT = {
   draftCreated: 'AI preview draft created',
@@ -17,23 +19,73 @@ const TEXT = {
   solutionReplayed: 'AI preview solution already applied',
 } as const;
 
-export function aiPreviewRoutes(deps: QuestionBankDeps): Router {
-  const router = Router();
-  router.post('/v1/questions/ai-preview-drafts', writers, validate({ body: aiPreviewDraftBody }), async (req, res) => {
-    const actor = readActor(req);
-    const r = await createAiPreviewDraft(deps, writerOf(actor), input<DraftInput>(req, 'body'));
-    const question = await getQuestion(deps, actor, r.questionId, {});
-    ok(res, question, r.created ? TEXT.draftCreated : TEXT.draftReplayed, r.created ? 201 : 200);
-  });
-  const solution = validate({ body: aiPreviewSolutionBody });
-  router.post('/v1/questions/ai-preview-solutions', writers, solution, async (req, res) => {
-    const actor = readActor(req);
-    const r = await applyAiPreviewSolution(deps, writerOf(actor), input<SolutionInput>(req, 'body'));
-    const question = await getQuestion(deps, actor, r.questionId, {});
-    ok(res, question, r.replayed ? TEXT.solutionReplayed : TEXT.solutionApplied);
-  });
-  // Before /v1/questions/:id, which would take these fixed segments for an id.
-  onlyMethods(router, '/v1/questions/ai-preview-drafts', ['POST']);
-  onlyMethods(router, '/v1/questions/ai-preview-solutions', ['POST']);
-  return router;
-}
+/** Saving a reviewed AI preview as a draft, and applying a reviewed AI solution. */
+export const aiPreviewRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
+  route({
+    method: 'post',
+    path: '/v1/questions/ai-preview-drafts',
+    body: aiPreviewDraftBody,
+    before: writers,
+    doc: {
+      summary:
+        'Save a teacher-reviewed AI preview as a DRAFT question (idempotent per organization, actor and previewId)',
+      operationId: 'createAiPreviewDraft',
+      description:
+        "Issue 20: groupId, folderId, customTypeId and taxonomy ids must be the organization's (404 as for POST /v1/questions).",
+      tags: TAGS,
+      parameters: WRITE_HEADERS,
+      responses: {
+        200: okWithMessage(
+          'Replay: the same reviewed payload; the original draft as it is now (it may since have been edited or archived)',
+          QUESTION,
+          TEXT.draftReplayed,
+        ),
+        201: okWithMessage('A new draft (hydrated question, as GET /v1/questions/{id})', QUESTION, TEXT.draftCreated),
+        ...standardErrors(401, 403, 413, 415, 500, 503),
+        ...errorResponses({
+          400: 'VALIDATION_ERROR (as POST /v1/questions, plus previewId and provenance), or AI_PREVIEW_CONFLICT: this actor already used the previewId in this organization with another reviewed payload (details: previewId, questionId).',
+          404: "FOLDER_NOT_FOUND: `folderId` is not visible in the writer's scope. Nothing is written.",
+          409: "QUESTION_CONFLICT: the previewId's record kept changing under concurrent writers; retry.",
+        }),
+      },
+    },
+    handle: async (req, res, deps) => {
+      const actor = readActor(req);
+      const r = await createAiPreviewDraft(deps, writerOf(actor), req.valid.body);
+      const question = await getQuestion(deps, actor, r.questionId, {});
+      ok(res, question, r.created ? TEXT.draftCreated : TEXT.draftReplayed, r.created ? 201 : 200);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/questions/ai-preview-solutions',
+    body: aiPreviewSolutionBody,
+    before: writers,
+    doc: {
+      summary:
+        'Apply a teacher-reviewed AI solution to a question: appends a version, moves currentVersionId, never publishes',
+      operationId: 'applyAiPreviewSolution',
+      tags: TAGS,
+      parameters: WRITE_HEADERS,
+      responses: {
+        200: okWithMessage(
+          'Applied (`AI preview solution applied`) or a replay of the same preview (`AI preview solution already applied`, nothing written); the hydrated question as it is now',
+          QUESTION,
+          [TEXT.solutionApplied, TEXT.solutionReplayed],
+        ),
+        ...standardErrors(401, 403, 413, 415, 500, 503),
+        ...errorResponses({
+          400: 'VALIDATION_ERROR (including options or sub-items the question lacks), or AI_PREVIEW_CONFLICT: this actor already used the previewId in this organization for another question, provider, model or solution (details: previewId, questionId).',
+          404: "QUESTION_NOT_FOUND: the question is missing, removed, in another organization, or (for a TEACHER) another teacher's; checked before anything is written, exactly like PATCH /v1/questions/{id}.",
+          409: "QUESTION_PUBLISH_CONFLICT: the solution would break a PUBLISHED question's base type; QUESTION_CONFLICT: the question kept changing under concurrent writers, retry.",
+        }),
+      },
+    },
+    handle: async (req, res, deps) => {
+      const actor = readActor(req);
+      const r = await applyAiPreviewSolution(deps, writerOf(actor), req.valid.body);
+      const question = await getQuestion(deps, actor, r.questionId, {});
+      ok(res, question, r.replayed ? TEXT.solutionReplayed : TEXT.solutionApplied);
+    },
+  }),
+];

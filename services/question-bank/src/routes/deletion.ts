@@ -1,56 +1,180 @@
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import {
-  input,
+  errorResponses,
   ok,
-  onlyMethods,
+  okResponse,
   readActor,
+  ref,
   requireRole,
+  routes,
   sse,
   StreamRegistry,
-  validate,
+  type Route,
 } from '../../../kit/src/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
-import { permanentDelete, permanentDeleteImpact, type Selection } from '../domain/deletion/impact.js';
+import { permanentDelete, permanentDeleteImpact } from '../domain/deletion/impact.js';
 import { cancelJob, createJob, getJob, streamJob } from '../domain/deletion/jobs.js';
 import type { NewJobInput } from '../domain/deletion/plan.js';
 import { impactBody, jobBody, jobIdParams, permanentDeleteBody } from '../domain/deletion/schemas.js';
 import { writerOf } from '../domain/questions/scope.js';
+import { okWithMessage, standardErrors, WRITE_HEADERS } from './docs.js';
 
-const writers = requireRole('ADMIN', 'TEACHER');
+const route = routes<QuestionBankDeps>();
+const writers = () => [requireRole('ADMIN', 'TEACHER')];
 const BASE = '/v1/questions/permanent-delete';
 /** Heartbeat comments on job streams, under common proxy idle timeouts. */
 export const JOB_STREAM_HEARTBEAT_MS = 10_000;
 
-export function deletionRoutes(deps: QuestionBankDeps): Router {
-  const router = Router();
-  const jobId = validate({ params: jobIdParams });
-  const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
-  router.post('/v1/questions/permanent-delete-impact', writers, validate({ body: impactBody }), async (req, res) => {
-    ok(res, await permanentDeleteImpact(deps, writerOf(readActor(req)), input<Selection>(req, 'body')));
-  });
-  router.post(BASE, writers, validate({ body: permanentDeleteBody }), async (req, res) => {
-    ok(res, await permanentDelete(deps, writerOf(readActor(req)), input<{ ids: string[] }>(req, 'body')));
-  });
-  router.post(`${BASE}/jobs`, writers, validate({ body: jobBody }), async (req, res) => {
-    const body = input<Selection>(req, 'body');
-    const job: NewJobInput = body.mode === 'all' ? { mode: 'all' } : { mode: 'ids', ids: body.ids };
-    ok(res, await createJob(deps, writerOf(readActor(req)), job), 'Permanent-delete job accepted', 202);
-  });
-  // Before /v1/questions/:id, which would take these fixed segments for an id.
-  onlyMethods(router, '/v1/questions/permanent-delete-impact', ['POST']);
-  onlyMethods(router, BASE, ['POST']);
-  onlyMethods(router, `${BASE}/jobs`, ['POST']);
-  router.get(`${BASE}/jobs/:id`, writers, jobId, async (req, res) => {
-    ok(res, await getJob(deps, writerOf(readActor(req)), idOf(req)));
-  });
-  router.post(`${BASE}/jobs/:id/cancel`, writers, jobId, async (req, res) => {
-    ok(res, await cancelJob(deps, writerOf(readActor(req)), idOf(req)));
-  });
-  const registry = deps.deletion?.streams ?? new StreamRegistry();
-  const events = sse((stream, req) => streamJob(deps, writerOf(readActor(req)), idOf(req), stream), {
-    registry,
-    heartbeatMs: JOB_STREAM_HEARTBEAT_MS,
-  });
-  router.get(`${BASE}/jobs/:id/events`, writers, jobId, events);
-  return router;
+const TAGS = ['Permanent deletion'];
+const JOB = ref('schemas', 'DeletionJob');
+const BODY_ERRORS = standardErrors(400, 401, 403, 413, 415, 500, 503);
+const JOB_ERRORS = {
+  ...standardErrors(400, 401, 403, 500, 503),
+  ...errorResponses({
+    404: "DELETION_JOB_NOT_FOUND: no job with this id was created by this actor in this organization (another actor's or organization's job is 404 too, never 403).",
+  }),
+};
+
+const EVENTS_DESCRIPTION =
+  'text/event-stream. First `event: snapshot` with the DeletionJob as `data` (JSON), then `event: job.updated` with the whole DeletionJob each time its revision moved (at least once per batch of 100; the `id:` line is the revision). Heartbeat comment lines (`: heartbeat`) every 10 s. The server closes the stream right after the event showing a finished job (completed, cancelled or failed); for a finished job only the snapshot is sent. Errors before the stream opens are the usual JSON errors.';
+
+const EVENT_SCHEMA = {
+  type: 'object',
+  description:
+    'One event (schemathesis and OpenAPI 3.1 read this schema per event): `data` is the DeletionJob as JSON text.',
+  required: ['event', 'data'],
+  properties: {
+    event: { type: 'string', enum: ['snapshot', 'job.updated'] },
+    data: { type: 'string', contentMediaType: 'application/json', contentSchema: JOB },
+    id: { type: 'string', pattern: '^[0-9]+$' },
+    retry: { type: 'integer' },
+  },
+};
+
+/** One SSE handler per dependency set: its stream registry is what shutdown closes. */
+const streams = new WeakMap<QuestionBankDeps, RequestHandler>();
+function jobEvents(deps: QuestionBankDeps): RequestHandler {
+  let handler = streams.get(deps);
+  if (!handler) {
+    const registry = deps.deletion?.streams ?? new StreamRegistry();
+    const id = (req: { params: unknown }) => (req.params as { id: string }).id;
+    handler = sse((stream, req) => streamJob(deps, writerOf(readActor(req)), id(req), stream), {
+      registry,
+      heartbeatMs: JOB_STREAM_HEARTBEAT_MS,
+    });
+    streams.set(deps, handler);
+  }
+  return handler;
 }
+
+/** Permanent deletion: the impact preview, the synchronous delete, and the jobs (snapshot, events, cancel). */
+export const deletionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
+  route({
+    method: 'post',
+    path: '/v1/questions/permanent-delete-impact',
+    body: impactBody,
+    before: writers,
+    doc: {
+      summary: 'Preview what a permanent delete would touch',
+      operationId: 'permanentDeleteImpact',
+      tags: TAGS,
+      parameters: WRITE_HEADERS,
+      responses: { 200: okResponse('Success', ref('schemas', 'DeletionImpact')), ...BODY_ERRORS },
+    },
+    handle: async (req, res, deps) => {
+      ok(res, await permanentDeleteImpact(deps, writerOf(readActor(req)), req.valid.body));
+    },
+  }),
+  route({
+    method: 'post',
+    path: BASE,
+    body: permanentDeleteBody,
+    before: writers,
+    doc: {
+      summary: "Permanently delete up to 100 questions (any status) in the writer's scope",
+      operationId: 'permanentDelete',
+      tags: TAGS,
+      parameters: WRITE_HEADERS,
+      responses: {
+        200: okResponse('Success', ref('schemas', 'DeletionResult')),
+        ...BODY_ERRORS,
+        ...errorResponses({
+          409: 'QUESTION_CONFLICT: a question kept changing under concurrent writes; rows removed before it stay removed (retry is safe).',
+        }),
+      },
+    },
+    handle: async (req, res, deps) => {
+      ok(res, await permanentDelete(deps, writerOf(readActor(req)), req.valid.body));
+    },
+  }),
+  route({
+    method: 'post',
+    path: `${BASE}/jobs`,
+    body: jobBody,
+    before: writers,
+    doc: {
+      summary: 'Start a permanent-delete job over archived questions',
+      operationId: 'createPermanentDeleteJob',
+      tags: TAGS,
+      parameters: WRITE_HEADERS,
+      responses: {
+        202: okWithMessage('Accepted: the job snapshot (status pending)', JOB, 'Permanent-delete job accepted'),
+        ...BODY_ERRORS,
+      },
+    },
+    handle: async (req, res, deps) => {
+      const body = req.valid.body;
+      const job: NewJobInput = body.mode === 'all' ? { mode: 'all' } : { mode: 'ids', ids: body.ids };
+      ok(res, await createJob(deps, writerOf(readActor(req)), job), 'Permanent-delete job accepted', 202);
+    },
+  }),
+  route({
+    method: 'get',
+    path: `${BASE}/jobs/:id`,
+    params: jobIdParams,
+    before: writers,
+    doc: {
+      summary: "The job's current snapshot",
+      operationId: 'getPermanentDeleteJob',
+      tags: TAGS,
+      parameters: WRITE_HEADERS,
+      responses: { 200: okResponse('Success', JOB), ...JOB_ERRORS },
+    },
+    handle: async (req, res, deps) => {
+      ok(res, await getJob(deps, writerOf(readActor(req)), req.valid.params.id));
+    },
+  }),
+  route({
+    method: 'post',
+    path: `${BASE}/jobs/:id/cancel`,
+    params: jobIdParams,
+    before: writers,
+    doc: {
+      summary: 'Cancel a pending or running job; a finished job is returned unchanged',
+      operationId: 'cancelPermanentDeleteJob',
+      tags: TAGS,
+      parameters: WRITE_HEADERS,
+      responses: { 200: okResponse('Success', JOB), ...JOB_ERRORS },
+    },
+    handle: async (req, res, deps) => {
+      ok(res, await cancelJob(deps, writerOf(readActor(req)), req.valid.params.id));
+    },
+  }),
+  route({
+    method: 'get',
+    path: `${BASE}/jobs/:id/events`,
+    params: jobIdParams,
+    before: writers,
+    doc: {
+      summary: 'Server-sent events of one job',
+      operationId: 'streamPermanentDeleteJob',
+      tags: TAGS,
+      parameters: WRITE_HEADERS,
+      responses: {
+        200: { description: EVENTS_DESCRIPTION, content: { 'text/event-stream': { schema: EVENT_SCHEMA } } },
+        ...JOB_ERRORS,
+      },
+    },
+    handle: (req, res, deps, next) => jobEvents(deps)(req, res, next),
+  }),
+];

@@ -1,31 +1,57 @@
-import { Router } from 'express';
-import { input, ok, onlyMethods, readActor, requireRole, validate } from '../../../kit/src/index.js';
+import { ok, readActor, ref, requireRole, routes, type Route } from '../../../kit/src/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { idempotencyKeyOf } from '../domain/ingest/identity.js';
 import { ingestDocxOutput } from '../domain/ingest/ingest.js';
-import type { IngestInput } from '../domain/ingest/types.js';
 import { writerOf } from '../domain/questions/scope.js';
 import { ingestBody } from '../schemas/ingest.js';
+import { okWithMessage, WRITE_ERRORS, WRITE_HEADERS } from './docs.js';
 
+const route = routes<QuestionBankDeps>();
 export const INGEST_PATH = '/v1/questions/import-docx-output';
+const RESULT = ref('schemas', 'IngestResult');
+const TEXT = { imported: 'DOCX output imported', replayed: 'DOCX output already imported' } as const;
 
-// Internal like the read-model backfill routes: the scope headers (role ADMIN or TEACHER,
-// X-Organization-Id) as for any write, and X-Internal-Token when INTERNAL_API_TOKEN is set.
-const writers = requireRole('ADMIN', 'TEACHER');
-
-export function ingestRoutes(deps: QuestionBankDeps): Router {
-  const router = Router();
-  router.post(INGEST_PATH, writers, validate({ body: ingestBody }), async (req, res) => {
-    const idempotencyKey = idempotencyKeyOf(req.headers['idempotency-key']);
-    const w = writerOf(readActor(req));
-    const out = await ingestDocxOutput(deps, w, { input: input<IngestInput>(req, 'body'), idempotencyKey });
-    ok(
-      res,
-      out.result,
-      out.replayed ? 'DOCX output already imported' : 'DOCX output imported',
-      out.replayed ? 200 : 201,
-    );
-  });
-  onlyMethods(router, INGEST_PATH, ['POST']);
-  return router;
-}
+/**
+ * Internal like the read-model backfill routes: the scope headers (role ADMIN or TEACHER,
+ * X-Organization-Id) as for any write, and X-Internal-Token when INTERNAL_API_TOKEN is set.
+ */
+export const ingestRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
+  route({
+    method: 'post',
+    path: INGEST_PATH,
+    body: ingestBody,
+    before: () => [requireRole('ADMIN', 'TEACHER')],
+    doc: {
+      summary: "Ingest the DOCX parser's output (internal: called by the document-import service on approval)",
+      operationId: 'importDocxOutput',
+      description:
+        "Issue 20: a subjectId held by another organization's taxonomy is 404 TAXONOMY_REF_NOT_FOUND; passage groups are always created in the writer's organization.",
+      parameters: [
+        ...WRITE_HEADERS,
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Trimmed; blank is absent; 1-120 printable ASCII characters after trimming, else 400 (never cut).',
+          schema: { type: 'string', maxLength: 120, pattern: '^[\\x20-\\x7e]*$' },
+        },
+      ],
+      responses: {
+        200: okWithMessage(
+          'A replay: the ledger existed (message `DOCX output already imported`); same ingestId, documentId and questionIds. Also the answer of a retry that resumed a half-done ingest.',
+          RESULT,
+          TEXT.replayed,
+        ),
+        201: okWithMessage('Imported now (message `DOCX output imported`)', RESULT, TEXT.imported),
+        ...WRITE_ERRORS,
+      },
+    },
+    handle: async (req, res, deps) => {
+      const idempotencyKey = idempotencyKeyOf(req.headers['idempotency-key']);
+      const w = writerOf(readActor(req));
+      const out = await ingestDocxOutput(deps, w, { input: req.valid.body, idempotencyKey });
+      ok(res, out.result, out.replayed ? TEXT.replayed : TEXT.imported, out.replayed ? 200 : 201);
+    },
+  }),
+];

@@ -1,24 +1,49 @@
-import { Router } from 'express';
-import { input, list, ok, readActor, validate } from '../../../kit/src/index.js';
+import { list, ok, okResponse, readActor, ref, routes, type Route } from '../../../kit/src/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
-import type { ListQuery } from '../domain/questions/filters.js';
 import { getQuestion, listQuestions } from '../domain/questions/read.js';
 import { legacyDetail, legacyListItem } from '../domain/questions/views.js';
-import { detailQuery, listQuestionsQuery, questionIdParams } from '../schemas/questions.js';
+import { detailQuery, listQuestionsQuery } from '../schemas/question-queries.js';
+import { questionIdParams } from '../schemas/questions.js';
+import { pageOf, READ_ERRORS, READ_HEADERS, SCOPED_READ, standardErrors } from './docs.js';
 
-export function legacyRoutes(deps: QuestionBankDeps): Router {
-  const router = Router();
-  router.get('/v1/legacy/questions', validate({ query: listQuestionsQuery }), async (req, res) => {
-    const query = input<ListQuery>(req, 'query');
-    const { items, meta } = await listQuestions(deps, readActor(req), query, 'legacy');
-    list(res, items.map(legacyListItem), meta);
-  });
-  const byId = validate({ params: questionIdParams, query: detailQuery });
-  router.get('/v1/legacy/questions/:id', byId, async (req, res) => {
-    const { id } = input<{ id: string }>(req, 'params');
-    const query = input<{ view?: string }>(req, 'query');
-    const item = await getQuestion(deps, readActor(req), id, { ...query, legacy: true });
-    ok(res, legacyDetail(item as Parameters<typeof legacyDetail>[0], query.view === 'editor'));
-  });
-  return router;
-}
+const route = routes<QuestionBankDeps>();
+
+/** The legacy adapters: the question list and detail in the old shapes. */
+export const legacyRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
+  route({
+    method: 'get',
+    path: '/v1/legacy/questions',
+    query: listQuestionsQuery,
+    doc: {
+      summary: 'Legacy list adapter',
+      operationId: 'legacyListQuestions',
+      description: SCOPED_READ,
+      parameters: READ_HEADERS,
+      responses: {
+        200: okResponse('Success', pageOf(ref('schemas', 'LegacyQuestionListItem'))),
+        ...standardErrors(400, 401, 403, 500, 503),
+      },
+    },
+    handle: async (req, res, deps) => {
+      const { items, meta } = await listQuestions(deps, readActor(req), req.valid.query, 'legacy');
+      list(res, items.map(legacyListItem), meta);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/legacy/questions/:id',
+    params: questionIdParams,
+    query: detailQuery,
+    doc: {
+      summary: 'Legacy detail adapter',
+      operationId: 'legacyGetQuestion',
+      parameters: READ_HEADERS,
+      responses: { 200: okResponse('Success', ref('schemas', 'LegacyQuestionDetail')), ...READ_ERRORS },
+    },
+    handle: async (req, res, deps) => {
+      const query = req.valid.query;
+      const item = await getQuestion(deps, readActor(req), req.valid.params.id, { ...query, legacy: true });
+      ok(res, legacyDetail(item as Parameters<typeof legacyDetail>[0], query.view === 'editor'));
+    },
+  }),
+];

@@ -1,63 +1,154 @@
-import { Router, type Request } from 'express';
-import { input, list, ok, onlyMethods, readActor, requireRole, validate } from '../../../kit/src/index.js';
+import type { Request } from 'express';
+import { list, ok, okResponse, readActor, ref, requireRole, routes, type Route } from '../../../kit/src/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
-import type { QuestionInput } from '../domain/questions/body.js';
-import type { ListQuery } from '../domain/questions/filters.js';
 import { getQuestion, listQuestions, searchProjections } from '../domain/questions/read.js';
 import { bulkSetStatus, deleteQuestion } from '../domain/questions/remove.js';
 import { writerOf } from '../domain/questions/scope.js';
 import { createQuestion, updateQuestion } from '../domain/questions/write.js';
 import { MSG } from '../messages.js';
-import type { QuestionStatus } from '../store/question-models.js';
+import { detailQuery, listQuestionsQuery, projectionQuery } from '../schemas/question-queries.js';
+import { bulkStatusBody, createQuestionBody, patchQuestionBody, questionIdParams } from '../schemas/questions.js';
 import {
-  bulkStatusBody,
-  createQuestionBody,
-  detailQuery,
-  listQuestionsQuery,
-  patchQuestionBody,
-  projectionQuery,
-  questionIdParams,
-} from '../schemas/questions.js';
+  okWithMessage,
+  pageOf,
+  READ_ERRORS,
+  READ_HEADERS,
+  SCOPED_READ,
+  standardErrors,
+  WRITE_ERRORS,
+  WRITE_HEADERS,
+} from './docs.js';
 
-const writers = requireRole('ADMIN', 'TEACHER');
+const route = routes<QuestionBankDeps>();
+const writers = () => [requireRole('ADMIN', 'TEACHER')];
+const QUESTION = ref('schemas', 'Question');
+const LIST_ERRORS = standardErrors(400, 401, 403, 500, 503);
+const SAME_ORGANIZATION =
+  "must be the organization's (404 QUESTION_GROUP_NOT_FOUND, FOLDER_NOT_FOUND, QUESTION_TYPE_NOT_FOUND, TAXONOMY_REF_NOT_FOUND).";
 
 /** The hydrated question a write answers with, read in the writer's scope. */
 const detailOf = (deps: QuestionBankDeps, req: Request, id: string) => getQuestion(deps, readActor(req), id, {});
 
-export function questionRoutes(deps: QuestionBankDeps): Router {
-  const router = Router();
-  router.get('/v1/questions', validate({ query: listQuestionsQuery }), async (req, res) => {
-    const query = input<ListQuery>(req, 'query');
-    const { items, meta } = await listQuestions(deps, readActor(req), query);
-    list(res, items, meta);
-  });
-  router.get('/v1/questions/search-projections', validate({ query: projectionQuery }), async (req, res) => {
-    ok(res, await searchProjections(deps, readActor(req), input(req, 'query')));
-  });
-  router.patch('/v1/questions/bulk-status', writers, validate({ body: bulkStatusBody }), async (req, res) => {
-    const body = input<{ ids: string[]; status: QuestionStatus }>(req, 'body');
-    ok(res, await bulkSetStatus(deps, writerOf(readActor(req)), body));
-  });
-  // Before /v1/questions/:id, which would take these fixed segments for an id.
-  onlyMethods(router, '/v1/questions/search-projections', ['GET', 'HEAD']);
-  onlyMethods(router, '/v1/questions/bulk-status', ['PATCH']);
-  router.post('/v1/questions', writers, validate({ body: createQuestionBody }), async (req, res) => {
-    const row = await createQuestion(deps, writerOf(readActor(req)), input<QuestionInput>(req, 'body'));
-    ok(res, await detailOf(deps, req, row._id), MSG.questionCreated, 201);
-  });
-  const byId = validate({ params: questionIdParams, query: detailQuery });
-  router.get('/v1/questions/:id', byId, async (req, res) => {
-    ok(res, await getQuestion(deps, readActor(req), input<{ id: string }>(req, 'params').id, input(req, 'query')));
-  });
-  const patch = validate({ params: questionIdParams, body: patchQuestionBody });
-  router.patch('/v1/questions/:id', writers, patch, async (req, res) => {
-    const { id } = input<{ id: string }>(req, 'params');
-    await updateQuestion(deps, writerOf(readActor(req)), id, input<QuestionInput>(req, 'body'));
-    ok(res, await detailOf(deps, req, id), MSG.questionUpdated);
-  });
-  router.delete('/v1/questions/:id', writers, validate({ params: questionIdParams }), async (req, res) => {
-    const { id } = input<{ id: string }>(req, 'params');
-    ok(res, await deleteQuestion(deps, writerOf(readActor(req)), id), MSG.questionDeleted);
-  });
-  return router;
-}
+/** Questions: list, search projections, bulk status, create, read, update, delete. */
+export const questionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
+  route({
+    method: 'get',
+    path: '/v1/questions',
+    query: listQuestionsQuery,
+    doc: {
+      summary: 'List questions (hydrated), newest first',
+      operationId: 'listQuestions',
+      description: SCOPED_READ,
+      parameters: READ_HEADERS,
+      responses: { 200: okResponse('Success', pageOf(QUESTION)), ...LIST_ERRORS },
+    },
+    handle: async (req, res, deps) => {
+      const { items, meta } = await listQuestions(deps, readActor(req), req.valid.query);
+      list(res, items, meta);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/questions/search-projections',
+    query: projectionQuery,
+    doc: {
+      summary: 'Search projection backfill (keyset pages in id order)',
+      operationId: 'searchProjections',
+      description: SCOPED_READ,
+      parameters: READ_HEADERS,
+      responses: { 200: okResponse('Success', ref('schemas', 'SearchProjectionEnvelope')), ...LIST_ERRORS },
+    },
+    handle: async (req, res, deps) => {
+      ok(res, await searchProjections(deps, readActor(req), req.valid.query));
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/questions/bulk-status',
+    body: bulkStatusBody,
+    before: writers,
+    doc: {
+      summary: 'Set the status of up to 100 questions',
+      operationId: 'bulkQuestionStatus',
+      parameters: WRITE_HEADERS,
+      responses: {
+        200: okResponse('Success', ref('schemas', 'BulkStatusResult')),
+        ...standardErrors(400, 401, 403, 413, 415, 500, 503),
+      },
+    },
+    handle: async (req, res, deps) => {
+      ok(res, await bulkSetStatus(deps, writerOf(readActor(req)), req.valid.body));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/questions',
+    body: createQuestionBody,
+    before: writers,
+    doc: {
+      summary: 'Create a question with its initial version',
+      operationId: 'createQuestion',
+      description: `Issue 20: groupId, folderId, customTypeId and taxonomy ids ${SAME_ORGANIZATION}`,
+      parameters: WRITE_HEADERS,
+      responses: { 201: okWithMessage('Created (hydrated)', QUESTION, MSG.questionCreated), ...WRITE_ERRORS },
+    },
+    handle: async (req, res, deps) => {
+      const row = await createQuestion(deps, writerOf(readActor(req)), req.valid.body);
+      ok(res, await detailOf(deps, req, row._id), MSG.questionCreated, 201);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/questions/:id',
+    params: questionIdParams,
+    query: detailQuery,
+    doc: {
+      summary: 'A question (hydrated); archived rows included',
+      operationId: 'getQuestion',
+      description:
+        "Issue 20: hydrated members never show another organization's rows. allOrgs=1 and organizationId as for the list.",
+      parameters: READ_HEADERS,
+      responses: { 200: okResponse('Success', QUESTION), ...READ_ERRORS },
+    },
+    handle: async (req, res, deps) => {
+      ok(res, await getQuestion(deps, readActor(req), req.valid.params.id, req.valid.query));
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/questions/:id',
+    params: questionIdParams,
+    body: patchQuestionBody,
+    before: writers,
+    doc: {
+      summary: 'Partial update: appends a version',
+      operationId: 'updateQuestion',
+      description: `Issue 20: a named groupId, folderId, customTypeId or taxonomy id ${SAME_ORGANIZATION}`,
+      parameters: WRITE_HEADERS,
+      responses: { 200: okWithMessage('Updated (hydrated)', QUESTION, MSG.questionUpdated), ...WRITE_ERRORS },
+    },
+    handle: async (req, res, deps) => {
+      const { id } = req.valid.params;
+      await updateQuestion(deps, writerOf(readActor(req)), id, req.valid.body);
+      ok(res, await detailOf(deps, req, id), MSG.questionUpdated);
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/questions/:id',
+    params: questionIdParams,
+    before: writers,
+    doc: {
+      summary: 'Archive (when used or cloned) or remove',
+      operationId: 'deleteQuestion',
+      parameters: WRITE_HEADERS,
+      responses: {
+        200: okWithMessage('Archived or removed', ref('schemas', 'DeleteQuestionResult'), MSG.questionDeleted),
+        ...standardErrors(400, 401, 403, 404, 409, 500, 503),
+      },
+    },
+    handle: async (req, res, deps) => {
+      ok(res, await deleteQuestion(deps, writerOf(readActor(req)), req.valid.params.id), MSG.questionDeleted);
+    },
+  }),
+];

@@ -1,5 +1,8 @@
 import Joi from 'joi';
-import { CORE_TYPES, TAXONOMY_FIELDS } from '../store/question-models.js';
+import { documentedAs, named } from '../../../kit/src/index.js';
+import type { ScopeQuery } from '../domain/questions/scope.js';
+import { CORE_TYPES, TAXONOMY_FIELDS, type TaxonomyField } from '../store/question-models.js';
+import { FLAG_VALUES } from './catalog.js';
 import { DIFFICULTIES, ID_PATTERN } from './questions.js';
 
 // The limits this service chose (the contract names none); the OpenAPI fragment states the same.
@@ -19,30 +22,64 @@ const id = Joi.string().pattern(ID_PATTERN);
 const int = (min: number, max: number) => Joi.number().strict().integer().min(min).max(max);
 const idList = (max: number) => Joi.array().items(id).max(max);
 
-const rule = Joi.object({
-  count: int(1, BLUEPRINT_LIMITS.maxCountPerRule).required(),
-  subjectId: id,
-  gradeLevel: int(1, 12),
-  ...Object.fromEntries(TAXONOMY_FIELDS.map((f) => [f, id])),
-  customTypeId: id,
-  type: Joi.string().valid(...CORE_TYPES),
-  types: Joi.array()
-    .items(Joi.string().valid(...CORE_TYPES))
-    .min(1)
-    .max(CORE_TYPES.length)
-    .unique(),
-  difficulty: Joi.string().valid(...DIFFICULTIES),
-  difficulties: Joi.array()
-    .items(Joi.string().valid(...DIFFICULTIES))
-    .min(1)
-    .max(DIFFICULTIES.length)
-    .unique(),
-  requireGrouped: Joi.boolean().strict(),
-  excludeQuestionIds: idList(BLUEPRINT_LIMITS.maxExcludePerRule),
-})
-  // One spelling per filter: a rule naming both would have to pick one silently.
-  .oxor('type', 'types')
-  .oxor('difficulty', 'difficulties');
+/** One rule as sent: a count and the filters that narrow it. */
+type RuleBody = Partial<Record<TaxonomyField, string>> & {
+  count: number;
+  subjectId?: string;
+  gradeLevel?: number;
+  customTypeId?: string;
+  type?: string;
+  types?: string[];
+  difficulty?: string;
+  difficulties?: string[];
+  requireGrouped?: boolean;
+  excludeQuestionIds?: string[];
+};
+
+const rule = named(
+  'BlueprintRule',
+  Joi.object<RuleBody, true>({
+    count: int(1, BLUEPRINT_LIMITS.maxCountPerRule)
+      .required()
+      .description('How many questions this rule takes (1..50; a rule needing more is two rules).'),
+    subjectId: id,
+    gradeLevel: int(1, 12),
+    ...(Object.fromEntries(TAXONOMY_FIELDS.map((f) => [f, id])) as Record<TaxonomyField, Joi.StringSchema>),
+    customTypeId: id,
+    type: Joi.string()
+      .valid(...CORE_TYPES)
+      .description('One core type; not together with `types`.'),
+    types: Joi.array()
+      .items(Joi.string().valid(...CORE_TYPES))
+      .min(1)
+      .max(CORE_TYPES.length)
+      .unique()
+      .description('Any of these core types; not together with `type`.'),
+    difficulty: Joi.string()
+      .valid(...DIFFICULTIES)
+      .description('Not together with `difficulties`.'),
+    difficulties: Joi.array()
+      .items(Joi.string().valid(...DIFFICULTIES))
+      .min(1)
+      .max(DIFFICULTIES.length)
+      .unique()
+      .description('Any of these; not together with `difficulty`.'),
+    requireGrouped: Joi.boolean()
+      .strict()
+      .description(
+        'true: only questions that belong to a question group (a shared passage); false: only standalone questions; absent: either.',
+      ),
+    excludeQuestionIds: idList(BLUEPRINT_LIMITS.maxExcludePerRule).description(
+      "Never selected by this rule (in addition to the request's list and earlier rules' picks).",
+    ),
+  })
+    // One spelling per filter: a rule naming both would have to pick one silently.
+    .oxor('type', 'types')
+    .oxor('difficulty', 'difficulties')
+    .description(
+      'One blueprint rule. Every filter given must match (AND); a filter left out does not narrow. The scope, status PUBLISHED and the exclusions always apply.',
+    ),
+);
 
 // Length in code points, as the OpenAPI document's maxLength counts them.
 const seedString = Joi.string()
@@ -53,16 +90,43 @@ const seedString = Joi.string()
       : value,
   );
 
-export const blueprintBody = Joi.object({
-  rules: Joi.array().items(rule.required()).min(1).max(BLUEPRINT_LIMITS.maxRules).required(),
-  excludeQuestionIds: idList(BLUEPRINT_LIMITS.maxExclude),
-  randomSeed: Joi.alternatives(
-    seedString,
-    Joi.number().strict().integer().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
-  ),
-  requireComplete: Joi.boolean().strict(),
+/** The selection request as sent. */
+type BlueprintBody = {
+  rules: RuleBody[];
+  excludeQuestionIds?: string[];
+  randomSeed?: string | number;
+  requireComplete?: boolean;
+};
+
+export const blueprintBody = named(
+  'BlueprintRequest',
+  Joi.object<BlueprintBody, true>({
+    rules: Joi.array()
+      .items(rule.required())
+      .min(1)
+      .max(BLUEPRINT_LIMITS.maxRules)
+      .required()
+      .description('Evaluated in order (at most 20 rules x 50 = 1,000 questions).'),
+    excludeQuestionIds: idList(BLUEPRINT_LIMITS.maxExclude).description(
+      'Never selected by any rule (for example the questions an exam already holds).',
+    ),
+    randomSeed: Joi.alternatives<string | number>(
+      documentedAs(seedString, { type: 'string', minLength: 1, maxLength: BLUEPRINT_LIMITS.maxSeedLength }),
+      Joi.number().strict().integer().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
+    ).description(
+      'Present: a deterministic seeded order (see x-decisions). The integer 7 and the string "7" are the same seed.',
+    ),
+    requireComplete: Joi.boolean()
+      .strict()
+      .description(
+        'true: a rule that cannot be filled is 409 BLUEPRINT_INCOMPLETE (with the per-rule counts) instead of 200 with complete=false.',
+      ),
+  }),
+);
+
+export const blueprintQuery = Joi.object<ScopeQuery, true>({
+  organizationId: id.description('Tenant scope for reads when X-Organization-Id is absent.'),
+  allOrgs: Joi.string()
+    .valid(...FLAG_VALUES)
+    .description('1 or true: every organization; ADMIN only (403 otherwise).'),
 });
-
-const flag = Joi.string().valid('1', 'true', '0', 'false');
-
-export const blueprintQuery = Joi.object({ organizationId: id, allOrgs: flag });

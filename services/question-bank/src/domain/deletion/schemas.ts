@@ -1,17 +1,31 @@
 import Joi from 'joi';
+import { named } from '../../../../kit/src/index.js';
 import { ID_PATTERN } from '../../schemas/questions.js';
+import type { Selection } from './impact.js';
 import { MAX_JOB_IDS, MAX_SYNC_IDS } from './plan.js';
 
 const id = Joi.string().pattern(ID_PATTERN);
 const ids = (max: number) => Joi.array().items(id.required()).min(1).max(max);
 
 /** `ids` or `mode: all`, never both. */
-const selection = (max: number) =>
-  Joi.object({ ids: ids(max), mode: Joi.string().valid('all') })
-    .xor('ids', 'mode')
-    .required();
+const selection = (name: string, max: number) =>
+  named(
+    name,
+    Joi.object<Selection, true>({ ids: ids(max), mode: Joi.string().valid('all') })
+      .xor('ids', 'mode')
+      .description(`Either \`ids\` (1 to ${max}, deduplicated) or \`mode: all\`, never both.`),
+  ).required();
 
-export const impactBody = selection(MAX_SYNC_IDS);
-export const jobBody = selection(MAX_JOB_IDS);
-export const permanentDeleteBody = Joi.object({ ids: ids(MAX_SYNC_IDS).required() }).required();
-export const jobIdParams = Joi.object({ id: id.required() });
+export const impactBody = selection('DeletionSelection', MAX_SYNC_IDS);
+export const jobBody = selection('DeletionJobRequest', MAX_JOB_IDS);
+export const permanentDeleteBody = named(
+  'DeletionRequest',
+  Joi.object<{ ids: string[] }, true>({
+    ids: ids(MAX_SYNC_IDS)
+      .required()
+      .description('1 to 100 ids as sent (the limit counts the list before deduplication).'),
+  }),
+).required();
+export const jobIdParams = Joi.object<{ id: string }, true>({
+  id: id.required().description('The job id returned by POST /v1/questions/permanent-delete/jobs'),
+});

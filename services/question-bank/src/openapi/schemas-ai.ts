@@ -1,0 +1,4 @@
+import type { JsonObject } from '../../../kit/src/index.js';
+
+/** Response shapes of AI preview results. */
+export const AI_SCHEMAS: JsonObject = {};
