@@ -31,7 +31,7 @@ export {
   type IdempotencyRecord,
 } from './idempotency.js';
 export { requireRole } from './roles.js';
-export { validate, input, type RequestSchemas, type FieldError } from './validate.js';
+export { validate, type RequestSchemas, type FieldError } from './validate.js';
 export { tolerant, applySpellings, type Spelling, type SpellingConflict } from './tolerant.js';
 export { trimmedString, trimmedPattern, dateTimeString, TRIMMED_WHITESPACE } from './text.js';
 export {

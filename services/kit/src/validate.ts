@@ -72,9 +72,3 @@ function validationMessage(details: FieldError[]): string {
   if (details.length === 1 && first) return `Validation failed: ${first.message}`;
   return `Validation failed: ${details.length} fields are invalid`;
 }
-
-/** The validated part, typed by the caller; throws if `validate()` did not run (a wiring bug). */
-export function input<T>(req: Request, part: keyof ValidatedInput): T {
-  if (!req.valid) throw new Error('validate() middleware did not run for this route');
-  return req.valid[part] as T;
-}

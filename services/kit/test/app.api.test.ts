@@ -7,22 +7,23 @@ import {
   createApp,
   createLogger,
   createMetricsRegistry,
-  input,
   ok,
   readActor,
-  validate,
+  routerFor,
+  routes as declare,
 } from '../src/index.js';
 import { LogCapture } from './support/log-capture.js';
 
 function appWith(checks: Record<string, () => Promise<void>>, extra: Partial<Parameters<typeof createApp>[0]> = {}) {
+  const things = declare<null>()({
+    method: 'post',
+    path: '/v1/things',
+    body: Joi.object<{ n: number }, true>({ n: Joi.number().integer().min(1).required() }),
+    doc: { summary: 'Double a number', responses: {} },
+    handle: (req, res) => ok(res, { n: req.valid.body.n * 2 }, 'OK', 201),
+  });
   const routes = Router();
-  routes.post(
-    '/v1/things',
-    validate({ body: Joi.object({ n: Joi.number().integer().min(1).required() }) }),
-    (req, res) => {
-      ok(res, { n: input<{ n: number }>(req, 'body').n * 2 }, 'OK', 201);
-    },
-  );
+  routes.use(routerFor([things], null));
   routes.get('/v1/actor', (req, res) => ok(res, readActor(req)));
   routes.get('/v1/boom', () => {
     throw new Error('database password is hunter2');

@@ -6,7 +6,6 @@ import {
   createApp,
   createLogger,
   createMetricsRegistry,
-  input,
   list,
   listMeta,
   pageParams,
@@ -76,7 +75,7 @@ describe('list() through an app', () => {
   const rows = Array.from({ length: 45 }, (_, i) => ({ n: i + 1 }));
   const routes = Router();
   routes.get('/v1/rows', validate({ query: Joi.object({ ...pagingKeys() }) }), (req, res) => {
-    const page = pageParams(input(req, 'query'));
+    const page = pageParams(req.valid?.query ?? {});
     list(res, rows.slice(page.skip, page.skip + page.limit), { ...page, total: rows.length });
   });
   const app = createApp({

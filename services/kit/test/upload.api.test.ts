@@ -13,7 +13,6 @@ import {
   createApp,
   createLogger,
   createMetricsRegistry,
-  input,
   ok,
   upload,
   validate,
@@ -54,7 +53,7 @@ function buildApp(spoolDir?: string) {
       const file = req.file!;
       const onDisk = await readFile(file.path);
       seen.push({ contentOnDisk: createHash('sha256').update(onDisk).digest('hex') });
-      ok(res, { file, body: input(req, 'body') }, 'OK', 201);
+      ok(res, { file, body: req.valid?.body }, 'OK', 201);
     },
   );
   routes.post('/v1/json', validate({ body: Joi.object({ n: Joi.number() }) }), (_req, res) => ok(res, {}));
