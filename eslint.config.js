@@ -202,20 +202,6 @@ export default tseslint.config(
     [otherServices('document-import'), kitEntry(false), noApi(1)],
     DRIVERS.slice(0, 2),
   ),
-  // TODO(#24 routes): question-bank's routes and schemas read the store's enumerations and status
-  // type directly (every route declaration is being rewritten; they go through the domain then).
-  restrict(
-    ['services/question-bank/src/routes/questions.ts', 'services/question-bank/src/schemas/*.ts'],
-    [otherServices('question-bank'), kitEntry(false)],
-  ),
-  // Known breaks, each exempt by exact file until its slice of issue 24 lands; a new file gets no exemption.
-  // TODO(#24 routes): the joi fragment of the deletion use case reuses the api schemas' ID_PATTERN
-  // (schemas are being rewritten as route declarations; the pattern moves below the api then).
-  restrict(
-    ['services/question-bank/src/domain/deletion/schemas.ts'],
-    [otherServices('question-bank'), kitEntry(false)],
-    DRIVERS,
-  ),
   // The infra readiness probe runs on every start of the test servers: it takes the kit's
   // import-free timing module (as the operator does), not the entry point that loads every driver.
   {

@@ -5,7 +5,7 @@ import type { RequestRef } from '../domain/ai-classify/candidates.js';
 import type { ContextInput } from '../domain/ai-classify/context.js';
 import { DIRECT_FIELDS, type DirectField } from '../domain/ai-classify/fields.js';
 import type { ApplyItem, FieldValue } from '../domain/ai-classify/plan.js';
-import { TAXONOMY_KINDS } from '../store/catalog-models.js';
+import { TAXONOMY_KINDS } from '../domain/vocabulary.js';
 import { ID_PATTERN } from './questions.js';
 
 export const MAX_CLASSIFY_IDS = 25;

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { documentedAs, named } from '../../../kit/src/index.js';
 import type { ScopeQuery } from '../domain/questions/scope.js';
-import { CORE_TYPES, TAXONOMY_FIELDS, type TaxonomyField } from '../store/question-models.js';
+import { CORE_TYPES, TAXONOMY_FIELDS, type TaxonomyField } from '../domain/vocabulary.js';
 import { FLAG_VALUES } from './catalog.js';
 import { DIFFICULTIES, ID_PATTERN } from './questions.js';
 

@@ -15,10 +15,9 @@ import type { ListGroupsQuery } from '../domain/catalog/groups.js';
 import type * as rm from '../domain/catalog/read-models.js';
 import type { CreateTypeInput, ListTypesQuery, PatchTypeInput, TypeStatus } from '../domain/catalog/types.js';
 import { LEGACY_TYPE_MAP } from '../domain/ingest/type-map.js';
-import { FOLDER_VISIBILITIES, TAXONOMY_KINDS, TYPE_STATUSES } from '../store/catalog-models.js';
+import { FOLDER_VISIBILITIES, ID_PATTERN, TAXONOMY_KINDS, TYPE_STATUSES } from '../domain/vocabulary.js';
 
-// The same alphabet the kit allows in actor headers, so ids round-trip through paths and headers.
-export const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
+export { ID_PATTERN };
 export const MAX_BULK_IDS = 100;
 export const MAX_BACKFILL_ITEMS = 500;
 

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { CORE_TYPES, QUESTION_STATUSES, TAXONOMY_FIELDS, type TaxonomyField } from '../store/question-models.js';
+import { CORE_TYPES, QUESTION_STATUSES, TAXONOMY_FIELDS, type TaxonomyField } from '../domain/vocabulary.js';
 import { FLAG_VALUES, paging } from './catalog.js';
 import { DIFFICULTIES, ID_PATTERN, SOURCE_TYPES, str } from './questions.js';
 

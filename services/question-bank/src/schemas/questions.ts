@@ -8,7 +8,8 @@ import {
   type QuestionStatus,
   type SubItemRow,
   type TaxonomyField,
-} from '../store/question-models.js';
+  ID_PATTERN,
+} from '../domain/vocabulary.js';
 
 export const DIFFICULTIES = ['EASY', 'MEDIUM', 'HARD', 'VERY_HARD'] as const;
 export const SOURCE_TYPES = ['MANUAL', 'AI_GENERATED', 'IMPORTED'] as const;
@@ -17,7 +18,7 @@ export const SCORING_MODES = ['EXACT', 'PARTIAL', 'THPT_TRUE_FALSE_LADDER'] as c
 export const MAX_BULK_IDS = 100;
 export const MAX_CONTENT = 50_000;
 
-export const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
+export { ID_PATTERN };
 // Length in characters (code points), as the OpenAPI document's maxLength counts them; joi's own
 // max counts UTF-16 units, so an emoji would count twice.
 // Joi refuses '' unless allowed, so the document form states minLength 1 (an allow('') adds '').

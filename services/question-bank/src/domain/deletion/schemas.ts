@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { named } from '../../../../kit/src/index.js';
-import { ID_PATTERN } from '../../schemas/questions.js';
+import { ID_PATTERN } from '../vocabulary.js';
 import type { Selection } from './impact.js';
 import { MAX_JOB_IDS, MAX_SYNC_IDS } from './plan.js';
 
