@@ -1,5 +1,9 @@
 import type { JsonObject } from '../../../kit/src/index.js';
 import { CORE_TYPES } from '../store/question-models.js';
+import { TAXONOMY_REF_MEMBERS } from './schemas-hydration.js';
+
+/** A blueprint item's display refs: these members of a hydrated question, each by reference to its shape. */
+const BLUEPRINT_REFS = ['_count', 'createdBy', 'organization', 'customType', ...TAXONOMY_REF_MEMBERS];
 
 /** Response shapes of blueprint selection. */
 export const BLUEPRINT_SCHEMAS: JsonObject = {
@@ -176,38 +180,10 @@ export const BLUEPRINT_SCHEMAS: JsonObject = {
   BlueprintRefs: {
     type: 'object',
     additionalProperties: false,
-    required: [
-      '_count',
-      'createdBy',
-      'organization',
-      'customType',
-      'subject',
-      'chapter',
-      'topic',
-      'educationLevel',
-      'grade',
-      'curriculum',
-      'curriculumNode',
-      'examTrack',
-      'questionSource',
-      'difficultyLevel',
-    ],
-    properties: {
-      _count: { $ref: '#/components/schemas/QHydration/properties/_count' },
-      createdBy: { $ref: '#/components/schemas/QHydration/properties/createdBy' },
-      organization: { $ref: '#/components/schemas/QHydration/properties/organization' },
-      customType: { $ref: '#/components/schemas/QHydration/properties/customType' },
-      subject: { $ref: '#/components/schemas/QHydration/properties/subject' },
-      chapter: { $ref: '#/components/schemas/QHydration/properties/chapter' },
-      topic: { $ref: '#/components/schemas/QHydration/properties/topic' },
-      educationLevel: { $ref: '#/components/schemas/QHydration/properties/educationLevel' },
-      grade: { $ref: '#/components/schemas/QHydration/properties/grade' },
-      curriculum: { $ref: '#/components/schemas/QHydration/properties/curriculum' },
-      curriculumNode: { $ref: '#/components/schemas/QHydration/properties/curriculumNode' },
-      examTrack: { $ref: '#/components/schemas/QHydration/properties/examTrack' },
-      questionSource: { $ref: '#/components/schemas/QHydration/properties/questionSource' },
-      difficultyLevel: { $ref: '#/components/schemas/QHydration/properties/difficultyLevel' },
-    },
+    required: [...BLUEPRINT_REFS],
+    properties: Object.fromEntries(
+      BLUEPRINT_REFS.map((member) => [member, { $ref: `#/components/schemas/QHydration/properties/${member}` }]),
+    ),
     description:
       'Display data hydrated in one batch over the finished selection (custom type, taxonomy names, usage counts, author, organization); placeholders (null, zero counts) when a read-model row is missing. Not part of the snapshot.',
   },

@@ -2,6 +2,20 @@ import type { JsonObject } from '../../../kit/src/index.js';
 import { CORE_TYPES } from '../store/question-models.js';
 import { TAXONOMY_KINDS } from '../store/catalog-models.js';
 
+/** The taxonomy members of a hydrated question, in document order (a blueprint's refs end with them too). */
+export const TAXONOMY_REF_MEMBERS = [
+  'subject',
+  'chapter',
+  'topic',
+  'educationLevel',
+  'grade',
+  'curriculum',
+  'curriculumNode',
+  'examTrack',
+  'questionSource',
+  'difficultyLevel',
+];
+
 /** Response shapes of the hydrated members of a question (named refs and counts). */
 export const HYDRATION_SCHEMAS: JsonObject = {
   QNamedRef: {
@@ -21,24 +35,7 @@ export const HYDRATION_SCHEMAS: JsonObject = {
     type: 'object',
     description:
       'What hydrateQuestions adds to a question; every member is always present (null or zero placeholders when no read-model row exists).',
-    required: [
-      '_count',
-      'createdBy',
-      'organization',
-      'customType',
-      'group',
-      'folder',
-      'subject',
-      'chapter',
-      'topic',
-      'educationLevel',
-      'grade',
-      'curriculum',
-      'curriculumNode',
-      'examTrack',
-      'questionSource',
-      'difficultyLevel',
-    ],
+    required: ['_count', 'createdBy', 'organization', 'customType', 'group', 'folder', ...TAXONOMY_REF_MEMBERS],
     properties: {
       _count: {
         type: 'object',

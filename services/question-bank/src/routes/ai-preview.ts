@@ -1,14 +1,13 @@
-import { errorResponses, ok, readActor, ref, requireRole, routes, type Route } from '../../../kit/src/index.js';
+import { errorResponses, ok, readActor, ref, type Route } from '../../../kit/src/index.js';
 import { createAiPreviewDraft } from '../domain/ai-preview/drafts.js';
 import { applyAiPreviewSolution } from '../domain/ai-preview/solutions.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { getQuestion } from '../domain/questions/read.js';
 import { writerOf } from '../domain/questions/scope.js';
 import { aiPreviewDraftBody, aiPreviewSolutionBody } from '../schemas/ai-preview.js';
-import { okWithMessage, standardErrors, WRITE_HEADERS } from './docs.js';
+import { okWithMessage, standardErrors } from './docs.js';
+import { writeRoute } from './declare.js';
 
-const route = routes<QuestionBankDeps>();
-const writers = () => [requireRole('ADMIN', 'TEACHER')];
 const QUESTION = ref('schemas', 'Question');
 const TAGS = ['AI preview'];
 
@@ -21,11 +20,10 @@ const TEXT = {
 
 /** Saving a reviewed AI preview as a draft, and applying a reviewed AI solution. */
 export const aiPreviewRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
-  route({
+  writeRoute({
     method: 'post',
     path: '/v1/questions/ai-preview-drafts',
     body: aiPreviewDraftBody,
-    before: writers,
     doc: {
       summary:
         'Save a teacher-reviewed AI preview as a DRAFT question (idempotent per organization, actor and previewId)',
@@ -33,7 +31,6 @@ export const aiPreviewRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       description:
         "Issue 20: groupId, folderId, customTypeId and taxonomy ids must be the organization's (404 as for POST /v1/questions).",
       tags: TAGS,
-      parameters: WRITE_HEADERS,
       responses: {
         200: okWithMessage(
           'Replay: the same reviewed payload; the original draft as it is now (it may since have been edited or archived)',
@@ -56,17 +53,15 @@ export const aiPreviewRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, question, r.created ? TEXT.draftCreated : TEXT.draftReplayed, r.created ? 201 : 200);
     },
   }),
-  route({
+  writeRoute({
     method: 'post',
     path: '/v1/questions/ai-preview-solutions',
     body: aiPreviewSolutionBody,
-    before: writers,
     doc: {
       summary:
         'Apply a teacher-reviewed AI solution to a question: appends a version, moves currentVersionId, never publishes',
       operationId: 'applyAiPreviewSolution',
       tags: TAGS,
-      parameters: WRITE_HEADERS,
       responses: {
         200: okWithMessage(
           'Applied (`AI preview solution applied`) or a replay of the same preview (`AI preview solution already applied`, nothing written); the hydrated question as it is now',

@@ -1,19 +1,10 @@
-import {
-  AppError,
-  errorResponses,
-  ok,
-  readActor,
-  ref,
-  requireRole,
-  routes,
-  type Route,
-} from '../../../kit/src/index.js';
+import { AppError, errorResponses, ok, readActor, ref, type Route } from '../../../kit/src/index.js';
 import { selectForBlueprint } from '../domain/blueprint/select.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { blueprintBody, blueprintQuery } from '../schemas/blueprint.js';
 import { okWithMessage, standardErrors } from './docs.js';
+import { route, writers } from './declare.js';
 
-const route = routes<QuestionBankDeps>();
 export const BLUEPRINT_MSG = {
   complete: 'OK',
   incomplete: 'Blueprint incomplete: some rules could not be filled',
@@ -31,7 +22,7 @@ export const blueprintRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
     path: '/v1/internal/questions/select-for-exam-blueprint',
     query: blueprintQuery,
     body: blueprintBody,
-    before: () => [requireRole('ADMIN', 'TEACHER')],
+    before: writers,
     doc: {
       summary: 'Select questions for an exam blueprint (internal, for the exam service)',
       operationId: 'selectForExamBlueprint',

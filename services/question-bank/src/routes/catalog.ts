@@ -1,33 +1,12 @@
-import {
-  list,
-  ok,
-  okResponse,
-  pageParams,
-  readActor,
-  ref,
-  requireRole,
-  routes,
-  type Route,
-} from '../../../kit/src/index.js';
+import { list, ok, okResponse, pageParams, readActor, ref, type Route } from '../../../kit/src/index.js';
 import * as folders from '../domain/catalog/folders.js';
 import * as groups from '../domain/catalog/groups.js';
 import { bulkTypeDelete, bulkTypeStatus } from '../domain/catalog/type-bulk.js';
 import * as types from '../domain/catalog/types.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import * as s from '../schemas/catalog.js';
-import {
-  idLinks,
-  pageOf,
-  READ_ERRORS,
-  READ_HEADERS,
-  SCOPED_READ,
-  standardErrors,
-  WRITE_ERRORS,
-  WRITE_HEADERS,
-} from './docs.js';
-
-const route = routes<QuestionBankDeps>();
-const writers = () => [requireRole('ADMIN', 'TEACHER')];
+import { idLinks, pageOf, READ_ERRORS, READ_HEADERS, SCOPED_READ, standardErrors, WRITE_ERRORS } from './docs.js';
+import { okWith, route, writeRoute } from './declare.js';
 
 /** A page of `result` as `list()` takes it. */
 export function pageResult<T>(
@@ -64,15 +43,13 @@ const groupAndFolderRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       list(res, ...pageResult(await groups.listGroups(deps, readActor(req), req.valid.query, page), page));
     },
   }),
-  route({
+  writeRoute({
     method: 'post',
     path: '/v1/question-groups',
     body: s.createGroupBody,
-    before: writers,
     doc: {
       summary: 'Create a question group (shared passage)',
       operationId: 'createQuestionGroup',
-      parameters: WRITE_HEADERS,
       responses: { 201: okResponse('Created', ref('schemas', 'QuestionGroup')), ...WRITE_ERRORS },
     },
     handle: async (req, res, deps) => {
@@ -95,47 +72,41 @@ const groupAndFolderRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       list(res, ...pageResult(await folders.listFolders(deps, readActor(req), req.valid.query, page), page));
     },
   }),
-  route({
+  writeRoute({
     method: 'post',
     path: '/v1/question-folders',
     body: s.createFolderBody,
-    before: writers,
     doc: {
       summary: 'Create a folder',
       operationId: 'createQuestionFolder',
-      parameters: WRITE_HEADERS,
       responses: createdWithLinks('QuestionFolder', 'patchQuestionFolder', 'deleteQuestionFolder'),
     },
     handle: async (req, res, deps) => {
       ok(res, await folders.createFolder(deps, readActor(req), req.valid.body), 'OK', 201);
     },
   }),
-  route({
+  writeRoute({
     method: 'patch',
     path: '/v1/question-folders/:id',
     params: s.idParams,
     body: s.patchFolderBody,
-    before: writers,
     doc: {
       summary: 'Rename, move or change visibility of a folder',
       operationId: 'patchQuestionFolder',
-      parameters: WRITE_HEADERS,
-      responses: { 200: okResponse('Success', ref('schemas', 'QuestionFolder')), ...WRITE_ERRORS },
+      responses: okWith('QuestionFolder', WRITE_ERRORS),
     },
     handle: async (req, res, deps) => {
       ok(res, await folders.patchFolder(deps, readActor(req), req.valid.params.id, req.valid.body));
     },
   }),
-  route({
+  writeRoute({
     method: 'delete',
     path: '/v1/question-folders/:id',
     params: s.idParams,
-    before: writers,
     doc: {
       summary: 'Delete an empty folder',
       operationId: 'deleteQuestionFolder',
-      parameters: WRITE_HEADERS,
-      responses: { 200: okResponse('Success', ref('schemas', 'FolderDeleted')), ...DELETE_ERRORS },
+      responses: okWith('FolderDeleted', DELETE_ERRORS),
     },
     handle: async (req, res, deps) => {
       ok(res, await folders.deleteFolder(deps, readActor(req), req.valid.params.id));
@@ -162,77 +133,67 @@ const typeRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await types.listTypes(deps, readActor(req), req.valid.query));
     },
   }),
-  route({
+  writeRoute({
     method: 'post',
     path: '/v1/question-types',
     body: s.createTypeBody,
-    before: writers,
     doc: {
       summary: 'Create an actor-owned custom type',
       operationId: 'createQuestionType',
-      parameters: WRITE_HEADERS,
       responses: createdWithLinks('QuestionType', 'patchQuestionType', 'deleteQuestionType'),
     },
     handle: async (req, res, deps) => {
       ok(res, await types.createType(deps, readActor(req), req.valid.body), 'OK', 201);
     },
   }),
-  route({
+  writeRoute({
     method: 'patch',
     path: '/v1/question-types/bulk-status',
     body: s.bulkTypeStatusBody,
-    before: writers,
     doc: {
       summary: 'Set the status of many types',
       operationId: 'bulkQuestionTypeStatus',
-      parameters: WRITE_HEADERS,
-      responses: { 200: okResponse('Success', ref('schemas', 'TypeBulkStatusResult')), ...WRITE_ERRORS },
+      responses: okWith('TypeBulkStatusResult', WRITE_ERRORS),
     },
     handle: async (req, res, deps) => {
       ok(res, await bulkTypeStatus(deps, readActor(req), req.valid.body));
     },
   }),
-  route({
+  writeRoute({
     method: 'post',
     path: '/v1/question-types/bulk-delete',
     body: s.bulkTypeDeleteBody,
-    before: writers,
     doc: {
       summary: 'Delete (or archive) many types',
       operationId: 'bulkQuestionTypeDelete',
-      parameters: WRITE_HEADERS,
-      responses: { 200: okResponse('Success', ref('schemas', 'TypeBulkDeleteResult')), ...WRITE_ERRORS },
+      responses: okWith('TypeBulkDeleteResult', WRITE_ERRORS),
     },
     handle: async (req, res, deps) => {
       ok(res, await bulkTypeDelete(deps, readActor(req), req.valid.body));
     },
   }),
-  route({
+  writeRoute({
     method: 'patch',
     path: '/v1/question-types/:id',
     params: s.idParams,
     body: s.patchTypeBody,
-    before: writers,
     doc: {
       summary: 'Change a type (custom: owner; system: ADMIN)',
       operationId: 'patchQuestionType',
-      parameters: WRITE_HEADERS,
-      responses: { 200: okResponse('Success', ref('schemas', 'QuestionType')), ...WRITE_ERRORS },
+      responses: okWith('QuestionType', WRITE_ERRORS),
     },
     handle: async (req, res, deps) => {
       ok(res, await types.patchType(deps, readActor(req), req.valid.params.id, req.valid.body));
     },
   }),
-  route({
+  writeRoute({
     method: 'delete',
     path: '/v1/question-types/:id',
     params: s.idParams,
-    before: writers,
     doc: {
       summary: 'Archive (system or used) or remove (custom unused) a type',
       operationId: 'deleteQuestionType',
-      parameters: WRITE_HEADERS,
-      responses: { 200: okResponse('Success', ref('schemas', 'TypeDeleted')), ...READ_ERRORS },
+      responses: okWith('TypeDeleted', READ_ERRORS),
     },
     handle: async (req, res, deps) => {
       ok(res, await types.deleteType(deps, readActor(req), req.valid.params.id));

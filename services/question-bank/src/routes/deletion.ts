@@ -5,8 +5,6 @@ import {
   okResponse,
   readActor,
   ref,
-  requireRole,
-  routes,
   sse,
   StreamRegistry,
   type Route,
@@ -17,10 +15,9 @@ import { cancelJob, createJob, getJob, streamJob } from '../domain/deletion/jobs
 import type { NewJobInput } from '../domain/deletion/plan.js';
 import { impactBody, jobBody, jobIdParams, permanentDeleteBody } from '../domain/deletion/schemas.js';
 import { writerOf } from '../domain/questions/scope.js';
-import { okWithMessage, standardErrors, WRITE_HEADERS } from './docs.js';
+import { okWithMessage, standardErrors } from './docs.js';
+import { okWith, writeRoute } from './declare.js';
 
-const route = routes<QuestionBankDeps>();
-const writers = () => [requireRole('ADMIN', 'TEACHER')];
 const BASE = '/v1/questions/permanent-delete';
 /** Heartbeat comments on job streams, under common proxy idle timeouts. */
 export const JOB_STREAM_HEARTBEAT_MS = 10_000;
@@ -69,32 +66,28 @@ function jobEvents(deps: QuestionBankDeps): RequestHandler {
 
 /** Permanent deletion: the impact preview, the synchronous delete, and the jobs (snapshot, events, cancel). */
 export const deletionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
-  route({
+  writeRoute({
     method: 'post',
     path: '/v1/questions/permanent-delete-impact',
     body: impactBody,
-    before: writers,
     doc: {
       summary: 'Preview what a permanent delete would touch',
       operationId: 'permanentDeleteImpact',
       tags: TAGS,
-      parameters: WRITE_HEADERS,
-      responses: { 200: okResponse('Success', ref('schemas', 'DeletionImpact')), ...BODY_ERRORS },
+      responses: okWith('DeletionImpact', BODY_ERRORS),
     },
     handle: async (req, res, deps) => {
       ok(res, await permanentDeleteImpact(deps, writerOf(readActor(req)), req.valid.body));
     },
   }),
-  route({
+  writeRoute({
     method: 'post',
     path: BASE,
     body: permanentDeleteBody,
-    before: writers,
     doc: {
       summary: "Permanently delete up to 100 questions (any status) in the writer's scope",
       operationId: 'permanentDelete',
       tags: TAGS,
-      parameters: WRITE_HEADERS,
       responses: {
         200: okResponse('Success', ref('schemas', 'DeletionResult')),
         ...BODY_ERRORS,
@@ -107,16 +100,14 @@ export const deletionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await permanentDelete(deps, writerOf(readActor(req)), req.valid.body));
     },
   }),
-  route({
+  writeRoute({
     method: 'post',
     path: `${BASE}/jobs`,
     body: jobBody,
-    before: writers,
     doc: {
       summary: 'Start a permanent-delete job over archived questions',
       operationId: 'createPermanentDeleteJob',
       tags: TAGS,
-      parameters: WRITE_HEADERS,
       responses: {
         202: okWithMessage('Accepted: the job snapshot (status pending)', JOB, 'Permanent-delete job accepted'),
         ...BODY_ERRORS,
@@ -128,48 +119,42 @@ export const deletionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await createJob(deps, writerOf(readActor(req)), job), 'Permanent-delete job accepted', 202);
     },
   }),
-  route({
+  writeRoute({
     method: 'get',
     path: `${BASE}/jobs/:id`,
     params: jobIdParams,
-    before: writers,
     doc: {
       summary: "The job's current snapshot",
       operationId: 'getPermanentDeleteJob',
       tags: TAGS,
-      parameters: WRITE_HEADERS,
       responses: { 200: okResponse('Success', JOB), ...JOB_ERRORS },
     },
     handle: async (req, res, deps) => {
       ok(res, await getJob(deps, writerOf(readActor(req)), req.valid.params.id));
     },
   }),
-  route({
+  writeRoute({
     method: 'post',
     path: `${BASE}/jobs/:id/cancel`,
     params: jobIdParams,
-    before: writers,
     doc: {
       summary: 'Cancel a pending or running job; a finished job is returned unchanged',
       operationId: 'cancelPermanentDeleteJob',
       tags: TAGS,
-      parameters: WRITE_HEADERS,
       responses: { 200: okResponse('Success', JOB), ...JOB_ERRORS },
     },
     handle: async (req, res, deps) => {
       ok(res, await cancelJob(deps, writerOf(readActor(req)), req.valid.params.id));
     },
   }),
-  route({
+  writeRoute({
     method: 'get',
     path: `${BASE}/jobs/:id/events`,
     params: jobIdParams,
-    before: writers,
     doc: {
       summary: 'Server-sent events of one job',
       operationId: 'streamPermanentDeleteJob',
       tags: TAGS,
-      parameters: WRITE_HEADERS,
       responses: {
         200: { description: EVENTS_DESCRIPTION, content: { 'text/event-stream': { schema: EVENT_SCHEMA } } },
         ...JOB_ERRORS,

@@ -1,12 +1,12 @@
-import { ok, readActor, ref, requireRole, routes, type Route } from '../../../kit/src/index.js';
+import { ok, readActor, ref, type Route } from '../../../kit/src/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { idempotencyKeyOf } from '../domain/ingest/identity.js';
 import { ingestDocxOutput } from '../domain/ingest/ingest.js';
 import { writerOf } from '../domain/questions/scope.js';
 import { ingestBody } from '../schemas/ingest.js';
 import { okWithMessage, WRITE_ERRORS, WRITE_HEADERS } from './docs.js';
+import { route, writers } from './declare.js';
 
-const route = routes<QuestionBankDeps>();
 export const INGEST_PATH = '/v1/questions/import-docx-output';
 const RESULT = ref('schemas', 'IngestResult');
 const TEXT = { imported: 'DOCX output imported', replayed: 'DOCX output already imported' } as const;
@@ -20,7 +20,7 @@ export const ingestRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
     method: 'post',
     path: INGEST_PATH,
     body: ingestBody,
-    before: () => [requireRole('ADMIN', 'TEACHER')],
+    before: writers,
     doc: {
       summary: "Ingest the DOCX parser's output (internal: called by the document-import service on approval)",
       operationId: 'importDocxOutput',

@@ -1,12 +1,11 @@
-import { list, ok, okResponse, readActor, ref, routes, type Route } from '../../../kit/src/index.js';
+import { list, ok, okResponse, readActor, ref, type Route } from '../../../kit/src/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { getQuestion, listQuestions } from '../domain/questions/read.js';
 import { legacyDetail, legacyListItem } from '../domain/questions/views.js';
 import { detailQuery, listQuestionsQuery } from '../schemas/question-queries.js';
 import { questionIdParams } from '../schemas/questions.js';
 import { pageOf, READ_ERRORS, READ_HEADERS, SCOPED_READ, standardErrors } from './docs.js';
-
-const route = routes<QuestionBankDeps>();
+import { okWith, route } from './declare.js';
 
 /** The legacy adapters: the question list and detail in the old shapes. */
 export const legacyRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
@@ -38,7 +37,7 @@ export const legacyRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       summary: 'Legacy detail adapter',
       operationId: 'legacyGetQuestion',
       parameters: READ_HEADERS,
-      responses: { 200: okResponse('Success', ref('schemas', 'LegacyQuestionDetail')), ...READ_ERRORS },
+      responses: okWith('LegacyQuestionDetail', READ_ERRORS),
     },
     handle: async (req, res, deps) => {
       const query = req.valid.query;

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { list, ok, okResponse, readActor, ref, requireRole, routes, type Route } from '../../../kit/src/index.js';
+import { list, ok, okResponse, readActor, ref, type Route } from '../../../kit/src/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { getQuestion, listQuestions, searchProjections } from '../domain/questions/read.js';
 import { bulkSetStatus, deleteQuestion } from '../domain/questions/remove.js';
@@ -8,19 +8,9 @@ import { createQuestion, updateQuestion } from '../domain/questions/write.js';
 import { MSG } from '../messages.js';
 import { detailQuery, listQuestionsQuery, projectionQuery } from '../schemas/question-queries.js';
 import { bulkStatusBody, createQuestionBody, patchQuestionBody, questionIdParams } from '../schemas/questions.js';
-import {
-  okWithMessage,
-  pageOf,
-  READ_ERRORS,
-  READ_HEADERS,
-  SCOPED_READ,
-  standardErrors,
-  WRITE_ERRORS,
-  WRITE_HEADERS,
-} from './docs.js';
+import { okWithMessage, pageOf, READ_ERRORS, READ_HEADERS, SCOPED_READ, standardErrors, WRITE_ERRORS } from './docs.js';
+import { okWith, route, writeRoute } from './declare.js';
 
-const route = routes<QuestionBankDeps>();
-const writers = () => [requireRole('ADMIN', 'TEACHER')];
 const QUESTION = ref('schemas', 'Question');
 const LIST_ERRORS = standardErrors(400, 401, 403, 500, 503);
 const SAME_ORGANIZATION =
@@ -56,40 +46,33 @@ export const questionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       operationId: 'searchProjections',
       description: SCOPED_READ,
       parameters: READ_HEADERS,
-      responses: { 200: okResponse('Success', ref('schemas', 'SearchProjectionEnvelope')), ...LIST_ERRORS },
+      responses: okWith('SearchProjectionEnvelope', LIST_ERRORS),
     },
     handle: async (req, res, deps) => {
       ok(res, await searchProjections(deps, readActor(req), req.valid.query));
     },
   }),
-  route({
+  writeRoute({
     method: 'patch',
     path: '/v1/questions/bulk-status',
     body: bulkStatusBody,
-    before: writers,
     doc: {
       summary: 'Set the status of up to 100 questions',
       operationId: 'bulkQuestionStatus',
-      parameters: WRITE_HEADERS,
-      responses: {
-        200: okResponse('Success', ref('schemas', 'BulkStatusResult')),
-        ...standardErrors(400, 401, 403, 413, 415, 500, 503),
-      },
+      responses: okWith('BulkStatusResult', standardErrors(400, 401, 403, 413, 415, 500, 503)),
     },
     handle: async (req, res, deps) => {
       ok(res, await bulkSetStatus(deps, writerOf(readActor(req)), req.valid.body));
     },
   }),
-  route({
+  writeRoute({
     method: 'post',
     path: '/v1/questions',
     body: createQuestionBody,
-    before: writers,
     doc: {
       summary: 'Create a question with its initial version',
       operationId: 'createQuestion',
       description: `Issue 20: groupId, folderId, customTypeId and taxonomy ids ${SAME_ORGANIZATION}`,
-      parameters: WRITE_HEADERS,
       responses: { 201: okWithMessage('Created (hydrated)', QUESTION, MSG.questionCreated), ...WRITE_ERRORS },
     },
     handle: async (req, res, deps) => {
@@ -114,17 +97,15 @@ export const questionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await getQuestion(deps, readActor(req), req.valid.params.id, req.valid.query));
     },
   }),
-  route({
+  writeRoute({
     method: 'patch',
     path: '/v1/questions/:id',
     params: questionIdParams,
     body: patchQuestionBody,
-    before: writers,
     doc: {
       summary: 'Partial update: appends a version',
       operationId: 'updateQuestion',
       description: `Issue 20: a named groupId, folderId, customTypeId or taxonomy id ${SAME_ORGANIZATION}`,
-      parameters: WRITE_HEADERS,
       responses: { 200: okWithMessage('Updated (hydrated)', QUESTION, MSG.questionUpdated), ...WRITE_ERRORS },
     },
     handle: async (req, res, deps) => {
@@ -133,15 +114,13 @@ export const questionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await detailOf(deps, req, id), MSG.questionUpdated);
     },
   }),
-  route({
+  writeRoute({
     method: 'delete',
     path: '/v1/questions/:id',
     params: questionIdParams,
-    before: writers,
     doc: {
       summary: 'Archive (when used or cloned) or remove',
       operationId: 'deleteQuestion',
-      parameters: WRITE_HEADERS,
       responses: {
         200: okWithMessage('Archived or removed', ref('schemas', 'DeleteQuestionResult'), MSG.questionDeleted),
         ...standardErrors(400, 401, 403, 404, 409, 500, 503),

@@ -1,24 +1,12 @@
-import {
-  list,
-  ok,
-  okResponse,
-  pageParams,
-  readActor,
-  ref,
-  requireRole,
-  routes,
-  type Route,
-} from '../../../kit/src/index.js';
+import { list, ok, okResponse, pageParams, readActor, ref, type Route } from '../../../kit/src/index.js';
 import * as readModels from '../domain/catalog/read-models.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import * as s from '../schemas/catalog.js';
 import { pageResult } from './catalog.js';
-import { pageOf, READ_ERRORS, READ_HEADERS, SCOPED_READ, WRITE_ERRORS, WRITE_HEADERS } from './docs.js';
+import { pageOf, READ_ERRORS, READ_HEADERS, SCOPED_READ, WRITE_ERRORS } from './docs.js';
+import { okWith, route, writeRoute, writers } from './declare.js';
 
-const route = routes<QuestionBankDeps>();
-const writers = () => [requireRole('ADMIN', 'TEACHER')];
-
-const PUT_COUNT = { 200: okResponse('Success', ref('schemas', 'PutCount')), ...WRITE_ERRORS };
+const PUT_COUNT = okWith('PutCount', WRITE_ERRORS);
 
 /** The taxonomy list and the read-model backfills (internal writes of other services' data). */
 export const readModelRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
@@ -66,34 +54,30 @@ export const readModelRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await readModels.putTaxonomy(deps, readActor(req), req.valid.body.items));
     },
   }),
-  route({
+  writeRoute({
     method: 'put',
     path: '/v1/questions/usage-counts',
     body: s.putUsageCountsBody,
-    before: writers,
     doc: {
       summary: 'Backfill per-question usage counters (upsert by questionId)',
       operationId: 'putUsageCounts',
       description:
         "Issue 20: X-Organization-Id required; only counts of the writer's organization's questions (409 READ_MODEL_ID_CONFLICT for a question of another organization, nothing written); an item organizationId other than the header is 403.",
-      parameters: WRITE_HEADERS,
       responses: PUT_COUNT,
     },
     handle: async (req, res, deps) => {
       ok(res, await readModels.putUsageCounts(deps, readActor(req), req.valid.body.items));
     },
   }),
-  route({
+  writeRoute({
     method: 'put',
     path: '/v1/questions/relation-refs',
     body: s.putRelationRefsBody,
-    before: writers,
     doc: {
       summary: 'Backfill user and organization refs (upsert by id)',
       operationId: 'putRelationRefs',
       description:
         "Issue 20: users are written for X-Organization-Id only; an organization ref only for the header's own organization (403 otherwise); a user id held by another organization is 409 READ_MODEL_ID_CONFLICT.",
-      parameters: WRITE_HEADERS,
       responses: {
         200: okResponse('Success', {
           type: 'object',
@@ -108,17 +92,15 @@ export const readModelRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await readModels.putRelationRefs(deps, readActor(req), req.valid.body));
     },
   }),
-  route({
+  writeRoute({
     method: 'put',
     path: '/v1/questions/exam-refs',
     body: s.putExamRefsBody,
-    before: writers,
     doc: {
       summary: 'Backfill exam refs (upsert by exam and question)',
       operationId: 'putExamRefs',
       description:
         "Issue 20: X-Organization-Id required; only exam refs of the writer's organization's questions (409 READ_MODEL_ID_CONFLICT for another organization's question, nothing written).",
-      parameters: WRITE_HEADERS,
       responses: PUT_COUNT,
     },
     handle: async (req, res, deps) => {
