@@ -1,4 +1,16 @@
-import { list, ok, okResponse, pageParams, readActor, ref, type Route } from '../../../kit/src/index.js';
+import {
+  list,
+  ok,
+  okResponse,
+  pageParams,
+  readActor,
+  ref,
+  type Actor,
+  type Empty,
+  type JsonObject,
+  type Route,
+  type RouteDeclaration,
+} from '../../../kit/src/index.js';
 import * as folders from '../domain/catalog/folders.js';
 import * as groups from '../domain/catalog/groups.js';
 import { bulkTypeDelete, bulkTypeStatus } from '../domain/catalog/type-bulk.js';
@@ -24,6 +36,47 @@ function createdWithLinks(schema: string, patch: string, remove: string) {
     201: { ...okResponse('Created', ref('schemas', schema)), links: idLinks({ Patch: patch, Delete: remove }) },
     ...WRITE_ERRORS,
   };
+}
+
+type Id = { id: string };
+
+/** What a catalog resource's PATCH and DELETE by id (`patch<name>`, `delete<name>`) differ in. */
+interface ByIdWrites<B> {
+  /** The resource's component schema: the PATCH answers one; it names both operations. */
+  name: string;
+  path: string;
+  body: NonNullable<RouteDeclaration<Id, Empty, B, QuestionBankDeps>['body']>;
+  patchSummary: string;
+  patch(deps: QuestionBankDeps, actor: Actor, id: string, input: B): Promise<unknown>;
+  removeSummary: string;
+  /** The DELETE's responses. */
+  removed: JsonObject;
+  remove(deps: QuestionBankDeps, actor: Actor, id: string): Promise<unknown>;
+}
+
+/** A resource's PATCH and DELETE by id, both writes answering what the domain returns. */
+function byIdWrites<B>(w: ByIdWrites<B>): Array<Route<QuestionBankDeps>> {
+  return [
+    writeRoute<Id, Empty, B>({
+      method: 'patch',
+      path: w.path,
+      params: s.idParams,
+      body: w.body,
+      doc: { summary: w.patchSummary, operationId: `patch${w.name}`, responses: okWith(w.name, WRITE_ERRORS) },
+      handle: async (req, res, deps) => {
+        ok(res, await w.patch(deps, readActor(req), req.valid.params.id, req.valid.body));
+      },
+    }),
+    writeRoute<Id>({
+      method: 'delete',
+      path: w.path,
+      params: s.idParams,
+      doc: { summary: w.removeSummary, operationId: `delete${w.name}`, responses: w.removed },
+      handle: async (req, res, deps) => {
+        ok(res, await w.remove(deps, readActor(req), req.valid.params.id));
+      },
+    }),
+  ];
 }
 
 const groupAndFolderRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
@@ -85,32 +138,15 @@ const groupAndFolderRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await folders.createFolder(deps, readActor(req), req.valid.body), 'OK', 201);
     },
   }),
-  writeRoute({
-    method: 'patch',
+  ...byIdWrites({
+    name: 'QuestionFolder',
     path: '/v1/question-folders/:id',
-    params: s.idParams,
     body: s.patchFolderBody,
-    doc: {
-      summary: 'Rename, move or change visibility of a folder',
-      operationId: 'patchQuestionFolder',
-      responses: okWith('QuestionFolder', WRITE_ERRORS),
-    },
-    handle: async (req, res, deps) => {
-      ok(res, await folders.patchFolder(deps, readActor(req), req.valid.params.id, req.valid.body));
-    },
-  }),
-  writeRoute({
-    method: 'delete',
-    path: '/v1/question-folders/:id',
-    params: s.idParams,
-    doc: {
-      summary: 'Delete an empty folder',
-      operationId: 'deleteQuestionFolder',
-      responses: okWith('FolderDeleted', DELETE_ERRORS),
-    },
-    handle: async (req, res, deps) => {
-      ok(res, await folders.deleteFolder(deps, readActor(req), req.valid.params.id));
-    },
+    patchSummary: 'Rename, move or change visibility of a folder',
+    patch: folders.patchFolder,
+    removeSummary: 'Delete an empty folder',
+    removed: okWith('FolderDeleted', DELETE_ERRORS),
+    remove: folders.deleteFolder,
   }),
 ];
 
@@ -172,32 +208,15 @@ const typeRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await bulkTypeDelete(deps, readActor(req), req.valid.body));
     },
   }),
-  writeRoute({
-    method: 'patch',
+  ...byIdWrites({
+    name: 'QuestionType',
     path: '/v1/question-types/:id',
-    params: s.idParams,
     body: s.patchTypeBody,
-    doc: {
-      summary: 'Change a type (custom: owner; system: ADMIN)',
-      operationId: 'patchQuestionType',
-      responses: okWith('QuestionType', WRITE_ERRORS),
-    },
-    handle: async (req, res, deps) => {
-      ok(res, await types.patchType(deps, readActor(req), req.valid.params.id, req.valid.body));
-    },
-  }),
-  writeRoute({
-    method: 'delete',
-    path: '/v1/question-types/:id',
-    params: s.idParams,
-    doc: {
-      summary: 'Archive (system or used) or remove (custom unused) a type',
-      operationId: 'deleteQuestionType',
-      responses: okWith('TypeDeleted', READ_ERRORS),
-    },
-    handle: async (req, res, deps) => {
-      ok(res, await types.deleteType(deps, readActor(req), req.valid.params.id));
-    },
+    patchSummary: 'Change a type (custom: owner; system: ADMIN)',
+    patch: types.patchType,
+    removeSummary: 'Archive (system or used) or remove (custom unused) a type',
+    removed: okWith('TypeDeleted', READ_ERRORS),
+    remove: types.deleteType,
   }),
 ];
 
