@@ -1,15 +1,14 @@
-import { ok, readActor, type Route } from '../../../kit/src/index.js';
+import type { Route } from '../../../kit/src/index.js';
 import { applyClassification } from '../domain/ai-classify/apply.js';
 import { classificationContext } from '../domain/ai-classify/context.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
-import { writerOf } from '../domain/questions/scope.js';
 import { applyBody, contextBody } from '../schemas/ai-classify.js';
 import { standardErrors } from './docs.js';
-import { okWith, writeRoute } from './declare.js';
+import { okWith, writerCall } from './declare.js';
 
 /** AI classification: the context a classifier needs, and applying its reviewed answer. */
 export const aiClassifyRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
-  writeRoute({
+  writerCall({
     method: 'post',
     path: '/v1/questions/ai-classify/context',
     body: contextBody,
@@ -18,11 +17,9 @@ export const aiClassifyRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       operationId: 'aiClassifyContext',
       responses: okWith('AiClassifyContext', standardErrors(400, 401, 403, 413, 415, 500, 503)),
     },
-    handle: async (req, res, deps) => {
-      ok(res, await classificationContext(deps, writerOf(readActor(req)), req.valid.body));
-    },
+    run: classificationContext,
   }),
-  writeRoute({
+  writerCall({
     method: 'patch',
     path: '/v1/questions/ai-classify/apply',
     body: applyBody,
@@ -31,8 +28,6 @@ export const aiClassifyRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       operationId: 'aiClassifyApply',
       responses: okWith('AiClassifyApplyResult', standardErrors(400, 401, 403, 409, 413, 415, 500, 503)),
     },
-    handle: async (req, res, deps) => {
-      ok(res, await applyClassification(deps, writerOf(readActor(req)), req.valid.body));
-    },
+    run: applyClassification,
   }),
 ];

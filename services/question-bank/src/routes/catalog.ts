@@ -8,6 +8,8 @@ import {
   type Actor,
   type Empty,
   type JsonObject,
+  type PageOptions,
+  type PageParams,
   type Route,
   type RouteDeclaration,
 } from '../../../kit/src/index.js';
@@ -21,11 +23,48 @@ import { idLinks, pageOf, READ_ERRORS, READ_HEADERS, SCOPED_READ, standardErrors
 import { okWith, route, writeRoute } from './declare.js';
 
 /** A page of `result` as `list()` takes it. */
-export function pageResult<T>(
+function pageResult<T>(
   result: { items: T[]; total: number },
   page: { page: number; limit: number },
 ): [T[], { page: number; limit: number; total: number }] {
   return [result.items, { page: page.page, limit: page.limit, total: result.total }];
+}
+
+/** What a scoped, paged list read declares: the rest (headers, errors, paging) is the same for all. */
+interface PagedList<Q> {
+  path: string;
+  query: NonNullable<RouteDeclaration<Empty, Q, Empty, QuestionBankDeps>['query']>;
+  summary: string;
+  operationId: string;
+  /** The component schema of the page's items. */
+  item: string;
+  limits?: PageOptions;
+  read(
+    deps: QuestionBankDeps,
+    actor: Actor,
+    query: NoInfer<Q>,
+    page: PageParams,
+  ): Promise<{ items: unknown[]; total: number }>;
+}
+
+/** A scoped list read answering one page (`{ items, meta }`) of what `read` finds. */
+export function pagedList<Q extends { page?: unknown; limit?: unknown }>(l: PagedList<Q>): Route<QuestionBankDeps> {
+  return route<Empty, Q, Empty>({
+    method: 'get',
+    path: l.path,
+    query: l.query,
+    doc: {
+      summary: l.summary,
+      operationId: l.operationId,
+      description: SCOPED_READ,
+      parameters: READ_HEADERS,
+      responses: { 200: okResponse('Success', pageOf(ref('schemas', l.item))), ...READ_ERRORS },
+    },
+    handle: async (req, res, deps) => {
+      const page = pageParams(req.valid.query, l.limits);
+      list(res, ...pageResult(await l.read(deps, readActor(req), req.valid.query, page), page));
+    },
+  });
 }
 
 const DELETE_ERRORS = standardErrors(400, 401, 403, 404, 409, 500, 503);
@@ -80,21 +119,13 @@ function byIdWrites<B>(w: ByIdWrites<B>): Array<Route<QuestionBankDeps>> {
 }
 
 const groupAndFolderRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
-  route({
-    method: 'get',
+  pagedList({
     path: '/v1/question-groups',
     query: s.listGroupsQuery,
-    doc: {
-      summary: 'List question groups',
-      operationId: 'listQuestionGroups',
-      description: SCOPED_READ,
-      parameters: READ_HEADERS,
-      responses: { 200: okResponse('Success', pageOf(ref('schemas', 'QuestionGroup'))), ...READ_ERRORS },
-    },
-    handle: async (req, res, deps) => {
-      const page = pageParams(req.valid.query);
-      list(res, ...pageResult(await groups.listGroups(deps, readActor(req), req.valid.query, page), page));
-    },
+    summary: 'List question groups',
+    operationId: 'listQuestionGroups',
+    item: 'QuestionGroup',
+    read: groups.listGroups,
   }),
   writeRoute({
     method: 'post',
@@ -109,21 +140,13 @@ const groupAndFolderRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await groups.createGroup(deps, readActor(req), req.valid.body), 'OK', 201);
     },
   }),
-  route({
-    method: 'get',
+  pagedList({
     path: '/v1/question-folders',
     query: s.listFoldersQuery,
-    doc: {
-      summary: 'List folders the actor sees',
-      operationId: 'listQuestionFolders',
-      description: SCOPED_READ,
-      parameters: READ_HEADERS,
-      responses: { 200: okResponse('Success', pageOf(ref('schemas', 'QuestionFolder'))), ...READ_ERRORS },
-    },
-    handle: async (req, res, deps) => {
-      const page = pageParams(req.valid.query);
-      list(res, ...pageResult(await folders.listFolders(deps, readActor(req), req.valid.query, page), page));
-    },
+    summary: 'List folders the actor sees',
+    operationId: 'listQuestionFolders',
+    item: 'QuestionFolder',
+    read: folders.listFolders,
   }),
   writeRoute({
     method: 'post',

@@ -1,14 +1,18 @@
 import {
+  ok,
   okResponse,
+  readActor,
   ref,
   requireRole,
   routes,
   type Empty,
   type JsonObject,
   type OperationDoc,
+  type Route,
   type RouteDeclaration,
 } from '../../../kit/src/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
+import { writerOf, type Writer } from '../domain/questions/scope.js';
 import { WRITE_HEADERS } from './docs.js';
 
 /** The question bank's route declarer: every handler gets the service's dependencies. */
@@ -37,4 +41,26 @@ export function writeRoute<P = Empty, Q = Empty, B = Empty>(decl: WriteDeclarati
 /** A 200 whose data is the named component schema, then the given error responses. */
 export function okWith(schema: string, errors: JsonObject): JsonObject {
   return { 200: okResponse('Success', ref('schemas', schema)), ...errors };
+}
+
+/** A write that hands its JSON body, with the writer, to one domain call. */
+interface WriterCall<B> {
+  method: RouteDeclaration<Empty, Empty, B, QuestionBankDeps>['method'];
+  path: string;
+  body: NonNullable<RouteDeclaration<Empty, Empty, B, QuestionBankDeps>['body']>;
+  doc: WriteDoc;
+  run(deps: QuestionBankDeps, writer: Writer, body: B): Promise<unknown>;
+}
+
+/** A write route answering 200 with what `run` returns for the writer and the validated body. */
+export function writerCall<B>(w: WriterCall<B>): Route<QuestionBankDeps> {
+  return writeRoute<Empty, Empty, B>({
+    method: w.method,
+    path: w.path,
+    body: w.body,
+    doc: w.doc,
+    handle: async (req, res, deps) => {
+      ok(res, await w.run(deps, writerOf(readActor(req)), req.valid.body));
+    },
+  });
 }

@@ -14,9 +14,9 @@ import { permanentDelete, permanentDeleteImpact } from '../domain/deletion/impac
 import { cancelJob, createJob, getJob, streamJob } from '../domain/deletion/jobs.js';
 import type { NewJobInput } from '../domain/deletion/plan.js';
 import { impactBody, jobBody, jobIdParams, permanentDeleteBody } from '../domain/deletion/schemas.js';
-import { writerOf } from '../domain/questions/scope.js';
+import { writerOf, type Writer } from '../domain/questions/scope.js';
 import { okWithMessage, standardErrors } from './docs.js';
-import { okWith, writeRoute } from './declare.js';
+import { okWith, writeRoute, writerCall } from './declare.js';
 
 const BASE = '/v1/questions/permanent-delete';
 /** Heartbeat comments on job streams, under common proxy idle timeouts. */
@@ -64,9 +64,36 @@ function jobEvents(deps: QuestionBankDeps): RequestHandler {
   return handler;
 }
 
+/** What a job operation by id declares: it answers the writer's job as `run` leaves it. */
+interface JobCall {
+  method: 'get' | 'post';
+  path: string;
+  summary: string;
+  operationId: string;
+  run(deps: QuestionBankDeps, writer: Writer, id: string): Promise<unknown>;
+}
+
+/** A job operation by id (the job's snapshot, or its 404 for another writer's job). */
+function jobCall(j: JobCall): Route<QuestionBankDeps> {
+  return writeRoute({
+    method: j.method,
+    path: j.path,
+    params: jobIdParams,
+    doc: {
+      summary: j.summary,
+      operationId: j.operationId,
+      tags: TAGS,
+      responses: { 200: okResponse('Success', JOB), ...JOB_ERRORS },
+    },
+    handle: async (req, res, deps) => {
+      ok(res, await j.run(deps, writerOf(readActor(req)), req.valid.params.id));
+    },
+  });
+}
+
 /** Permanent deletion: the impact preview, the synchronous delete, and the jobs (snapshot, events, cancel). */
 export const deletionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
-  writeRoute({
+  writerCall({
     method: 'post',
     path: '/v1/questions/permanent-delete-impact',
     body: impactBody,
@@ -76,11 +103,9 @@ export const deletionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       tags: TAGS,
       responses: okWith('DeletionImpact', BODY_ERRORS),
     },
-    handle: async (req, res, deps) => {
-      ok(res, await permanentDeleteImpact(deps, writerOf(readActor(req)), req.valid.body));
-    },
+    run: permanentDeleteImpact,
   }),
-  writeRoute({
+  writerCall({
     method: 'post',
     path: BASE,
     body: permanentDeleteBody,
@@ -96,9 +121,7 @@ export const deletionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
         }),
       },
     },
-    handle: async (req, res, deps) => {
-      ok(res, await permanentDelete(deps, writerOf(readActor(req)), req.valid.body));
-    },
+    run: permanentDelete,
   }),
   writeRoute({
     method: 'post',
@@ -119,33 +142,19 @@ export const deletionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await createJob(deps, writerOf(readActor(req)), job), 'Permanent-delete job accepted', 202);
     },
   }),
-  writeRoute({
+  jobCall({
     method: 'get',
     path: `${BASE}/jobs/:id`,
-    params: jobIdParams,
-    doc: {
-      summary: "The job's current snapshot",
-      operationId: 'getPermanentDeleteJob',
-      tags: TAGS,
-      responses: { 200: okResponse('Success', JOB), ...JOB_ERRORS },
-    },
-    handle: async (req, res, deps) => {
-      ok(res, await getJob(deps, writerOf(readActor(req)), req.valid.params.id));
-    },
+    summary: "The job's current snapshot",
+    operationId: 'getPermanentDeleteJob',
+    run: getJob,
   }),
-  writeRoute({
+  jobCall({
     method: 'post',
     path: `${BASE}/jobs/:id/cancel`,
-    params: jobIdParams,
-    doc: {
-      summary: 'Cancel a pending or running job; a finished job is returned unchanged',
-      operationId: 'cancelPermanentDeleteJob',
-      tags: TAGS,
-      responses: { 200: okResponse('Success', JOB), ...JOB_ERRORS },
-    },
-    handle: async (req, res, deps) => {
-      ok(res, await cancelJob(deps, writerOf(readActor(req)), req.valid.params.id));
-    },
+    summary: 'Cancel a pending or running job; a finished job is returned unchanged',
+    operationId: 'cancelPermanentDeleteJob',
+    run: cancelJob,
   }),
   writeRoute({
     method: 'get',

@@ -9,7 +9,7 @@ import { MSG } from '../messages.js';
 import { detailQuery, listQuestionsQuery, projectionQuery } from '../schemas/question-queries.js';
 import { bulkStatusBody, createQuestionBody, patchQuestionBody, questionIdParams } from '../schemas/questions.js';
 import { okWithMessage, pageOf, READ_ERRORS, READ_HEADERS, SCOPED_READ, standardErrors, WRITE_ERRORS } from './docs.js';
-import { okWith, route, writeRoute } from './declare.js';
+import { okWith, route, writeRoute, writerCall } from './declare.js';
 
 const QUESTION = ref('schemas', 'Question');
 const LIST_ERRORS = standardErrors(400, 401, 403, 500, 503);
@@ -52,7 +52,7 @@ export const questionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await searchProjections(deps, readActor(req), req.valid.query));
     },
   }),
-  writeRoute({
+  writerCall({
     method: 'patch',
     path: '/v1/questions/bulk-status',
     body: bulkStatusBody,
@@ -61,9 +61,7 @@ export const questionRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       operationId: 'bulkQuestionStatus',
       responses: okWith('BulkStatusResult', standardErrors(400, 401, 403, 413, 415, 500, 503)),
     },
-    handle: async (req, res, deps) => {
-      ok(res, await bulkSetStatus(deps, writerOf(readActor(req)), req.valid.body));
-    },
+    run: bulkSetStatus,
   }),
   writeRoute({
     method: 'post',

@@ -1,30 +1,55 @@
-import { list, ok, okResponse, pageParams, readActor, ref, type Route } from '../../../kit/src/index.js';
+import {
+  ok,
+  okResponse,
+  readActor,
+  ref,
+  type Actor,
+  type Empty,
+  type Route,
+  type RouteDeclaration,
+} from '../../../kit/src/index.js';
 import * as readModels from '../domain/catalog/read-models.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import * as s from '../schemas/catalog.js';
-import { pageResult } from './catalog.js';
-import { pageOf, READ_ERRORS, READ_HEADERS, SCOPED_READ, WRITE_ERRORS } from './docs.js';
+import { pagedList } from './catalog.js';
+import { WRITE_ERRORS } from './docs.js';
 import { okWith, route, writeRoute, writers } from './declare.js';
 
 const PUT_COUNT = okWith('PutCount', WRITE_ERRORS);
 
+/** What a backfill PUT declares: a write whose body goes to one domain call, answering its count. */
+interface Backfill<B> {
+  path: string;
+  body: NonNullable<RouteDeclaration<Empty, Empty, B, QuestionBankDeps>['body']>;
+  summary: string;
+  operationId: string;
+  description: string;
+  run(deps: QuestionBankDeps, actor: Actor, body: B): Promise<unknown>;
+}
+
+/** A backfill PUT (the writer's scope headers) answering `PutCount`. */
+function backfill<B>(b: Backfill<B>): Route<QuestionBankDeps> {
+  return writeRoute<Empty, Empty, B>({
+    method: 'put',
+    path: b.path,
+    body: b.body,
+    doc: { summary: b.summary, operationId: b.operationId, description: b.description, responses: PUT_COUNT },
+    handle: async (req, res, deps) => {
+      ok(res, await b.run(deps, readActor(req), req.valid.body));
+    },
+  });
+}
+
 /** The taxonomy list and the read-model backfills (internal writes of other services' data). */
 export const readModelRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
-  route({
-    method: 'get',
+  pagedList({
     path: '/v1/taxonomy/refs',
     query: s.listTaxonomyQuery,
-    doc: {
-      summary: 'List taxonomy refs of the scope',
-      operationId: 'listTaxonomyRefs',
-      description: SCOPED_READ,
-      parameters: READ_HEADERS,
-      responses: { 200: okResponse('Success', pageOf(ref('schemas', 'TaxonomyRef'))), ...READ_ERRORS },
-    },
-    handle: async (req, res, deps) => {
-      const page = pageParams(req.valid.query, { defaultLimit: 100, maxLimit: 500 });
-      list(res, ...pageResult(await readModels.listTaxonomy(deps, readActor(req), req.valid.query, page), page));
-    },
+    summary: 'List taxonomy refs of the scope',
+    operationId: 'listTaxonomyRefs',
+    item: 'TaxonomyRef',
+    limits: { defaultLimit: 100, maxLimit: 500 },
+    read: readModels.listTaxonomy,
   }),
   route({
     method: 'put',
@@ -54,20 +79,14 @@ export const readModelRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await readModels.putTaxonomy(deps, readActor(req), req.valid.body.items));
     },
   }),
-  writeRoute({
-    method: 'put',
+  backfill({
     path: '/v1/questions/usage-counts',
     body: s.putUsageCountsBody,
-    doc: {
-      summary: 'Backfill per-question usage counters (upsert by questionId)',
-      operationId: 'putUsageCounts',
-      description:
-        "Issue 20: X-Organization-Id required; only counts of the writer's organization's questions (409 READ_MODEL_ID_CONFLICT for a question of another organization, nothing written); an item organizationId other than the header is 403.",
-      responses: PUT_COUNT,
-    },
-    handle: async (req, res, deps) => {
-      ok(res, await readModels.putUsageCounts(deps, readActor(req), req.valid.body.items));
-    },
+    summary: 'Backfill per-question usage counters (upsert by questionId)',
+    operationId: 'putUsageCounts',
+    description:
+      "Issue 20: X-Organization-Id required; only counts of the writer's organization's questions (409 READ_MODEL_ID_CONFLICT for a question of another organization, nothing written); an item organizationId other than the header is 403.",
+    run: (deps, actor, body) => readModels.putUsageCounts(deps, actor, body.items),
   }),
   writeRoute({
     method: 'put',
@@ -92,19 +111,13 @@ export const readModelRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       ok(res, await readModels.putRelationRefs(deps, readActor(req), req.valid.body));
     },
   }),
-  writeRoute({
-    method: 'put',
+  backfill({
     path: '/v1/questions/exam-refs',
     body: s.putExamRefsBody,
-    doc: {
-      summary: 'Backfill exam refs (upsert by exam and question)',
-      operationId: 'putExamRefs',
-      description:
-        "Issue 20: X-Organization-Id required; only exam refs of the writer's organization's questions (409 READ_MODEL_ID_CONFLICT for another organization's question, nothing written).",
-      responses: PUT_COUNT,
-    },
-    handle: async (req, res, deps) => {
-      ok(res, await readModels.putExamRefs(deps, readActor(req), req.valid.body.exams));
-    },
+    summary: 'Backfill exam refs (upsert by exam and question)',
+    operationId: 'putExamRefs',
+    description:
+      "Issue 20: X-Organization-Id required; only exam refs of the writer's organization's questions (409 READ_MODEL_ID_CONFLICT for another organization's question, nothing written).",
+    run: (deps, actor, body) => readModels.putExamRefs(deps, actor, body.exams),
   }),
 ];
