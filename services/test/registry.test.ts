@@ -40,6 +40,16 @@ describe('services/registry.ts', () => {
     expect(SERVICES.map((s) => s.chartKey)).to.include.members(inChart);
   });
 
+  it('services/cli.ts starts every service and command, each with the registry main', () => {
+    const cli = readFileSync(path.join(repo, 'services', 'cli.ts'), 'utf8');
+    const table = [...cli.matchAll(/^ {2}'?([\w-]+)'?: \(\) => import\('([^']+)'\),$/gm)].map((m): [string, string] => [
+      m[1] ?? '',
+      m[2] ?? '',
+    ]);
+    const registry = [...SERVICES, ...COMMANDS].map((e): [string, string] => [e.name, e.main]);
+    expect(new Map(table)).to.deep.equal(new Map(registry));
+  });
+
   it('names main modules that exist, one name per service or command', () => {
     const names = [...SERVICES, ...COMMANDS].map((e) => e.name);
     expect(new Set(names).size, names.join(', ')).to.equal(names.length);
