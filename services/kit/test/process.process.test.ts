@@ -1,43 +1,12 @@
 // runProcess as the processes use it: a real child process, real signals, its exit code and the
 // order its closers ran in, read from its output.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { startChild } from './support/child-process.js';
 
 const tiny = fileURLToPath(new URL('./support/tiny-process.ts', import.meta.url));
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function startTiny(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', tiny], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<Exit>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-  const messages = () =>
-    stdout
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { msg: string; port?: number });
-  /** Polls stdout for a line (bounded by mocha's timeout), failing fast if the process ended. */
-  const waitFor = async (msg: string) => {
-    for (;;) {
-      const line = messages().find((m) => m.msg === msg);
-      if (line) return line;
-      if (child.exitCode !== null) throw new Error(`exited before "${msg}": ${stderr}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-  return { child, exited, messages, waitFor, msgs: () => messages().map((m) => m.msg) };
-}
+const startTiny = (env: Record<string, string>) => startChild(tiny, env);
 
 describe('kit runProcess (process)', function () {
   this.timeout(60000);
