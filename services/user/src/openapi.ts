@@ -11,6 +11,20 @@ import { userRoutes } from './routes.js';
 export const SERVICE_NAME = 'user';
 export const SERVICE_VERSION = '0.1.0';
 
+/** A role profile as the view returns it: its own fields and when it last changed; null until the first PATCH. */
+function roleProfile(kind: string, fields: JsonObject): JsonObject {
+  return {
+    type: ['object', 'null'],
+    description: `null until the first ${kind}-profile PATCH.`,
+    additionalProperties: false,
+    required: ['updatedAt'],
+    properties: {
+      ...fields,
+      updatedAt: { type: 'string', format: 'date-time', description: 'When this role profile last changed.' },
+    },
+  };
+}
+
 /** What the user service's document says beside its routes: the service, its rules, the response shapes. */
 const BASE: DocumentBase = {
   kit: { service: SERVICE_NAME },
@@ -73,40 +87,17 @@ const BASE: DocumentBase = {
             description:
               "The base record's version: the last applied snapshot's user.updatedAt, or the time of the last base-profile PATCH (role-profile edits do not move it).",
           },
-          teacherProfile: {
-            type: ['object', 'null'],
-            description: 'null until the first teacher-profile PATCH.',
-            additionalProperties: false,
-            required: ['updatedAt'],
-            properties: {
-              schoolName: { type: ['string', 'null'] },
-              subjects: { type: 'array', items: { type: 'string' } },
-              bio: { type: ['string', 'null'] },
-              updatedAt: { type: 'string', format: 'date-time', description: 'When this role profile last changed.' },
-            },
-          },
-          studentProfile: {
-            type: ['object', 'null'],
-            description: 'null until the first student-profile PATCH.',
-            additionalProperties: false,
-            required: ['updatedAt'],
-            properties: {
-              schoolName: { type: ['string', 'null'] },
-              gradeLevel: { type: ['integer', 'null'] },
-              className: { type: ['string', 'null'] },
-              updatedAt: { type: 'string', format: 'date-time', description: 'When this role profile last changed.' },
-            },
-          },
-          parentProfile: {
-            type: ['object', 'null'],
-            description: 'null until the first parent-profile PATCH.',
-            additionalProperties: false,
-            required: ['updatedAt'],
-            properties: {
-              relationToStudent: { type: ['string', 'null'] },
-              updatedAt: { type: 'string', format: 'date-time', description: 'When this role profile last changed.' },
-            },
-          },
+          teacherProfile: roleProfile('teacher', {
+            schoolName: { type: ['string', 'null'] },
+            subjects: { type: 'array', items: { type: 'string' } },
+            bio: { type: ['string', 'null'] },
+          }),
+          studentProfile: roleProfile('student', {
+            schoolName: { type: ['string', 'null'] },
+            gradeLevel: { type: ['integer', 'null'] },
+            className: { type: ['string', 'null'] },
+          }),
+          parentProfile: roleProfile('parent', { relationToStudent: { type: ['string', 'null'] } }),
           teacherKyc: {
             type: ['object', 'null'],
             additionalProperties: false,
