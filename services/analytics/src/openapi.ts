@@ -1,7 +1,6 @@
 import {
-  documentHead,
+  serviceDocumentBase,
   actorHeader,
-  INTERNAL_TOKEN_SCHEME,
   LIST_META_SCHEMA,
   SHARED_RESPONSES,
   errorResponse,
@@ -16,19 +15,16 @@ export const SERVICE_NAME = 'analytics';
 export const SERVICE_VERSION = '0.1.0';
 
 /** What the analytics document says beside its routes: the service, its rules, the response shapes. */
-const BASE: DocumentBase = {
-  kit: { service: SERVICE_NAME },
-  ...documentHead(
-    {
-      service: SERVICE_NAME,
-      version: SERVICE_VERSION,
-      port: 4003,
-      decisions: new URL('../decisions.json', import.meta.url),
-    },
-    "Result projections (from PUT snapshots and attempt.graded.v1), filtered result lists, weak topics, summaries per exam, classroom and student, and service-local analytics events (seed 000). It never reads another service's store. Every shape and every choice the contract leaves open (x-decisions).",
-  ),
-  components: {
-    securitySchemes: { internalToken: INTERNAL_TOKEN_SCHEME },
+const BASE: DocumentBase = serviceDocumentBase(
+  {
+    service: SERVICE_NAME,
+    version: SERVICE_VERSION,
+    port: 4003,
+    decisions: new URL('../decisions.json', import.meta.url),
+    description:
+      "Result projections (from PUT snapshots and attempt.graded.v1), filtered result lists, weak topics, summaries per exam, classroom and student, and service-local analytics events (seed 000). It never reads another service's store. Every shape and every choice the contract leaves open (x-decisions).",
+  },
+  {
     parameters: {
       UserHeader: actorHeader('X-User-Id', 'The actor (X-Actor-Id is the same); optional.'),
       RoleHeader: actorHeader(
@@ -52,7 +48,7 @@ const BASE: DocumentBase = {
     },
     schemas: { ListMeta: LIST_META_SCHEMA, ...RESPONSE_SCHEMAS },
   },
-};
+);
 
 /** The analytics service's OpenAPI document, generated from its route declarations. */
 export function analyticsDocument(): JsonObject {

@@ -1,6 +1,6 @@
 import {
-  INTERNAL_TOKEN_SCHEME,
-  documentHead,
+  serviceDocumentBase,
+  OUTBOX_METRICS,
   actorHeader,
   errorResponse,
   openApiDocument,
@@ -14,22 +14,17 @@ export const SERVICE_NAME = 'attempt';
 export const SERVICE_VERSION = '0.1.0';
 
 /** What the attempt service's document says beside its routes: the service, its rules, the response shapes. */
-const BASE: DocumentBase = {
-  kit: {
+const BASE: DocumentBase = serviceDocumentBase(
+  {
     service: SERVICE_NAME,
-    metrics: 'outbox_pending_entries, outbox_oldest_pending_age_seconds, outbox_published_total, outbox_dead_total',
+    version: SERVICE_VERSION,
+    port: 4006,
+    decisions: new URL('../decisions.json', import.meta.url),
+    metrics: OUTBOX_METRICS,
+    description:
+      'Starting, answering, submitting, grading, events and results of exam attempts (seed 002). Every request and response shape and every choice the contract leaves open (x-decisions).',
   },
-  ...documentHead(
-    {
-      service: SERVICE_NAME,
-      version: SERVICE_VERSION,
-      port: 4006,
-      decisions: new URL('../decisions.json', import.meta.url),
-    },
-    'Starting, answering, submitting, grading, events and results of exam attempts (seed 002). Every request and response shape and every choice the contract leaves open (x-decisions).',
-  ),
-  components: {
-    securitySchemes: { internalToken: INTERNAL_TOKEN_SCHEME },
+  {
     parameters: {
       UserHeader: actorHeader('X-User-Id', 'The actor; missing is 401.'),
       RoleHeader: actorHeader(
@@ -127,7 +122,7 @@ const BASE: DocumentBase = {
       },
     },
   },
-};
+);
 
 /** The attempt service's OpenAPI document, generated from its route declarations. */
 export function attemptDocument(): JsonObject {

@@ -1,6 +1,6 @@
 import {
-  INTERNAL_TOKEN_SCHEME,
-  documentHead,
+  serviceDocumentBase,
+  closedObject,
   actorHeader,
   openApiDocument,
   type DocumentBase,
@@ -11,27 +11,18 @@ import { authRoutes } from './routes.js';
 export const SERVICE_NAME = 'auth';
 export const SERVICE_VERSION = '0.1.0';
 
-/** A response object with exactly these members, every one present (in the order given). */
-function closed(properties: JsonObject): JsonObject {
-  return { type: 'object', additionalProperties: false, required: Object.keys(properties), properties };
-}
-
 /** What the auth service's document says beside its routes: the service, its rules, the response shapes. */
-const BASE: DocumentBase = {
-  kit: { service: SERVICE_NAME, metrics: 'auth_login_attempts_total{outcome}, auth_refresh_token_reuse_total' },
-  ...documentHead(
-    {
-      service: SERVICE_NAME,
-      version: SERVICE_VERSION,
-      port: 4001,
-      decisions: new URL('../decisions.json', import.meta.url),
-    },
-    'Native identities and sessions: register, login, refresh (rotation, each token once), logout, me; organization memberships granted by admins, account status, and the revocation feed the gateway polls. This document states every request and response shape, including the choices the contract leaves open; those are listed under x-decisions.',
-  ),
-  components: {
-    securitySchemes: {
-      internalToken: INTERNAL_TOKEN_SCHEME,
-    },
+const BASE: DocumentBase = serviceDocumentBase(
+  {
+    service: SERVICE_NAME,
+    version: SERVICE_VERSION,
+    port: 4001,
+    decisions: new URL('../decisions.json', import.meta.url),
+    metrics: 'auth_login_attempts_total{outcome}, auth_refresh_token_reuse_total',
+    description:
+      'Native identities and sessions: register, login, refresh (rotation, each token once), logout, me; organization memberships granted by admins, account status, and the revocation feed the gateway polls. This document states every request and response shape, including the choices the contract leaves open; those are listed under x-decisions.',
+  },
+  {
     parameters: {
       UserHeader: actorHeader(
         'X-User-Id',
@@ -47,13 +38,13 @@ const BASE: DocumentBase = {
       ),
     },
     schemas: {
-      Membership: closed({
+      Membership: closedObject({
         organizationId: { type: 'string' },
         organizationName: { type: 'string' },
         role: { type: 'string', enum: ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN'] },
         status: { type: 'string', enum: ['ACTIVE'] },
       }),
-      User: closed({
+      User: closedObject({
         id: { type: 'string' },
         accountCode: { type: 'string', pattern: '^AC[0-9A-HJKMNP-TV-Z]{10}$' },
         email: { type: 'string' },
@@ -69,7 +60,7 @@ const BASE: DocumentBase = {
         memberships: { type: 'array', items: { $ref: '#/components/schemas/Membership' } },
         defaultOrganizationId: { type: 'string' },
       }),
-      Session: closed({
+      Session: closedObject({
         user: { $ref: '#/components/schemas/User' },
         accessToken: {
           type: 'string',
@@ -83,10 +74,10 @@ const BASE: DocumentBase = {
         tokenType: { const: 'Bearer' },
         expiresIn: { type: 'integer', description: 'Seconds of access-token life (default 900).' },
       }),
-      RevocationPage: closed({
+      RevocationPage: closedObject({
         items: {
           type: 'array',
-          items: closed({
+          items: closedObject({
             sid: { type: 'string', description: 'The revoked session: the `sid` claim of its access tokens.' },
             userId: { type: 'string' },
             revokedAt: { type: 'string', format: 'date-time' },
@@ -96,7 +87,7 @@ const BASE: DocumentBase = {
       }),
     },
   },
-};
+);
 
 /** The auth service's OpenAPI document, generated from its route declarations. */
 export function authDocument(): JsonObject {

@@ -62,6 +62,13 @@ export { kitPaths, type KitPathsOptions } from './openapi/kit-paths.js';
 export { actorHeader } from './openapi/parameters.js';
 export { decisionsFrom, documentHead, type DocumentHead } from './openapi/decisions.js';
 export {
+  OUTBOX_METRICS,
+  serviceDocumentBase,
+  type ServiceComponents,
+  type ServiceDocumentHead,
+} from './openapi/service-base.js';
+export { closedObject } from './openapi/shapes.js';
+export {
   readActor,
   internalTokenGuard,
   metricsGuard,

@@ -1,7 +1,6 @@
 import {
-  documentHead,
+  serviceDocumentBase,
   actorHeader,
-  INTERNAL_TOKEN_SCHEME,
   LIST_META_SCHEMA,
   SHARED_RESPONSES,
   errorResponse,
@@ -16,19 +15,16 @@ export const SERVICE_NAME = 'notification';
 export const SERVICE_VERSION = '0.1.0';
 
 /** What the notification document says beside its routes: the service, its rules, the response shapes. */
-const BASE: DocumentBase = {
-  kit: { service: SERVICE_NAME },
-  ...documentHead(
-    {
-      service: SERVICE_NAME,
-      version: SERVICE_VERSION,
-      port: 4004,
-      decisions: new URL('../decisions.json', import.meta.url),
-    },
-    'In-app notifications, preferences, parent alerts, notification events and the weak-topic alert consumer (seed 000). Every request and response shape and every choice the contract leaves open (x-decisions).',
-  ),
-  components: {
-    securitySchemes: { internalToken: INTERNAL_TOKEN_SCHEME },
+const BASE: DocumentBase = serviceDocumentBase(
+  {
+    service: SERVICE_NAME,
+    version: SERVICE_VERSION,
+    port: 4004,
+    decisions: new URL('../decisions.json', import.meta.url),
+    description:
+      'In-app notifications, preferences, parent alerts, notification events and the weak-topic alert consumer (seed 000). Every request and response shape and every choice the contract leaves open (x-decisions).',
+  },
+  {
     parameters: {
       ActorId: actorHeader('X-Actor-Id', 'Caller (X-User-Id is read too); recorded as createdBy. Empty is absent.'),
       ActorIdRequired: actorHeader('X-Actor-Id', 'Caller (X-User-Id is read too); missing is 401.', true),
@@ -53,7 +49,7 @@ const BASE: DocumentBase = {
     },
     schemas: { ListMeta: LIST_META_SCHEMA, ...RESPONSE_SCHEMAS },
   },
-};
+);
 
 /** The notification service's OpenAPI document, generated from its route declarations. */
 export function notificationDocument(): JsonObject {

@@ -1,4 +1,4 @@
-import { openApiDocument, type DocumentBase, type JsonObject } from '../../kit/src/index.js';
+import { OUTBOX_METRICS, openApiDocument, type DocumentBase, type JsonObject } from '../../kit/src/index.js';
 import { PARAMETERS, RESPONSES, SECURITY_SCHEMES } from './openapi/components.js';
 import { DECISIONS } from './openapi/decisions.js';
 import { RESPONSE_SCHEMAS } from './openapi/schemas.js';
@@ -19,7 +19,7 @@ export const SERVICE_VERSION = '0.1.0';
 const BASE: DocumentBase = {
   kit: {
     service: SERVICE_NAME,
-    metrics: 'outbox_pending_entries, outbox_oldest_pending_age_seconds, outbox_published_total, outbox_dead_total',
+    metrics: OUTBOX_METRICS,
   },
   info: {
     title: 'edu-platform question-bank service',

@@ -1,6 +1,6 @@
 import {
-  INTERNAL_TOKEN_SCHEME,
-  documentHead,
+  serviceDocumentBase,
+  closedObject,
   actorHeader,
   openApiDocument,
   type DocumentBase,
@@ -26,21 +26,16 @@ function roleProfile(kind: string, fields: JsonObject): JsonObject {
 }
 
 /** What the user service's document says beside its routes: the service, its rules, the response shapes. */
-const BASE: DocumentBase = {
-  kit: { service: SERVICE_NAME },
-  ...documentHead(
-    {
-      service: SERVICE_NAME,
-      version: SERVICE_VERSION,
-      port: 4002,
-      decisions: new URL('../decisions.json', import.meta.url),
-    },
-    'User profiles: the base user record (public fields only; never a password hash or refresh token), teacher, student and parent profiles, and a read-only, redacted teacher verification record. Fed by the auth service through identity.user-changed.v1. This document states every request and response shape, including the choices the contract leaves open (x-decisions).',
-  ),
-  components: {
-    securitySchemes: {
-      internalToken: INTERNAL_TOKEN_SCHEME,
-    },
+const BASE: DocumentBase = serviceDocumentBase(
+  {
+    service: SERVICE_NAME,
+    version: SERVICE_VERSION,
+    port: 4002,
+    decisions: new URL('../decisions.json', import.meta.url),
+    description:
+      'User profiles: the base user record (public fields only; never a password hash or refresh token), teacher, student and parent profiles, and a read-only, redacted teacher verification record. Fed by the auth service through identity.user-changed.v1. This document states every request and response shape, including the choices the contract leaves open (x-decisions).',
+  },
+  {
     parameters: {
       UserHeader: actorHeader('X-User-Id', 'The caller (X-Actor-Id is read too). Empty is the same as absent: 401.'),
       RoleHeader: actorHeader(
@@ -49,98 +44,71 @@ const BASE: DocumentBase = {
       ),
     },
     schemas: {
-      Profile: {
-        type: 'object',
-        additionalProperties: false,
-        required: [
-          'id',
-          'accountCode',
-          'email',
-          'fullName',
-          'role',
-          'status',
-          'phone',
-          'avatarUrl',
-          'defaultOrganizationId',
-          'createdAt',
-          'updatedAt',
-          'teacherProfile',
-          'studentProfile',
-          'parentProfile',
-          'teacherKyc',
-          'memberships',
-        ],
-        properties: {
-          id: { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128}$' },
-          accountCode: { type: 'string' },
-          email: { type: 'string' },
-          fullName: { type: 'string' },
-          role: { type: 'string' },
-          status: { type: 'string' },
-          phone: { type: ['string', 'null'] },
-          avatarUrl: { type: ['string', 'null'] },
-          defaultOrganizationId: { type: ['string', 'null'] },
-          createdAt: { type: 'string', format: 'date-time' },
-          updatedAt: {
-            type: 'string',
-            format: 'date-time',
-            description:
-              "The base record's version: the last applied snapshot's user.updatedAt, or the time of the last base-profile PATCH (role-profile edits do not move it).",
+      Profile: closedObject({
+        id: { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128}$' },
+        accountCode: { type: 'string' },
+        email: { type: 'string' },
+        fullName: { type: 'string' },
+        role: { type: 'string' },
+        status: { type: 'string' },
+        phone: { type: ['string', 'null'] },
+        avatarUrl: { type: ['string', 'null'] },
+        defaultOrganizationId: { type: ['string', 'null'] },
+        createdAt: { type: 'string', format: 'date-time' },
+        updatedAt: {
+          type: 'string',
+          format: 'date-time',
+          description:
+            "The base record's version: the last applied snapshot's user.updatedAt, or the time of the last base-profile PATCH (role-profile edits do not move it).",
+        },
+        teacherProfile: roleProfile('teacher', {
+          schoolName: { type: ['string', 'null'] },
+          subjects: { type: 'array', items: { type: 'string' } },
+          bio: { type: ['string', 'null'] },
+        }),
+        studentProfile: roleProfile('student', {
+          schoolName: { type: ['string', 'null'] },
+          gradeLevel: { type: ['integer', 'null'] },
+          className: { type: ['string', 'null'] },
+        }),
+        parentProfile: roleProfile('parent', { relationToStudent: { type: ['string', 'null'] } }),
+        teacherKyc: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          required: ['status', 'submittedAt', 'reviewedAt', 'rejectionReason', 'documentType', 'identityNumberLast4'],
+          description:
+            'The teacher verification record, read-only and redacted: the identity-number hash is never returned (nor any field not listed here). null until a snapshot brings one.',
+          properties: {
+            status: { type: 'string', enum: ['NONE', 'PENDING', 'APPROVED', 'REJECTED'] },
+            submittedAt: { type: ['string', 'null'], format: 'date-time' },
+            reviewedAt: { type: ['string', 'null'], format: 'date-time' },
+            rejectionReason: { type: ['string', 'null'] },
+            documentType: { type: ['string', 'null'] },
+            identityNumberLast4: { type: ['string', 'null'] },
           },
-          teacherProfile: roleProfile('teacher', {
-            schoolName: { type: ['string', 'null'] },
-            subjects: { type: 'array', items: { type: 'string' } },
-            bio: { type: ['string', 'null'] },
-          }),
-          studentProfile: roleProfile('student', {
-            schoolName: { type: ['string', 'null'] },
-            gradeLevel: { type: ['integer', 'null'] },
-            className: { type: ['string', 'null'] },
-          }),
-          parentProfile: roleProfile('parent', { relationToStudent: { type: ['string', 'null'] } }),
-          teacherKyc: {
-            type: ['object', 'null'],
+        },
+        memberships: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['organizationId', 'organizationName', 'role', 'status'],
             additionalProperties: false,
-            required: ['status', 'submittedAt', 'reviewedAt', 'rejectionReason', 'documentType', 'identityNumberLast4'],
-            description:
-              'The teacher verification record, read-only and redacted: the identity-number hash is never returned (nor any field not listed here). null until a snapshot brings one.',
             properties: {
-              status: { type: 'string', enum: ['NONE', 'PENDING', 'APPROVED', 'REJECTED'] },
-              submittedAt: { type: ['string', 'null'], format: 'date-time' },
-              reviewedAt: { type: ['string', 'null'], format: 'date-time' },
-              rejectionReason: { type: ['string', 'null'] },
-              documentType: { type: ['string', 'null'] },
-              identityNumberLast4: { type: ['string', 'null'] },
-            },
-          },
-          memberships: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['organizationId', 'organizationName', 'role', 'status'],
-              additionalProperties: false,
-              properties: {
-                organizationId: { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128}$' },
-                organizationName: { type: 'string', minLength: 1, maxLength: 500 },
-                role: { type: 'string', enum: ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN'] },
-                status: { type: 'string', minLength: 1, maxLength: 50 },
-              },
+              organizationId: { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128}$' },
+              organizationName: { type: 'string', minLength: 1, maxLength: 500 },
+              role: { type: 'string', enum: ['STUDENT', 'TEACHER', 'PARENT', 'ADMIN'] },
+              status: { type: 'string', minLength: 1, maxLength: 50 },
             },
           },
         },
-      },
-      SnapshotResult: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['applied', 'profile'],
-        properties: {
-          applied: {
-            type: 'boolean',
-            description: 'false when the stored record was as new or newer: nothing was written.',
-          },
-          profile: { $ref: '#/components/schemas/Profile' },
+      }),
+      SnapshotResult: closedObject({
+        applied: {
+          type: 'boolean',
+          description: 'false when the stored record was as new or newer: nothing was written.',
         },
-      },
+        profile: { $ref: '#/components/schemas/Profile' },
+      }),
       Membership: {
         type: 'object',
         required: ['organizationId', 'organizationName', 'role', 'status'],
@@ -154,7 +122,7 @@ const BASE: DocumentBase = {
       },
     },
   },
-};
+);
 
 /** The user service's OpenAPI document, generated from its route declarations. */
 export function userDocument(): JsonObject {
