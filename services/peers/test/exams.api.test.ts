@@ -82,4 +82,40 @@ describe('peer exam service', () => {
     assert.equal(bad.body.error.code, 'VALIDATION_ERROR');
     assert.equal((await http.put('/v1/exams/nope/question-snapshots').set(ORG).send({ snapshots: [] })).status, 404);
   });
+
+  describe("with the internal and the DOCX workers' tokens", () => {
+    let guarded: RunningPeer<BuiltExamPeer>;
+    let api: ReturnType<typeof supertest>;
+    const worker = { ...ORG, 'X-Internal-Token': 'worker-secret-0123456789' };
+
+    before(async () => {
+      guarded = await startExamPeer({
+        mongoUri: testMongoUri(),
+        dbName: testDbName('peer_exams_guarded', import.meta.url),
+        dropDatabaseOnClose: true,
+        internalToken: 'internal-secret-0123456789',
+        workerToken: 'worker-secret-0123456789',
+      });
+      api = supertest(guarded.url);
+    });
+    after(async () => guarded?.close());
+
+    it('takes the worker token on the two calls of auto-approval (create, then PUT the snapshots), nowhere else', async () => {
+      const created = await api.post('/v1/exams').set(worker).send({ title: 'Đề tự duyệt' });
+      assert.equal(created.status, 201);
+      const id = (created.body.data as { id: string }).id;
+      const put = await api
+        .put(`/v1/exams/${id}/question-snapshots`)
+        .set(worker)
+        .send({ snapshots: [snapshot('q-1', 1)] });
+      assert.equal(put.status, 200);
+      assert.equal(put.body.data.count, 1);
+      const read = await api.get(`/v1/exams/${id}`).set(worker);
+      assert.equal(read.status, 403);
+      assert.equal(read.body.error.code, 'FORBIDDEN');
+      const internal = await api.get(`/v1/exams/${id}`).set({ ...ORG, 'X-Internal-Token': 'internal-secret-0123456789' });
+      assert.equal(internal.status, 200);
+      assert.equal((await api.get(`/v1/exams/${id}`).set({ ...ORG, 'X-Internal-Token': 'guess' })).status, 401);
+    });
+  });
 });

@@ -32,7 +32,7 @@ export const examPeerService: ServiceDefinition<PeerConfig, BuiltExamPeer> = {
       openapi: peersDocument(),
       ...guardTokens(config),
       // What the DOCX workers' auto-approval calls (EXAM_DRAFT).
-      workerRoutes: ['POST /v1/exams', 'POST /v1/exams/:examId/question-snapshots'],
+      workerRoutes: ['POST /v1/exams', 'PUT /v1/exams/:examId/question-snapshots'],
       readiness,
       bodyLimit: '10mb',
     });
