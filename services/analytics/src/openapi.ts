@@ -1,9 +1,7 @@
 import {
   serviceDocumentBase,
-  actorHeader,
   LIST_META_SCHEMA,
   SHARED_RESPONSES,
-  errorResponse,
   openApiDocument,
   type DocumentBase,
   type JsonObject,
@@ -16,36 +14,9 @@ export const SERVICE_VERSION = '0.1.0';
 
 /** What the analytics document says beside its routes: the service, its rules, the response shapes. */
 const BASE: DocumentBase = serviceDocumentBase(
+  { service: SERVICE_NAME, version: SERVICE_VERSION, port: 4003, from: import.meta.url },
   {
-    service: SERVICE_NAME,
-    version: SERVICE_VERSION,
-    port: 4003,
-    decisions: new URL('../decisions.json', import.meta.url),
-    description:
-      "Result projections (from PUT snapshots and attempt.graded.v1), filtered result lists, weak topics, summaries per exam, classroom and student, and service-local analytics events (seed 000). It never reads another service's store. Every shape and every choice the contract leaves open (x-decisions).",
-  },
-  {
-    parameters: {
-      UserHeader: actorHeader('X-User-Id', 'The actor (X-Actor-Id is the same); optional.'),
-      RoleHeader: actorHeader(
-        'X-User-Role',
-        'ADMIN, TEACHER, STUDENT or PARENT, any case (X-Actor-Role is the same); empty is absent; another value is 400.',
-      ),
-      OrganizationHeader: actorHeader('X-Organization-Id', "Scopes reads; defaults a snapshot's organizationId."),
-    },
-    responses: {
-      ...SHARED_RESPONSES,
-      BadRequest: errorResponse(
-        'VALIDATION_ERROR: unknown fields, wrong types, limits, malformed headers, query values or JSON; an attemptId in the body that differs from the path.',
-      ),
-      Unauthenticated: errorResponse(
-        'UNAUTHENTICATED: a missing or wrong X-Internal-Token when INTERNAL_API_TOKEN is configured.',
-      ),
-      PayloadTooLarge: errorResponse('PAYLOAD_TOO_LARGE: body over 1 MB.'),
-      Forbidden: errorResponse(
-        "FORBIDDEN: a user actor without X-Organization-Id, a student asking for another student's results, or a parent or role-less user reading results.",
-      ),
-    },
+    responses: SHARED_RESPONSES,
     schemas: { ListMeta: LIST_META_SCHEMA, ...RESPONSE_SCHEMAS },
   },
 );

@@ -1,8 +1,6 @@
 import {
   serviceDocumentBase,
   OUTBOX_METRICS,
-  actorHeader,
-  errorResponse,
   openApiDocument,
   type DocumentBase,
   type JsonObject,
@@ -19,34 +17,10 @@ const BASE: DocumentBase = serviceDocumentBase(
     service: SERVICE_NAME,
     version: SERVICE_VERSION,
     port: 4006,
-    decisions: new URL('../decisions.json', import.meta.url),
+    from: import.meta.url,
     metrics: OUTBOX_METRICS,
-    description:
-      'Starting, answering, submitting, grading, events and results of exam attempts (seed 002). Every request and response shape and every choice the contract leaves open (x-decisions).',
   },
   {
-    parameters: {
-      UserHeader: actorHeader('X-User-Id', 'The actor; missing is 401.'),
-      RoleHeader: actorHeader(
-        'X-User-Role',
-        "The caller's role (X-Actor-Role is read too), in any case; empty is absent.",
-      ),
-      OrganizationHeader: actorHeader('X-Organization-Id', 'The organization the caller acts in (empty is absent).'),
-    },
-    responses: {
-      BadRequest: errorResponse(
-        'VALIDATION_ERROR (unknown fields, wrong types, limits, malformed headers or JSON, malformed answers), EXAM_ID_MISMATCH, EXAM_HAS_NO_QUESTIONS, QUESTION_NOT_IN_ATTEMPT.',
-      ),
-      Unauthenticated: errorResponse(
-        'UNAUTHENTICATED: no X-User-Id (or a missing/wrong X-Internal-Token when configured).',
-      ),
-      Forbidden: errorResponse('FORBIDDEN (role not allowed), EXAM_PASSWORD_INVALID, EXAM_ACCESS_DENIED.'),
-      NotFound: errorResponse("ATTEMPT_NOT_FOUND (missing, or not the caller's), ROUTE_NOT_FOUND."),
-      PayloadTooLarge: errorResponse('PAYLOAD_TOO_LARGE: body over 5 MB.'),
-      UnsupportedMediaType: errorResponse('UNSUPPORTED_MEDIA_TYPE: body not JSON.'),
-      InternalError: errorResponse('INTERNAL_ERROR.'),
-      Unavailable: errorResponse('DEPENDENCY_UNAVAILABLE: MongoDB unreachable.'),
-    },
     schemas: {
       ...VIEW_SCHEMAS,
       Attempt: {

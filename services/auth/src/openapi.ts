@@ -1,7 +1,6 @@
 import {
   serviceDocumentBase,
   closedObject,
-  actorHeader,
   openApiDocument,
   type DocumentBase,
   type JsonObject,
@@ -17,26 +16,10 @@ const BASE: DocumentBase = serviceDocumentBase(
     service: SERVICE_NAME,
     version: SERVICE_VERSION,
     port: 4001,
-    decisions: new URL('../decisions.json', import.meta.url),
+    from: import.meta.url,
     metrics: 'auth_login_attempts_total{outcome}, auth_refresh_token_reuse_total',
-    description:
-      'Native identities and sessions: register, login, refresh (rotation, each token once), logout, me; organization memberships granted by admins, account status, and the revocation feed the gateway polls. This document states every request and response shape, including the choices the contract leaves open; those are listed under x-decisions.',
   },
   {
-    parameters: {
-      UserHeader: actorHeader(
-        'X-User-Id',
-        'The acting user (X-Actor-Id is read when absent); without it the answer is 401.',
-      ),
-      RoleHeader: actorHeader(
-        'X-User-Role',
-        "Must be ADMIN (X-Actor-Role is read when absent): the role the gateway took from the token's membership in X-Organization-Id.",
-      ),
-      OrganizationHeader: actorHeader(
-        'X-Organization-Id',
-        "The organization the actor acts in: the path's organization, or AUTH_PLATFORM_ORGANIZATION_ID for a platform admin.",
-      ),
-    },
     schemas: {
       Membership: closedObject({
         organizationId: { type: 'string' },

@@ -1,5 +1,9 @@
 import { expect } from 'chai';
 import Joi from 'joi';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import {
@@ -11,6 +15,7 @@ import {
   openApiDocument,
   pagingKeys,
   routes,
+  serviceDocumentBase,
   tolerant,
   trimmedString,
   type JsonObject,
@@ -280,5 +285,53 @@ describe('openApiDocument', () => {
     });
     const queued = (op.responses as Record<string, JsonObject>)[202] as JsonObject;
     expect(JSON.stringify(queued)).to.include('{"message":{"const":"Thing queued"}}'.slice(1, -1));
+  });
+});
+
+describe("serviceDocumentBase: the document's prose from document.json", () => {
+  let dir: string;
+  const from = () => pathToFileURL(join(dir, 'src', 'openapi.ts')).href;
+  const write = (name: string, value: unknown) => writeFileSync(join(dir, name), JSON.stringify(value));
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kit-prose-'));
+    mkdirSync(join(dir, 'src'));
+    write('decisions.json', ['One choice.']);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('builds the head, header parameters and error responses from the prose, after the responses given in code', () => {
+    write('document.json', {
+      description: 'A thing service.',
+      headers: { UserHeader: { name: 'X-User-Id', description: 'The actor.', required: true } },
+      errors: { NotFound: 'THING_NOT_FOUND.' },
+    });
+    const base = serviceDocumentBase(
+      { service: 'thing', version: '1.0.0', port: 4999, from: from() },
+      { responses: { Shared: { description: 'first' } } },
+    );
+    expect(base.info).to.deep.equal({
+      title: 'edu-platform thing service',
+      version: '1.0.0',
+      description: 'A thing service.',
+    });
+    expect(base['x-decisions']).to.deep.equal(['One choice.']);
+    const { parameters, responses } = base.components as { parameters: JsonObject; responses: JsonObject };
+    expect(parameters.UserHeader).to.include({
+      name: 'X-User-Id',
+      in: 'header',
+      required: true,
+      description: 'The actor.',
+    });
+    expect(Object.keys(responses)).to.deep.equal(['Shared', 'NotFound']);
+    expect(responses.NotFound).to.have.property('description', 'THING_NOT_FOUND.');
+  });
+
+  it('refuses a malformed document.json when the document is built, naming the file', () => {
+    write('document.json', { description: 'x', headers: { H: { name: 'X-H' } }, errors: {} });
+    expect(() => serviceDocumentBase({ service: 'thing', version: '1', from: from() })).to.throw(
+      /document\.json.*description/,
+    );
+    write('document.json', { headers: {}, errors: {} });
+    expect(() => serviceDocumentBase({ service: 'thing', version: '1', from: from() })).to.throw(/document\.json/);
   });
 });

@@ -1,7 +1,6 @@
 import {
   serviceDocumentBase,
   closedObject,
-  actorHeader,
   openApiDocument,
   type DocumentBase,
   type JsonObject,
@@ -27,22 +26,8 @@ function roleProfile(kind: string, fields: JsonObject): JsonObject {
 
 /** What the user service's document says beside its routes: the service, its rules, the response shapes. */
 const BASE: DocumentBase = serviceDocumentBase(
+  { service: SERVICE_NAME, version: SERVICE_VERSION, port: 4002, from: import.meta.url },
   {
-    service: SERVICE_NAME,
-    version: SERVICE_VERSION,
-    port: 4002,
-    decisions: new URL('../decisions.json', import.meta.url),
-    description:
-      'User profiles: the base user record (public fields only; never a password hash or refresh token), teacher, student and parent profiles, and a read-only, redacted teacher verification record. Fed by the auth service through identity.user-changed.v1. This document states every request and response shape, including the choices the contract leaves open (x-decisions).',
-  },
-  {
-    parameters: {
-      UserHeader: actorHeader('X-User-Id', 'The caller (X-Actor-Id is read too). Empty is the same as absent: 401.'),
-      RoleHeader: actorHeader(
-        'X-User-Role',
-        "The caller's role (X-Actor-Role is read too). Empty is the same as absent.",
-      ),
-    },
     schemas: {
       Profile: closedObject({
         id: { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,128}$' },
