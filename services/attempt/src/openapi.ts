@@ -1,18 +1,12 @@
-import {
-  serviceDocumentBase,
-  OUTBOX_METRICS,
-  openApiDocument,
-  type DocumentBase,
-  type JsonObject,
-} from '../../kit/src/index.js';
+import { serviceDocument, OUTBOX_METRICS } from '../../kit/src/index.js';
 import { attemptRoutes } from './routes/attempts.js';
 import { VIEW_SCHEMAS } from './view-schemas.js';
 
 export const SERVICE_NAME = 'attempt';
 export const SERVICE_VERSION = '0.1.0';
 
-/** What the attempt service's document says beside its routes: the service, its rules, the response shapes. */
-const BASE: DocumentBase = serviceDocumentBase(
+/** The attempt service's OpenAPI document: its routes' declarations, document.json and decisions.json. */
+export const attemptDocument = serviceDocument(
   {
     service: SERVICE_NAME,
     version: SERVICE_VERSION,
@@ -96,9 +90,5 @@ const BASE: DocumentBase = serviceDocumentBase(
       },
     },
   },
+  attemptRoutes,
 );
-
-/** The attempt service's OpenAPI document, generated from its route declarations. */
-export function attemptDocument(): JsonObject {
-  return openApiDocument(BASE, attemptRoutes);
-}

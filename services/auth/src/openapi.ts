@@ -1,17 +1,11 @@
-import {
-  serviceDocumentBase,
-  closedObject,
-  openApiDocument,
-  type DocumentBase,
-  type JsonObject,
-} from '../../kit/src/index.js';
+import { serviceDocument, closedObject } from '../../kit/src/index.js';
 import { authRoutes } from './routes.js';
 
 export const SERVICE_NAME = 'auth';
 export const SERVICE_VERSION = '0.1.0';
 
-/** What the auth service's document says beside its routes: the service, its rules, the response shapes. */
-const BASE: DocumentBase = serviceDocumentBase(
+/** The auth service's OpenAPI document: its routes' declarations, document.json and decisions.json. */
+export const authDocument = serviceDocument(
   {
     service: SERVICE_NAME,
     version: SERVICE_VERSION,
@@ -70,9 +64,5 @@ const BASE: DocumentBase = serviceDocumentBase(
       }),
     },
   },
+  authRoutes,
 );
-
-/** The auth service's OpenAPI document, generated from its route declarations. */
-export function authDocument(): JsonObject {
-  return openApiDocument(BASE, authRoutes);
-}

@@ -63,6 +63,7 @@ export { actorHeader } from './openapi/parameters.js';
 export { decisionsFrom, documentHead, type DocumentHead } from './openapi/decisions.js';
 export {
   OUTBOX_METRICS,
+  serviceDocument,
   serviceDocumentBase,
   type ServiceComponents,
   type ServiceDocumentHead,

@@ -1,10 +1,4 @@
-import {
-  serviceDocumentBase,
-  closedObject,
-  openApiDocument,
-  type DocumentBase,
-  type JsonObject,
-} from '../../kit/src/index.js';
+import { serviceDocument, closedObject, type JsonObject } from '../../kit/src/index.js';
 import { userRoutes } from './routes.js';
 
 export const SERVICE_NAME = 'user';
@@ -24,8 +18,8 @@ function roleProfile(kind: string, fields: JsonObject): JsonObject {
   };
 }
 
-/** What the user service's document says beside its routes: the service, its rules, the response shapes. */
-const BASE: DocumentBase = serviceDocumentBase(
+/** The user service's OpenAPI document: its routes' declarations, document.json and decisions.json. */
+export const userDocument = serviceDocument(
   { service: SERVICE_NAME, version: SERVICE_VERSION, port: 4002, from: import.meta.url },
   {
     schemas: {
@@ -107,9 +101,5 @@ const BASE: DocumentBase = serviceDocumentBase(
       },
     },
   },
+  userRoutes,
 );
-
-/** The user service's OpenAPI document, generated from its route declarations. */
-export function userDocument(): JsonObject {
-  return openApiDocument(BASE, userRoutes);
-}

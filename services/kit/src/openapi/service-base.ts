@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Joi from 'joi';
 import { documentHead, type DocumentHead } from './decisions.js';
-import type { DocumentBase } from './document.js';
+import { openApiDocument, type DocumentBase, type DocumentedRoute } from './document.js';
 import type { JsonObject } from './json-schema.js';
 import { actorHeader } from './parameters.js';
 import { errorResponse, INTERNAL_TOKEN_SCHEME } from './responses.js';
@@ -74,4 +74,17 @@ export function serviceDocumentBase(head: ServiceDocumentHead, components: Servi
       ...(components.schemas ? { schemas: components.schemas } : {}),
     },
   };
+}
+
+/**
+ * A service's OpenAPI document as a function: its base (see `serviceDocumentBase`, read once, on
+ * the first call) and its route declarations, which the validation and handler types come from too.
+ */
+export function serviceDocument(
+  head: ServiceDocumentHead,
+  components: ServiceComponents,
+  routes: readonly DocumentedRoute[],
+): () => JsonObject {
+  let base: DocumentBase | undefined;
+  return () => openApiDocument((base ??= serviceDocumentBase(head, components)), routes);
 }
