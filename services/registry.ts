@@ -14,7 +14,10 @@ export interface ServiceEntry {
   readonly folder: string;
   /** Its main module, relative to services/ (the CLI imports it). */
   readonly main: string;
-  /** Its port: the chart's default, and `make dev`'s with the default base (DEV_PORT_BASE). */
+  /**
+   * Its port: its config's PORT default (portOf), the chart's default, and `make dev`'s with the
+   * default base (DEV_PORT_BASE).
+   */
   readonly port: number;
   /** The MongoDB database it owns (the chart's default); none for the stateless gateway. */
   readonly database?: string;
@@ -204,6 +207,17 @@ export function serviceNamed(name: string): ServiceEntry {
   const found = SERVICES.find((s) => s.name === name);
   if (!found) throw new Error(`no service named ${name} in services/registry.ts`);
   return found;
+}
+
+/**
+ * The default port of a service or of a command's listener (`peers`, `exam-peer`): each config's
+ * port default reads it here, so a port is stated once. Throws for a name that is neither.
+ */
+export function portOf(name: string): number {
+  const listeners = COMMANDS.flatMap((c) => c.dev).flatMap((d) => d.listeners);
+  const port = SERVICES.find((s) => s.name === name)?.port ?? listeners.find((l) => l.name === name)?.port;
+  if (port === undefined) throw new Error(`no service or listener named ${name} in services/registry.ts`);
+  return port;
 }
 
 /** The module the CLI imports for a service or command name, relative to services/; undefined if none. */

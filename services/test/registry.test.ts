@@ -9,8 +9,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { parse } from 'yaml';
+import type { ObjectSchema } from 'joi';
+import { analyticsConfigSchema } from '../analytics/src/config.js';
+import { attemptConfigSchema } from '../attempt/src/config.js';
+import { authConfigSchema } from '../auth/src/config.js';
+import { documentImportConfigSchema } from '../document-import/src/config.js';
 import { gatewayConfigSchema } from '../gateway/src/config.js';
-import { COMMANDS, SERVICES, devProcesses, peerVariables, printLines, serviceNamed } from '../registry.js';
+import { notificationConfigSchema } from '../notification/src/config.js';
+import { peerPortsSchema } from '../peers/src/config.js';
+import { questionBankConfigSchema } from '../question-bank/src/config.js';
+import { userConfigSchema } from '../user/src/config.js';
+import { COMMANDS, SERVICES, devProcesses, peerVariables, portOf, printLines, serviceNamed } from '../registry.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const values = parse(readFileSync(path.join(repo, 'charts', 'edu-platform', 'values.yaml'), 'utf8')) as Record<
@@ -77,6 +86,25 @@ describe('services/registry.ts', () => {
     expect(config.GATEWAY_AUTH_URL).to.equal(`http://127.0.0.1:${serviceNamed('auth').port}`);
     expect(config.GATEWAY_PARENT_ALERTS_URL).to.equal(`http://127.0.0.1:${serviceNamed('notification').port}`);
     expect(config.GATEWAY_DOCUMENT_IMPORT_URL).to.equal(`http://127.0.0.1:${serviceNamed('document-import').port}`);
+  });
+
+  it("is where every service's config and the peers take their default ports", () => {
+    const configs: Record<string, ObjectSchema> = {
+      auth: authConfigSchema,
+      user: userConfigSchema,
+      analytics: analyticsConfigSchema,
+      notification: notificationConfigSchema,
+      'question-bank': questionBankConfigSchema,
+      attempt: attemptConfigSchema,
+      'document-import': documentImportConfigSchema,
+      gateway: gatewayConfigSchema,
+    };
+    expect(Object.keys(configs)).to.have.members(SERVICES.map((s) => s.name));
+    for (const [name, schema] of Object.entries(configs))
+      expect(schema.extract('PORT').validate(undefined).value, name).to.equal(serviceNamed(name).port);
+    const peers = devProcesses().find((p) => p.name === 'peers')?.listeners ?? [];
+    expect(peerPortsSchema.validate({}).value).to.deep.equal(Object.fromEntries(peers.map((l) => [l.env, l.port])));
+    expect(() => portOf('no-such-thing')).to.throw(/no service or listener named/);
   });
 
   it('starts the peers beside the fuzzed document-import, each listener reached by its DEV_URLS variable', () => {

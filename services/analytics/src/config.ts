@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { commonConfig, outboxConfig, type CommonConfig } from '../../kit/src/index.js';
+import { portOf } from '../../registry.js';
 
 export interface AnalyticsConfig extends CommonConfig {
   MONGODB_DB: string;
@@ -12,7 +13,7 @@ export interface AnalyticsConfig extends CommonConfig {
 export const analyticsConfigSchema = Joi.object<AnalyticsConfig>({
   ...commonConfig,
   ...outboxConfig,
-  PORT: Joi.number().port().default(4003),
+  PORT: Joi.number().port().default(portOf('analytics')),
   MONGODB_DB: Joi.string()
     .pattern(/^[A-Za-z0-9_-]{1,63}$/)
     .default('edu_analytics'),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
-import { topicSpec, topicsProducedBy, TOPICS } from '../../../kafka/topics.js';
+import { topicsProducedBy } from '../../../kafka/topics.js';
 import {
   createOutbox,
   startOutboxRelay,
@@ -38,8 +38,7 @@ export const analyticsService: ServiceDefinition<AnalyticsConfig, BuiltAnalytics
     await syncIndexes(db.conn);
     if (config.OUTBOX_PUBLISHER === 'kafka' && !bus) throw new Error('OUTBOX_PUBLISHER=kafka needs KAFKA_BROKERS');
     if (!bus) return { app, deps, stoppers: [] };
-    // The consumed topic too: subscribing needs it, and analytics may start before the attempt service.
-    await bus.ensureTopics([...topicsProducedBy(SERVICE_NAME), topicSpec(TOPICS.attemptGraded)]);
+    await bus.ensureTopics(topicsProducedBy(SERVICE_NAME));
     const relay = startOutboxRelay(config.OUTBOX_PUBLISHER, { outbox, publish: bus.publish });
     const consumer =
       config.ANALYTICS_CONSUMER === 'on'

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { commonConfig, outboxConfig, type CommonConfig } from '../../kit/src/index.js';
+import { portOf } from '../../registry.js';
 
 export interface AttemptConfig extends CommonConfig {
   MONGODB_DB: string;
@@ -13,7 +14,7 @@ export interface AttemptConfig extends CommonConfig {
 export const attemptConfigSchema = Joi.object<AttemptConfig>({
   ...commonConfig,
   ...outboxConfig,
-  PORT: Joi.number().port().default(4006),
+  PORT: Joi.number().port().default(portOf('attempt')),
   MONGODB_DB: Joi.string()
     .pattern(/^[A-Za-z0-9_-]{1,63}$/)
     .default('edu_attempts'),

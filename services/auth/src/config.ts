@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { commonConfig, outboxConfig, tokenConfig, type CommonConfig } from '../../kit/src/index.js';
+import { portOf } from '../../registry.js';
 
 export interface AuthConfig extends CommonConfig {
   MONGODB_DB: string;
@@ -29,7 +30,7 @@ export interface AuthConfig extends CommonConfig {
 export const authConfigSchema = Joi.object<AuthConfig>({
   ...commonConfig,
   ...outboxConfig,
-  PORT: Joi.number().port().default(4001),
+  PORT: Joi.number().port().default(portOf('auth')),
   MONGODB_DB: Joi.string()
     .pattern(/^[A-Za-z0-9_-]{1,63}$/)
     .default('edu_auth'),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Joi from 'joi';
 import { commonConfig, outboxConfig, type CommonConfig } from '../../kit/src/index.js';
 import { TOPICS } from '../../../kafka/topics.js';
+import { portOf } from '../../registry.js';
 
 /** The service's and the parser workers' config (one schema: both read the same spool and queue). */
 export interface DocumentImportConfig extends CommonConfig {
@@ -47,7 +48,7 @@ export const documentImportConfigSchema = Joi.object<DocumentImportConfig>({
   ...outboxConfig,
   // The work queue travels through the outbox: without the relay no job would ever reach a worker.
   OUTBOX_PUBLISHER: Joi.string().valid('none', 'kafka').default('kafka'),
-  PORT: Joi.number().port().default(4007),
+  PORT: Joi.number().port().default(portOf('document-import')),
   MONGODB_DB: Joi.string()
     .pattern(/^[A-Za-z0-9_-]{1,63}$/)
     .default('edu_document_import'),

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { assertTokenSecretSafe, assertTrustBoundary, commonConfig, tokenConfig } from '../../kit/src/index.js';
-import { devUrl } from '../../registry.js';
+import { devUrl, portOf } from '../../registry.js';
 import { parseAllowedOrigins } from './csrf.js';
 import { TABLE_NAMES, type TableName } from './tables.js';
 
@@ -75,7 +75,7 @@ function tableKeys(): Record<string, Joi.Schema> {
 
 export const gatewayConfigSchema = Joi.object<GatewayConfig>({
   NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
-  PORT: Joi.number().port().default(4000),
+  PORT: Joi.number().port().default(portOf('gateway')),
   HOST: commonConfig.HOST,
   METRICS_TOKEN: commonConfig.METRICS_TOKEN,
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),

@@ -226,3 +226,4 @@ export {
 export { type BackoffPolicy } from './outbox-plan.js';
 export { timeOrderedIds } from './ids.js';
 export { backoffMs, withTimeout, type BackoffSteps } from './timing.js';
+export { consumeTopic, type ConsumeTopicOptions, type TopicShape } from './kafka-consume.js';

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { TOPICS } from '../../../kafka/topics.js';
 import { commonConfig, type CommonConfig } from '../../kit/src/index.js';
+import { portOf } from '../../registry.js';
 
 export interface NotificationConfig extends CommonConfig {
   MONGODB_DB: string;
@@ -14,7 +15,7 @@ export interface NotificationConfig extends CommonConfig {
 
 export const notificationConfigSchema = Joi.object<NotificationConfig>({
   ...commonConfig,
-  PORT: Joi.number().port().default(4004),
+  PORT: Joi.number().port().default(portOf('notification')),
   MONGODB_DB: Joi.string()
     .pattern(/^[A-Za-z0-9_-]{1,63}$/)
     .default('edu_notifications'),

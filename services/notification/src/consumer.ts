@@ -4,7 +4,7 @@
 import Joi from 'joi';
 import { EVENT_TYPES, topicSpec, TOPICS } from '../../../kafka/topics.js';
 import {
-  idempotent,
+  consumeTopic,
   PoisonMessageError,
   type EventBus,
   type Logger,
@@ -46,6 +46,7 @@ export function alertOf(event: PlatformEvent): WeakTopicAlert {
   return value as WeakTopicAlert;
 }
 
+/** Where the weak-topic consumer reads (the topic is configurable for tests) and its group timing. */
 export interface WeakTopicConsumerOptions {
   topic: string;
   groupId: string;
@@ -53,33 +54,28 @@ export interface WeakTopicConsumerOptions {
   logger: Logger;
 }
 
-export async function startWeakTopicConsumer(
+/**
+ * Consumes weak-topic detections from the beginning. The topic is created here as well as by
+ * analytics: whichever service starts first, the subscription works.
+ */
+export function startWeakTopicConsumer(
   deps: NotificationDeps,
   bus: EventBus,
   opts: WeakTopicConsumerOptions,
 ): Promise<Subscription> {
-  const spec = topicSpec(TOPICS.analyticsWeakTopicDetected);
-  const dlq = `${opts.topic}.dlq`;
-  // Created here as well as by analytics: whichever service starts first, the subscription works.
-  await bus.ensureTopics([
-    { name: opts.topic, partitions: spec.partitions, cleanupPolicy: spec.cleanupPolicy },
-    { name: dlq, partitions: 1 },
-  ]);
-  const handle = idempotent(deps.models, async (event: PlatformEvent) => {
-    const result = await alertFromEvent(deps, event.id, alertOf(event));
-    opts.logger.info({ eventId: event.id, ...result }, 'weak-topic alert handled');
-  });
-  const session = {
-    sessionTimeout: opts.sessionTimeoutMs,
-    rebalanceTimeout: opts.sessionTimeoutMs,
-    heartbeatInterval: Math.max(500, Math.floor(opts.sessionTimeoutMs / 10)),
-  };
-  return bus.consume({
+  return consumeTopic(bus, deps.models, {
     topic: opts.topic,
     groupId: opts.groupId,
-    deadLetterTopic: dlq,
     fromBeginning: true,
-    session,
-    handle,
+    ensure: topicSpec(TOPICS.analyticsWeakTopicDetected),
+    session: {
+      sessionTimeout: opts.sessionTimeoutMs,
+      rebalanceTimeout: opts.sessionTimeoutMs,
+      heartbeatInterval: Math.max(500, Math.floor(opts.sessionTimeoutMs / 10)),
+    },
+    handle: async (event) => {
+      const result = await alertFromEvent(deps, event.id, alertOf(event));
+      opts.logger.info({ eventId: event.id, ...result }, 'weak-topic alert handled');
+    },
   });
 }

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { commonConfig, type CommonConfig } from '../../kit/src/index.js';
+import { portOf } from '../../registry.js';
 
 export type PeerConfig = CommonConfig;
 
@@ -16,8 +17,8 @@ export interface PeerPorts {
 }
 
 export const peerPortsSchema = Joi.object<PeerPorts>({
-  DOCUMENT_SERVICE_PORT: Joi.number().port().default(4008),
-  EXAM_SERVICE_PORT: Joi.number().port().default(4009),
+  DOCUMENT_SERVICE_PORT: Joi.number().port().default(portOf('peers')),
+  EXAM_SERVICE_PORT: Joi.number().port().default(portOf('exam-peer')),
 });
 
 /** Stored objects and uploads: the DOCX limit of the import contract. */

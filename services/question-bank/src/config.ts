@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { commonConfig, outboxConfig, type CommonConfig } from '../../kit/src/index.js';
+import { portOf } from '../../registry.js';
 
 export interface QuestionBankConfig extends CommonConfig {
   MONGODB_DB: string;
@@ -9,7 +10,7 @@ export interface QuestionBankConfig extends CommonConfig {
 export const questionBankConfigSchema = Joi.object<QuestionBankConfig>({
   ...commonConfig,
   ...outboxConfig,
-  PORT: Joi.number().port().default(4005),
+  PORT: Joi.number().port().default(portOf('question-bank')),
   MONGODB_DB: Joi.string()
     .pattern(/^[A-Za-z0-9_-]{1,63}$/)
     .default('edu_question_bank'),

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { commonConfig, type CommonConfig } from '../../kit/src/index.js';
+import { portOf } from '../../registry.js';
 
 export interface UserConfig extends CommonConfig {
   MONGODB_DB: string;
@@ -9,7 +10,7 @@ export interface UserConfig extends CommonConfig {
 
 export const userConfigSchema = Joi.object<UserConfig>({
   ...commonConfig,
-  PORT: Joi.number().port().default(4002),
+  PORT: Joi.number().port().default(portOf('user')),
   MONGODB_DB: Joi.string()
     .pattern(/^[A-Za-z0-9_-]{1,63}$/)
     .default('edu_users'),
