@@ -18,6 +18,8 @@ export interface ConsumeTopicOptions<T = unknown> extends Omit<ConsumeOptions<T>
   ensure?: TopicShape;
   /** Runs once per event id and consumer group: a redelivered event is skipped. */
   handle: EventHandler<T>;
+  /** The name processed events are remembered under, when not the consumer group's (see `idempotent`). */
+  processedAs?: string;
 }
 
 /**
@@ -31,10 +33,14 @@ export async function consumeTopic<T>(
   store: IdempotencyStore,
   opts: ConsumeTopicOptions<T>,
 ): Promise<Subscription> {
-  const { ensure, handle, ...subscription } = opts;
+  const { ensure, handle, processedAs, ...subscription } = opts;
   const deadLetterTopic = `${opts.topic}.dlq`;
   const topics: TopicDeclaration[] = [{ name: deadLetterTopic, partitions: 1 }];
   if (ensure) topics.unshift({ name: opts.topic, partitions: ensure.partitions, cleanupPolicy: ensure.cleanupPolicy });
   await bus.ensureTopics(topics);
-  return bus.consume({ ...subscription, deadLetterTopic, handle: idempotent(store, handle) });
+  return bus.consume({
+    ...subscription,
+    deadLetterTopic,
+    handle: idempotent(store, handle, { consumer: processedAs }),
+  });
 }

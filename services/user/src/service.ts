@@ -1,8 +1,8 @@
-import { deadLetterTopicOf, topicSpec, topicsProducedBy } from '../../../kafka/topics.js';
+import { topicSpec, topicsProducedBy } from '../../../kafka/topics.js';
 import {
   appOptions,
   type BuiltWith,
-  idempotent,
+  consumeTopic,
   syncIndexes,
   type ServiceDefinition,
   type Subscription,
@@ -26,15 +26,16 @@ export const userService: ServiceDefinition<UserConfig, BuiltUser> = {
     const deps: UserDeps = { db, models, logger, clock: () => new Date() };
     const app = buildApp(deps, appOptions(ctx));
     if (!bus) return { app, deps, stoppers: [] };
-    // The consumed topic too: the user service may start before auth ever did (declaring is idempotent).
-    await bus.ensureTopics([topicSpec(USER_CHANGED_TOPIC), ...topicsProducedBy(SERVICE_NAME)]);
-    // From the beginning: a new group reads the compacted topic whole, which is the backfill.
-    const subscription = await bus.consume({
+    await bus.ensureTopics(topicsProducedBy(SERVICE_NAME));
+    // From the beginning: a new group reads the compacted topic whole, which is the backfill. The
+    // consumed topic is ensured too: the user service may start before auth ever did.
+    const subscription = await consumeTopic(bus, db, {
       topic: USER_CHANGED_TOPIC,
+      ensure: topicSpec(USER_CHANGED_TOPIC),
       groupId: config.USER_EVENTS_GROUP,
       fromBeginning: true,
-      deadLetterTopic: deadLetterTopicOf(USER_CHANGED_TOPIC),
-      handle: idempotent(db, userChangedHandler(deps), { consumer: 'user' }),
+      processedAs: 'user',
+      handle: userChangedHandler(deps),
     });
     return { app, deps, subscription, stoppers: [() => subscription.stop()] };
   },
