@@ -1,4 +1,5 @@
 import { serviceDocument, LIST_META_SCHEMA, SHARED_RESPONSES } from '../../kit/src/index.js';
+import { portOf } from '../../registry.js';
 import { RESPONSE_SCHEMAS } from './response-schemas.js';
 import { analyticsRoutes } from './routes.js';
 
@@ -7,7 +8,7 @@ export const SERVICE_VERSION = '0.1.0';
 
 /** The analytics service's OpenAPI document: its routes' declarations, document.json and decisions.json. */
 export const analyticsDocument = serviceDocument(
-  { service: SERVICE_NAME, version: SERVICE_VERSION, port: 4003, from: import.meta.url },
+  { service: SERVICE_NAME, version: SERVICE_VERSION, port: portOf(SERVICE_NAME), from: import.meta.url },
   {
     responses: SHARED_RESPONSES,
     schemas: { ListMeta: LIST_META_SCHEMA, ...RESPONSE_SCHEMAS },

@@ -1,4 +1,5 @@
 import { serviceDocument, OUTBOX_METRICS } from '../../kit/src/index.js';
+import { portOf } from '../../registry.js';
 import { attemptRoutes } from './routes/attempts.js';
 import { VIEW_SCHEMAS } from './view-schemas.js';
 
@@ -10,7 +11,7 @@ export const attemptDocument = serviceDocument(
   {
     service: SERVICE_NAME,
     version: SERVICE_VERSION,
-    port: 4006,
+    port: portOf(SERVICE_NAME),
     from: import.meta.url,
     metrics: OUTBOX_METRICS,
   },

@@ -1,4 +1,5 @@
 import { serviceDocument, closedObject } from '../../kit/src/index.js';
+import { portOf } from '../../registry.js';
 import { authRoutes } from './routes.js';
 
 export const SERVICE_NAME = 'auth';
@@ -9,7 +10,7 @@ export const authDocument = serviceDocument(
   {
     service: SERVICE_NAME,
     version: SERVICE_VERSION,
-    port: 4001,
+    port: portOf(SERVICE_NAME),
     from: import.meta.url,
     metrics: 'auth_login_attempts_total{outcome}, auth_refresh_token_reuse_total',
   },

@@ -11,6 +11,7 @@ import {
 } from '../../kit/src/index.js';
 import { envPrefix } from './config.js';
 import { SEGMENT, TABLES, type RouteDef, type TableDef } from './tables.js';
+import { portOf } from '../../registry.js';
 
 export const SERVICE_NAME = 'gateway';
 export const SERVICE_VERSION = '0.1.0';
@@ -154,7 +155,7 @@ const BASE: DocumentBase = {
     },
     version: SERVICE_VERSION,
   },
-  servers: [{ url: 'http://127.0.0.1:4000' }],
+  servers: [{ url: `http://127.0.0.1:${portOf(SERVICE_NAME)}` }],
   'x-decisions': decisionsFrom(new URL('../decisions.json', import.meta.url)),
   extra: { 'x-tables': TABLES.map(tableSummary) },
   components: {

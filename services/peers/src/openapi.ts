@@ -2,6 +2,7 @@ import { openApiDocument, type DocumentBase, type JsonObject } from '../../kit/s
 import { bytesRouteDocs } from './documents/bytes-routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { examRoutes } from './exams/routes.js';
+import { portOf } from '../../registry.js';
 
 export const DOCUMENT_PEER_NAME = 'peer-documents';
 export const EXAM_PEER_NAME = 'peer-exams';
@@ -19,8 +20,8 @@ const BASE: DocumentBase = {
       "Local stand-ins for two services outside the platform, implementing only the routes the document-import service calls, each storing into its own database: the document service (DOCUMENT_SERVICE_PORT, default 4008: /v1/storage/...) and the exam service (EXAM_SERVICE_PORT, default 4009: /v1/exams...). Both processes serve this one document; each answers only its own paths (the other's answer 404). Production points at the real services by URL.",
   },
   servers: [
-    { url: 'http://127.0.0.1:4008', description: 'document service' },
-    { url: 'http://127.0.0.1:4009', description: 'exam service' },
+    { url: `http://127.0.0.1:${portOf('peers')}`, description: 'document service' },
+    { url: `http://127.0.0.1:${portOf('exam-peer')}`, description: 'exam service' },
   ],
   components: {
     schemas: {

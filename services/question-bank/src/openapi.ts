@@ -11,6 +11,7 @@ import { deletionRoutes } from './routes/deletion.js';
 import { legacyRoutes } from './routes/legacy.js';
 import { questionRoutes } from './routes/questions.js';
 import { readModelRoutes } from './routes/read-models.js';
+import { portOf } from '../../registry.js';
 
 export const SERVICE_NAME = 'question-bank';
 export const SERVICE_VERSION = '0.1.0';
@@ -27,7 +28,7 @@ const BASE: DocumentBase = {
     description:
       'Questions, versions, scope, read models and the search outbox. This document states every request and response shape, including the choices the contract leaves open (x-decisions). It is generated from the route declarations and served at GET /v1/openapi.json.',
   },
-  servers: [{ url: 'http://127.0.0.1:4005' }],
+  servers: [{ url: `http://127.0.0.1:${portOf(SERVICE_NAME)}` }],
   'x-decisions': DECISIONS,
   components: {
     securitySchemes: SECURITY_SCHEMES,

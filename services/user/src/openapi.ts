@@ -1,4 +1,5 @@
 import { serviceDocument, closedObject, type JsonObject } from '../../kit/src/index.js';
+import { portOf } from '../../registry.js';
 import { userRoutes } from './routes.js';
 
 export const SERVICE_NAME = 'user';
@@ -20,7 +21,7 @@ function roleProfile(kind: string, fields: JsonObject): JsonObject {
 
 /** The user service's OpenAPI document: its routes' declarations, document.json and decisions.json. */
 export const userDocument = serviceDocument(
-  { service: SERVICE_NAME, version: SERVICE_VERSION, port: 4002, from: import.meta.url },
+  { service: SERVICE_NAME, version: SERVICE_VERSION, port: portOf(SERVICE_NAME), from: import.meta.url },
   {
     schemas: {
       Profile: closedObject({
