@@ -1,7 +1,7 @@
 // Pure builders of the job events and the work item (kafka/schemas/docx-import.*.json). Each takes
 // the job row and returns the event data; nothing here ever reads the parse body or payload bytes.
-import { EVENT_TYPES } from '../../../../kafka/topics.js';
-import type { ImportJobRow, PayloadRef } from '../store/job-models.js';
+import { EVENT_TYPES } from '../../../../../kafka/topics.js';
+import type { ImportJobRow, PayloadRef } from '../../store/job-models.js';
 import type { ApprovalTarget, JobCounters, JobFailure } from './types.js';
 
 export const SOURCE = 'document-import';

@@ -1,6 +1,6 @@
 // Pure mappings: a stored job row to the summary and detail shapes, the per-state status fields,
 // and the counters of a parse output.
-import type { ApprovalRow, ImportJobRow } from '../store/job-models.js';
+import type { ApprovalRow, ImportJobRow } from '../../store/job-models.js';
 import type { JobCounters, JobDetail, JobStatus, JobSummary, QueueInfo, StoredApproval } from './types.js';
 
 /** The sub-statuses each job state shows (the contract names the fields, not their values). */

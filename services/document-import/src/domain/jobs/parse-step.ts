@@ -1,9 +1,9 @@
 // What a worker does with the bytes of one run. The native parser always runs; the external parser
 // client and media materialization plug in here (ParseStep) when the integrations provide them.
-import { DocxError, type QasOutput } from '../parser/index.js';
-import { parserSandbox } from '../sandbox/index.js';
-import type { JobFailure } from '../jobs/types.js';
-import type { ImportJobRow } from '../store/job-models.js';
+import { DocxError, type QasOutput } from '../../parser/index.js';
+import { parserSandbox } from '../../sandbox/index.js';
+import type { ImportJobRow } from '../../store/job-models.js';
+import type { JobFailure } from './types.js';
 
 export interface ParseInput {
   job: Pick<ImportJobRow, '_id' | 'organizationId' | 'createdBy' | 'jobKind' | 'fileName' | 'run'>;

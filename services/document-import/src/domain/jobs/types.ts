@@ -1,8 +1,30 @@
-// The job engine's data shapes, shared by the engine, the worker and the routes. The ones a stored
-// job row is made of are the store's (store/job-types.ts), re-exported here.
-import type { ApprovalTarget, JobCounters, JobFailure, JobKind, JobSource, JobStatus } from '../store/job-types.js';
+// The import jobs' data shapes and the deps their use cases run on, shared by the use cases, the
+// worker and the routes. The ones a stored job row is made of are the store's (store/job-types.ts),
+// re-exported here.
+import type { Logger } from '../../../../kit/src/index.js';
+import type { DocumentImportConfig } from '../../config.js';
+import type { JobStore } from '../../store/job-store.js';
+import type {
+  ApprovalTarget,
+  JobCounters,
+  JobFailure,
+  JobKind,
+  JobSource,
+  JobStatus,
+  PayloadSource,
+} from '../../store/job-types.js';
 
-export type { ApprovalTarget, JobCounters, JobFailure, JobKind, JobSource, JobStatus } from '../store/job-types.js';
+export type {
+  ApprovalTarget,
+  JobCounters,
+  JobFailure,
+  JobFilters,
+  JobKind,
+  JobSource,
+  JobStatus,
+  Paging,
+  PayloadSource,
+} from '../../store/job-types.js';
 
 /** Who acts: `X-Organization-Id`, `X-User-Id`, `X-User-Role`. Jobs are visible within their organization. */
 export interface JobScope {
@@ -90,9 +112,6 @@ export interface StoredJobEvent {
   time: string;
 }
 
-/** The bytes of a submission: a file on disk (the kit's upload temp file) or a buffer. */
-export type PayloadSource = { filePath: string } | { bytes: Buffer };
-
 export interface SubmitInput {
   source: PayloadSource;
   fileName: string;
@@ -111,23 +130,6 @@ export interface SubmitResult {
   job: JobSummary;
   /** True when an equal fast-job request within 15 minutes already made this job (nothing enqueued). */
   replayed: boolean;
-}
-
-export interface JobFilters {
-  status?: JobStatus;
-  jobKind?: JobKind;
-  source?: JobSource;
-  /** Only the jobs this actor created (the teacher library passes the caller). */
-  createdBy?: string;
-  /** Case-insensitive substring of the title or file name. */
-  q?: string;
-  createdFrom?: Date;
-  createdTo?: Date;
-}
-
-export interface Paging {
-  page: number;
-  limit: number;
 }
 
 export interface JobPage {
@@ -163,3 +165,26 @@ export interface JobUpdate {
 }
 
 export type JobListener = (update: JobUpdate) => void;
+
+/** Live `job.updated` for the event streams (live.ts): subscribe, and tell it a job changed here. */
+export interface LiveFeed {
+  /** Updates of one job, or of every job with null; returns the unsubscribe function. */
+  subscribe(jobId: string | null, listener: JobListener): () => void;
+  /** A job changed in this process: poll now instead of at the next tick. */
+  changed(jobId: string): void;
+  close(): void;
+}
+
+/**
+ * What the job use cases run on, one per process (open.ts builds it): the store, the config, the
+ * live feed, the topics, and the only time and id sources (tests pin them).
+ */
+export interface JobDeps {
+  store: JobStore;
+  config: DocumentImportConfig;
+  logger: Logger;
+  clock: () => Date;
+  newId: () => string;
+  topics: { jobs: string; events: string };
+  live: LiveFeed;
+}
