@@ -14,6 +14,7 @@ import type {
   PayloadSource,
 } from '../../store/job-types.js';
 
+/** The stored row's shapes, re-exported for the use cases, the worker and the routes. */
 export type {
   ApprovalTarget,
   JobCounters,
@@ -92,6 +93,7 @@ export interface JobDetail extends JobSummary {
   approvals: StoredApproval[];
 }
 
+/** An approval as stored on the job and answered on a retry. */
 export interface StoredApproval {
   approvalKey: string;
   target: ApprovalTarget;
@@ -112,6 +114,7 @@ export interface StoredJobEvent {
   time: string;
 }
 
+/** A new job: its bytes, names and options. */
 export interface SubmitInput {
   source: PayloadSource;
   fileName: string;
@@ -126,27 +129,32 @@ export interface SubmitInput {
   idempotencyKey?: string | null;
 }
 
+/** A submitted (or replayed) job's summary. */
 export interface SubmitResult {
   job: JobSummary;
   /** True when an equal fast-job request within 15 minutes already made this job (nothing enqueued). */
   replayed: boolean;
 }
 
+/** A page of summaries and the filter's total. */
 export interface JobPage {
   items: JobSummary[];
   total: number;
 }
 
+/** The status route's answer: status and counters. */
 export interface JobStatusView extends JobCounters {
   status: JobStatus;
 }
 
+/** A reviewed result to store. */
 export interface ReviewInput {
   /** Stored verbatim. */
   parseResult: Record<string, unknown>;
   title?: string | null;
 }
 
+/** An approval to store on a COMPLETED job. */
 export interface ApprovalRecord {
   approvalKey: string;
   target: ApprovalTarget;
@@ -164,6 +172,7 @@ export interface JobUpdate {
   job: JobSummary;
 }
 
+/** Receives live updates. */
 export type JobListener = (update: JobUpdate) => void;
 
 /** Live `job.updated` for the event streams (live.ts): subscribe, and tell it a job changed here. */
