@@ -194,14 +194,6 @@ export default tseslint.config(
     ],
     [kitEntry(true)],
   ),
-  // TODO(#24 document-import jobs): jobs/ is a second domain layer that queries mongoose itself
-  // (and domain/ sits on its engine façade); until document-import is rebuilt on the service
-  // template it holds the domain's zone without the mongoose/mongodb rule.
-  restrict(
-    ['services/document-import/src/jobs/*.ts'],
-    [otherServices('document-import'), kitEntry(false), noApi(1)],
-    DRIVERS.slice(0, 2),
-  ),
   // The infra readiness probe runs on every start of the test servers: it takes the kit's
   // import-free timing module (as the operator does), not the entry point that loads every driver.
   {

@@ -14,7 +14,9 @@ import { documentImportConfigSchema, sandboxOptions, type DocumentImportConfig }
 import { configureParserSandbox } from './sandbox/index.js';
 import type { ImportDeps } from './domain/deps.js';
 import { approvalPort, baselinePort, documentPort, qasParser } from './domain/ports.js';
-import { createJobEngine, type JobEngine } from './jobs/engine.js';
+import { openJobs } from './domain/jobs/open.js';
+import { recoverJobs } from './domain/jobs/recover.js';
+import type { JobDeps } from './domain/jobs/types.js';
 
 export interface ImportServiceConfig extends DocumentImportConfig {
   DOCX_IMPORT_SSE_HEARTBEAT_MS: number;
@@ -34,7 +36,7 @@ const serviceConfigSchema = (documentImportConfigSchema as Joi.ObjectSchema).key
 export interface BuiltImport {
   app: Express;
   deps: ImportDeps;
-  engine: JobEngine;
+  jobs: JobDeps;
   beforeDrain: Array<() => void>;
   stoppers: Array<() => Promise<unknown>>;
 }
@@ -43,10 +45,11 @@ async function assemble(ctx: ServiceContext<ImportServiceConfig>): Promise<Built
   const { config, logger, db, metrics, readiness, checks, bus } = ctx;
   configureParserSandbox(sandboxOptions(config));
   await mkdir(config.UPLOAD_SPOOL_DIR, { recursive: true });
-  const engine = await createJobEngine({ config, db, bus, logger, metrics });
+  const opened = await openJobs({ config, db, bus, logger, metrics });
+  const jobs = opened.deps;
   await syncIndexes(db.conn);
   // Jobs in flight when the last process stopped: re-enqueued, or FAILED when their payload is gone.
-  const recovered = await engine.recover();
+  const recovered = await recoverJobs(jobs);
   logger.info(recovered, 'import jobs recovered');
   const streams = new StreamRegistry();
   const deps: ImportDeps = {
@@ -55,14 +58,14 @@ async function assemble(ctx: ServiceContext<ImportServiceConfig>): Promise<Built
     heartbeatMs: config.DOCX_IMPORT_SSE_HEARTBEAT_MS,
     uploadSpool: { dir: config.UPLOAD_SPOOL_DIR, maxConcurrent: config.UPLOAD_MAX_CONCURRENT },
     parseQas: qasParser(config),
-    engine,
+    jobs,
     documents: documentPort(config),
     approve: approvalPort(config),
     baselineReparse: baselinePort,
     clock: () => new Date(),
   };
   const app = buildApp(deps, { metrics, readiness, checks, ...guardTokens(config) });
-  return { app, deps, engine, beforeDrain: [() => void streams.closeAll()], stoppers: [() => engine.close()] };
+  return { app, deps, jobs, beforeDrain: [() => void streams.closeAll()], stoppers: [() => opened.close()] };
 }
 
 /** The document-import service as the kit starts it: main.ts runs it, tests start it in-process. */

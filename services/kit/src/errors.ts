@@ -71,6 +71,21 @@ export const STATUS: Readonly<Record<string, number>> = Object.freeze({
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   DOCX_INVALID_FILE: 415,
+  // document-import's parser refusals (DocxErrorCode): a package that is not a DOCX is 415, one past
+  // the size, entry, ratio or parse-sandbox limits 413, a parse past the time limit and a valid DOCX
+  // holding no question 422 (nothing importable), a malformed package 400.
+  DOCX_NOT_ZIP: 415,
+  DOCX_UNSUPPORTED: 415,
+  DOCX_TOO_LARGE: 413,
+  DOCX_TOO_MANY_ENTRIES: 413,
+  DOCX_COMPRESSION_RATIO: 413,
+  DOCX_TOO_COMPLEX: 413,
+  DOCX_PARSE_TIMEOUT: 422,
+  DOCX_NO_QUESTIONS_FOUND: 422,
+  DOCX_CORRUPT: 400,
+  DOCX_MISSING_DOCUMENT: 400,
+  DOCX_XML_DOCTYPE: 400,
+  DOCX_XML_INVALID: 400,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   UPSTREAM_ERROR: 502,

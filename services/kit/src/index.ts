@@ -45,6 +45,7 @@ export {
   type Empty,
 } from './route.js';
 export { documented, documentedAs, named, jsonSchemaOf, type Json, type JsonObject } from './openapi/json-schema.js';
+export { counterObject } from './openapi/json.js';
 export { openApiDocument, openApiPath, type DocumentBase, type DocumentedRoute } from './openapi/document.js';
 export {
   envelope,

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { AppError, canonicalJson, toAppError } from '../../../kit/src/index.js';
-import type { CompletedHook, JobDetail, JobEngine } from '../jobs/engine.js';
+import { autoApprovalOf } from './jobs/queries.js';
+import { findApproval, recordApproval, recordAutoApprovalFailure } from './jobs/review.js';
+import type { JobDeps, JobDetail } from './jobs/types.js';
 import { CODES, MSG } from '../messages.js';
 import type { ApprovalScope, ApprovePort, ApproveRequest, ImportDeps } from './deps.js';
 import { jobScope, visibleJob, type Scope } from './scope.js';
@@ -31,15 +33,15 @@ export async function approveJob(
   id: string,
   request: ApproveRequest,
 ): Promise<ApprovalAnswer> {
-  const job = await visibleJob(deps.engine, s, id);
+  const job = await visibleJob(deps.jobs, s, id);
   const key = approvalKey(job, request);
-  const stored = await deps.engine.findApproval(jobScope(s), job.id, key);
+  const stored = await findApproval(deps.jobs, jobScope(s), job.id, key);
   if (stored) return { approvalKey: key, replayed: true, result: stored.result };
   if (job.status !== 'COMPLETED') {
     throw new AppError(CODES.jobNotCompleted, MSG.jobNotCompleted, { details: { status: job.status } });
   }
   const outcome = await deps.approve(s, job, request);
-  const saved = await deps.engine.recordApproval(jobScope(s), job.id, {
+  const saved = await recordApproval(deps.jobs, jobScope(s), job.id, {
     approvalKey: key,
     target: request.target,
     questionIds: outcome.questionIds,
@@ -50,41 +52,50 @@ export async function approveJob(
   return { approvalKey: key, replayed: false, result: saved.result };
 }
 
-/**
- * The engine's completion seam for `autoApproveToQuestionBank` jobs: a QUESTION_BANK approval in the
- * creator's scope (the role it had when it submitted the job, none for rows older than that field:
- * the question bank then refuses it), recorded with `auto_approval.completed`, or
- * `auto_approval.failed` with its code.
- */
-export function autoApprovalHook(engine: JobEngine, approve: ApprovePort): CompletedHook {
-  return async (job, creatorRole) => {
-    if (!job.autoApproveToQuestionBank || job.status !== 'COMPLETED') return;
-    const s: ApprovalScope = {
-      organizationId: job.organizationId,
-      userId: job.createdBy,
-      ...(creatorRole ? { role: creatorRole } : {}),
-    };
-    const request: ApproveRequest = {
-      target: 'QUESTION_BANK',
-      questionMetadata: {
-        ...(job.subjectId ? { subjectId: job.subjectId } : {}),
-        ...(job.gradeLevel !== null ? { gradeLevel: job.gradeLevel } : {}),
-      },
-    };
-    const key = approvalKey(job, request, true);
-    const scope = { organizationId: job.organizationId, actorId: job.createdBy };
-    if (await engine.findApproval(scope, job.id, key)) return;
-    try {
-      const outcome = await approve(s, job, request);
-      await engine.recordApproval(scope, job.id, {
-        approvalKey: key,
-        target: 'QUESTION_BANK',
-        auto: true,
-        ...outcome,
-      });
-    } catch (err) {
-      const e = toAppError(err);
-      await engine.recordAutoApprovalFailure(job.id, { code: e.code, message: e.message });
-    }
+/** The auto-approval's request: QUESTION_BANK with the job's subject and grade. */
+function autoRequest(job: JobDetail): ApproveRequest {
+  return {
+    target: 'QUESTION_BANK',
+    questionMetadata: {
+      ...(job.subjectId ? { subjectId: job.subjectId } : {}),
+      ...(job.gradeLevel !== null ? { gradeLevel: job.gradeLevel } : {}),
+    },
   };
+}
+
+/**
+ * Auto-approval of a job the worker COMPLETED, when it asks for it (`autoApproveToQuestionBank`):
+ * a QUESTION_BANK approval in the creator's scope (the role it had when it submitted the job, none
+ * for rows older than that field: the question bank then refuses it), recorded with
+ * `auto_approval.completed`, or `auto_approval.failed` with its code. The worker passes `approve`.
+ */
+export async function autoApproveJob(jobs: JobDeps, approve: ApprovePort, jobId: string): Promise<void> {
+  const found = await autoApprovalOf(jobs, jobId);
+  if (found) await autoApprove(jobs, approve, found.job, found.creatorRole);
+}
+
+/** The auto-approval of one job's detail as `creatorRole` (autoApproveJob's step; nothing unless it asks and is COMPLETED). */
+export async function autoApprove(
+  jobs: JobDeps,
+  approve: ApprovePort,
+  job: JobDetail,
+  creatorRole: string | null,
+): Promise<void> {
+  if (!job.autoApproveToQuestionBank || job.status !== 'COMPLETED') return;
+  const s: ApprovalScope = {
+    organizationId: job.organizationId,
+    userId: job.createdBy,
+    ...(creatorRole ? { role: creatorRole } : {}),
+  };
+  const request = autoRequest(job);
+  const key = approvalKey(job, request, true);
+  const scope = { organizationId: job.organizationId, actorId: job.createdBy };
+  if (await findApproval(jobs, scope, job.id, key)) return;
+  try {
+    const outcome = await approve(s, job, request);
+    await recordApproval(jobs, scope, job.id, { approvalKey: key, target: 'QUESTION_BANK', auto: true, ...outcome });
+  } catch (err) {
+    const e = toAppError(err);
+    await recordAutoApprovalFailure(jobs, job.id, { code: e.code, message: e.message });
+  }
 }

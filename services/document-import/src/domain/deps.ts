@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Logger, StreamRegistry } from '../../../kit/src/index.js';
-import type { JobDetail, JobEngine } from '../jobs/engine.js';
+import type { JobDeps, JobDetail } from './jobs/types.js';
 import type { QasParser } from './qas.js';
 import type { Scope } from './scope.js';
 
@@ -52,7 +52,8 @@ export interface ImportDeps {
   /** Where uploads spool and how many at once (one upload middleware per process shares the cap). */
   uploadSpool: { dir: string; maxConcurrent: number };
   parseQas: QasParser;
-  engine: JobEngine;
+  /** The job use cases' deps (domain/jobs), the same the worker builds. */
+  jobs: JobDeps;
   documents: DocumentPort;
   approve: ApprovePort;
   baselineReparse: BaselineReparse;

@@ -1,34 +1,18 @@
 import { open } from 'node:fs/promises';
 import { AppError } from '../../../kit/src/index.js';
-import { DocxError, type DocxErrorCode } from '../parser/index.js';
+import { DocxError } from '../parser/index.js';
 import { parserSandbox } from '../sandbox/index.js';
 import { hasZipMagic } from '../parser/zip.js';
 import { CODES, MSG } from '../messages.js';
 
-// The refusal statuses openapi.json states for the parser's codes. A document without a question is
-// a valid DOCX holding nothing importable: 422, with what the parser saw in the details.
-const REFUSAL_STATUS: Record<DocxErrorCode, number> = {
-  DOCX_NOT_ZIP: 415,
-  DOCX_UNSUPPORTED: 415,
-  DOCX_TOO_LARGE: 413,
-  DOCX_TOO_MANY_ENTRIES: 413,
-  DOCX_COMPRESSION_RATIO: 413,
-  // The parse sandbox's limits: too many elements, too deep or too much memory is too large a
-  // document; past the time limit it is a DOCX the service will not process.
-  DOCX_TOO_COMPLEX: 413,
-  DOCX_PARSE_TIMEOUT: 422,
-  DOCX_CORRUPT: 400,
-  DOCX_MISSING_DOCUMENT: 400,
-  DOCX_XML_DOCTYPE: 400,
-  DOCX_XML_INVALID: 400,
-  DOCX_NO_QUESTIONS_FOUND: 422,
-};
-
-/** A parser refusal as the 4xx the service answers; anything else is rethrown unchanged. */
+/**
+ * A parser refusal as the 4xx the service answers (its status is the kit's STATUS for the code, as
+ * openapi.json states it); anything else is rethrown unchanged.
+ */
 export function refusalOf(err: unknown): unknown {
   if (!(err instanceof DocxError)) return err;
   const details = { code: err.code, ...err.details };
-  return new AppError(err.code, err.message, { status: REFUSAL_STATUS[err.code], details });
+  return new AppError(err.code, err.message, { details });
 }
 
 export function isDocxName(name: string): boolean {

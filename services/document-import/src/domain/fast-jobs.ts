@@ -1,5 +1,6 @@
 import { AppError } from '../../../kit/src/index.js';
-import type { JobDetail, JobSummary } from '../jobs/engine.js';
+import { findReplay, reprocessJob, submitJob } from './jobs/submit.js';
+import type { JobDetail, JobSummary } from './jobs/types.js';
 import { CODES, MSG } from '../messages.js';
 import type { AssetContent, ImportDeps } from './deps.js';
 import { assertDocxName, precheckPackage } from './docx-file.js';
@@ -43,12 +44,13 @@ export async function createFastJob(
   if (input.questionFileName !== undefined) assertDocxName(input.questionFileName, 'questionFileName');
   if (input.fileName !== undefined) assertDocxName(input.fileName, 'fileName');
   if (key) {
-    const earlier = await deps.engine.findReplay(jobScope(s), key, input.questionStorageKey, deps.clock());
+    const replayKey = { idempotencyKey: key, storageKey: input.questionStorageKey };
+    const earlier = await findReplay(deps.jobs, jobScope(s), replayKey, deps.clock());
     if (earlier) return { job: earlier, replayed: true };
   }
   const fileName = fileNameOf(input);
   const bytes = await fetchDocx(deps, s, input.questionStorageKey);
-  return deps.engine.submitUpload(jobScope(s), {
+  return submitJob(deps.jobs, jobScope(s), {
     source: { bytes },
     fileName,
     title: input.title,
@@ -63,7 +65,7 @@ export async function createFastJob(
 }
 
 async function fastJob(deps: ImportDeps, s: Scope, id: string): Promise<JobDetail> {
-  const job = await visibleJob(deps.engine, s, id);
+  const job = await visibleJob(deps.jobs, s, id);
   if (job.jobKind !== 'DOCX_FAST') throw jobNotFound();
   return job;
 }
@@ -137,5 +139,5 @@ export async function reprocessFastJob(deps: ImportDeps, s: Scope, id: string): 
   }
   if (!job.questionStorageKey) throw jobNotFound();
   const bytes = await fetchDocx(deps, s, job.questionStorageKey);
-  return deps.engine.reprocess(jobScope(s), job.id, { bytes });
+  return reprocessJob(deps.jobs, jobScope(s), job.id, { bytes });
 }

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { UploadedFile } from '../../../kit/src/index.js';
-import type { JobFilters, JobStatusView, JobSummary, Paging } from '../jobs/engine.js';
+import { listJobs as listJobPage } from './jobs/queries.js';
+import { submitJob } from './jobs/submit.js';
+import type { JobFilters, JobStatusView, JobSummary, Paging } from './jobs/types.js';
 import type { ImportDeps } from './deps.js';
 import { precheckPackage } from './docx-file.js';
 import { canSee, jobScope, visibleJob, type Scope } from './scope.js';
@@ -11,7 +13,7 @@ export interface UploadJobInput {
 
 /**
  * An upload job: what the central directory can refuse is refused here (nothing spooled), then the
- * engine spools the bytes and queues the job; the answer is the PENDING summary.
+ * job is spooled and queued (submitJob); the answer is the PENDING summary.
  */
 export async function submitUploadJob(
   deps: ImportDeps,
@@ -20,7 +22,7 @@ export async function submitUploadJob(
   input: UploadJobInput,
 ): Promise<JobSummary> {
   await precheckPackage(new Uint8Array(await readFile(file.path)));
-  const { job } = await deps.engine.submitUpload(jobScope(s), {
+  const { job } = await submitJob(deps.jobs, jobScope(s), {
     source: { filePath: file.path },
     fileName: file.originalName,
     // A blank title is none: lists show the file name instead.
@@ -46,17 +48,17 @@ export function listFilters(s: Scope, q: ListQuery, ownOnly: boolean): JobFilter
 
 export async function listJobs(deps: ImportDeps, s: Scope, q: ListQuery, ownOnly: boolean) {
   const paging: Paging = { page: q.page, limit: q.limit };
-  const page = await deps.engine.list(jobScope(s), listFilters(s, q, ownOnly), paging);
+  const page = await listJobPage(deps.jobs, jobScope(s), listFilters(s, q, ownOnly), paging);
   return { items: page.items.filter((j) => canSee(s, j)), meta: { ...paging, total: page.total } };
 }
 
 export async function jobStatus(deps: ImportDeps, s: Scope, id: string): Promise<JobStatusView & { queue?: unknown }> {
-  const job = await visibleJob(deps.engine, s, id);
+  const job = await visibleJob(deps.jobs, s, id);
   return { status: job.status, ...job.counters, ...(job.queue ? { queue: job.queue } : {}) };
 }
 
 /** Detail without the worker's original output (the reviewed one, when saved, is parseResultJson). */
 export async function jobDetail(deps: ImportDeps, s: Scope, id: string) {
-  const { originalParseResultJson: _o, ...detail } = await visibleJob(deps.engine, s, id);
+  const { originalParseResultJson: _o, ...detail } = await visibleJob(deps.jobs, s, id);
   return detail;
 }

@@ -1,5 +1,6 @@
 import { AppError } from '../../../kit/src/index.js';
-import type { JobDetail } from '../jobs/engine.js';
+import { saveReview as storeReview } from './jobs/review.js';
+import type { JobDetail } from './jobs/types.js';
 import { CODES, MSG } from '../messages.js';
 import type { ImportDeps } from './deps.js';
 import { draftToken } from './fast-jobs.js';
@@ -35,7 +36,7 @@ const withoutOriginal = ({ originalParseResultJson: _o, ...rest }: JobDetail): R
  * (its warning added) and that result saved; a token alone is an acknowledgement that changes nothing.
  */
 export async function saveReview(deps: ImportDeps, s: Scope, id: string, body: ReviewBody): Promise<ReviewView> {
-  const job = await visibleJob(deps.engine, s, id);
+  const job = await visibleJob(deps.jobs, s, id);
   assertDraftToken(job.id, body.docxFastTempDraftToken);
   const parseResult = body.parseResult ?? baseline(deps, body.sourceText);
   if (!parseResult) {
@@ -47,7 +48,7 @@ export async function saveReview(deps: ImportDeps, s: Scope, id: string, body: R
     if (job.status !== 'COMPLETED') throw new AppError(CODES.jobNotCompleted, MSG.jobNotCompleted);
     return withoutOriginal(job);
   }
-  const saved = await deps.engine.saveReview(jobScope(s), job.id, { parseResult, title: body.title });
+  const saved = await storeReview(deps.jobs, jobScope(s), job.id, { parseResult, title: body.title });
   const overlay = body.parseResult ? body.sourceText : undefined;
   return overlaySourceText(withoutOriginal(saved), overlay);
 }

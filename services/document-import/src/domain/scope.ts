@@ -1,5 +1,6 @@
 import { AppError, type Role } from '../../../kit/src/index.js';
-import type { JobEngine, JobDetail, JobScope, JobSummary } from '../jobs/engine.js';
+import { getJob } from './jobs/queries.js';
+import type { JobDeps, JobDetail, JobScope, JobSummary } from './jobs/types.js';
 import { CODES, MSG } from '../messages.js';
 
 /** The roles the import routes admit; every other role (and none) is 403. */
@@ -31,8 +32,8 @@ export function canSee(s: Scope, job: Pick<JobSummary, 'organizationId' | 'creat
 export const jobNotFound = (): AppError => new AppError(CODES.jobNotFound, MSG.jobNotFound);
 
 /** The job's detail when the scope may see it; 404 IMPORT_JOB_NOT_FOUND otherwise, as for an unknown id. */
-export async function visibleJob(engine: JobEngine, s: Scope, id: string): Promise<JobDetail> {
-  const job = await engine.get(jobScope(s), id);
+export async function visibleJob(jobs: JobDeps, s: Scope, id: string): Promise<JobDetail> {
+  const job = await getJob(jobs, jobScope(s), id);
   if (!canSee(s, job)) throw jobNotFound();
   return job;
 }

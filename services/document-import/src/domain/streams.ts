@@ -1,5 +1,6 @@
 import type { SseStream } from '../../../kit/src/index.js';
-import type { JobSummary, JobUpdate } from '../jobs/engine.js';
+import { jobEvents, listJobs } from './jobs/queries.js';
+import type { JobSummary, JobUpdate } from './jobs/types.js';
 import type { ImportDeps } from './deps.js';
 import { canSee, jobScope, visibleJob, type Scope } from './scope.js';
 
@@ -29,11 +30,11 @@ function liveAfterReplay(stream: SseStream, visible: (job: JobSummary) => boolea
 
 /** One job: its stored events oldest first, its current summary, then live `job.updated`. */
 export async function streamJob(deps: ImportDeps, s: Scope, id: string, stream: SseStream): Promise<() => void> {
-  const job = await visibleJob(deps.engine, s, id);
+  const job = await visibleJob(deps.jobs, s, id);
   const live = liveAfterReplay(stream, (j) => j.id === job.id);
-  const unsubscribe = deps.engine.subscribe(job.id, live.listener);
+  const unsubscribe = deps.jobs.live.subscribe(job.id, live.listener);
   try {
-    for (const e of await deps.engine.events(jobScope(s), job.id))
+    for (const e of await jobEvents(deps.jobs, jobScope(s), job.id))
       stream.send(e.type, { ...e.data, time: e.time }, e.id);
     const { packagingJson: _p, parseResultJson: _r, originalParseResultJson: _o, approvals: _a, ...summary } = job;
     stream.send('job.snapshot', summary);
@@ -48,10 +49,10 @@ export async function streamJob(deps: ImportDeps, s: Scope, id: string, stream: 
 /** Every job the actor may see: the newest stored ones as `job.snapshot`, `ready`, then live `job.updated`. */
 export async function streamAllJobs(deps: ImportDeps, s: Scope, stream: SseStream): Promise<() => void> {
   const live = liveAfterReplay(stream, (j) => canSee(s, j));
-  const unsubscribe = deps.engine.subscribe(null, live.listener);
+  const unsubscribe = deps.jobs.live.subscribe(null, live.listener);
   try {
     const filters = s.role === 'ADMIN' ? {} : { createdBy: s.userId };
-    const page = await deps.engine.list(jobScope(s), filters, { page: 1, limit: REPLAY_LIMIT });
+    const page = await listJobs(deps.jobs, jobScope(s), filters, { page: 1, limit: REPLAY_LIMIT });
     const jobs = page.items.filter((j) => canSee(s, j));
     for (const job of jobs) stream.send('job.snapshot', job, `${job.id}:${job.updatedAt}`);
     stream.send('ready', { replayed: jobs.length, total: page.total });

@@ -1,4 +1,4 @@
-import { ref, type JsonObject } from '../../../kit/src/index.js';
+import { counterObject, ref, type JsonObject } from '../../../kit/src/index.js';
 
 /** The job views the routes answer with (summaries, detail, status, draft, approval). */
 export const JOB_VIEW_SCHEMAS: JsonObject = {
@@ -32,18 +32,14 @@ export const JOB_VIEW_SCHEMAS: JsonObject = {
       workerConcurrency: { type: 'integer', minimum: 1 },
     },
   },
-  ImportCounters: {
-    type: 'object',
-    required: ['totalQuestions', 'parsedQuestions', 'pendingEquations', 'pendingImages', 'warnings', 'errors'],
-    properties: {
-      totalQuestions: { type: 'integer', minimum: 0 },
-      parsedQuestions: { type: 'integer', minimum: 0 },
-      pendingEquations: { type: 'integer', minimum: 0 },
-      pendingImages: { type: 'integer', minimum: 0 },
-      warnings: { type: 'integer', minimum: 0 },
-      errors: { type: 'integer', minimum: 0 },
-    },
-  },
+  ImportCounters: counterObject([
+    'totalQuestions',
+    'parsedQuestions',
+    'pendingEquations',
+    'pendingImages',
+    'warnings',
+    'errors',
+  ]),
   ImportJobSummary: {
     type: 'object',
     description:

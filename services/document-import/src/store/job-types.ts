@@ -1,5 +1,5 @@
 // The shapes a stored job row is made of (job-models.ts), owned by the store so it imports nothing
-// above it; jobs/types.ts re-exports them for the engine, the worker and the routes.
+// above it; domain/jobs/types.ts re-exports them for the use cases, the worker and the routes.
 
 /** A job's lifecycle status. */
 export type JobStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
@@ -26,4 +26,26 @@ export interface JobCounters {
   pendingImages: number;
   warnings: number;
   errors: number;
+}
+
+/** The bytes of a submission: a file on disk (the kit's upload temp file) or a buffer. */
+export type PayloadSource = { filePath: string } | { bytes: Buffer };
+
+/** What a job list is narrowed to, besides its organization. */
+export interface JobFilters {
+  status?: JobStatus;
+  jobKind?: JobKind;
+  source?: JobSource;
+  /** Only the jobs this actor created (the teacher library passes the caller). */
+  createdBy?: string;
+  /** Case-insensitive substring of the title or file name. */
+  q?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+}
+
+/** A page of a list: 1-based page, limit per page. */
+export interface Paging {
+  page: number;
+  limit: number;
 }

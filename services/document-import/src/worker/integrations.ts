@@ -4,7 +4,7 @@
 import type { DocumentImportConfig } from '../config.js';
 import { DocumentClient, ExternalParserClient, materializeMedia, parseWithEngines } from '../integrations/index.js';
 import type { QasOutput } from '../parser/index.js';
-import { parseFailureOf, type ParseStep } from './parse-step.js';
+import { parseFailureOf, type ParseStep } from '../domain/jobs/parse-step.js';
 
 export interface WorkerIntegrations {
   parse: ParseStep;

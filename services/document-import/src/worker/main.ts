@@ -17,7 +17,6 @@ import type Joi from 'joi';
 import { documentImportConfigSchema, sandboxOptions, workerConcurrency, type DocumentImportConfig } from '../config.js';
 import { closeParserSandbox, configureParserSandbox } from '../sandbox/index.js';
 import { workerCredential } from './credential.js';
-import { autoApprovalHook } from '../domain/approve.js';
 import { approvalPort } from '../domain/ports.js';
 import { workerIntegrations } from './integrations.js';
 import { stuckAfterMs, WorkerHealth } from './health.js';
@@ -69,11 +68,11 @@ async function startDocxWorker({ config, logger, closers }: ProcessContext<Worke
     logger,
     health,
     parse: workerIntegrations(config).parse,
+    // The same approval (and approval key) as POST .../approve, recorded as auto_approval.*.
+    approve: approvalPort(config),
   });
   closers.unshift(async () => logger.info('docx worker stopping'), worker.stop);
   closers.push(async () => logger.info('docx worker stopped'));
-  // The same approval (and approval key) as POST .../approve, recorded as auto_approval.*.
-  worker.engine.onCompleted(autoApprovalHook(worker.engine, approvalPort(config)));
   // Kafka up: joined before the start returns; not answering: joins later; refusing (a wrong password): start fails.
   await kafka.firstPass();
 }

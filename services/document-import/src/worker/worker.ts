@@ -12,13 +12,14 @@ import {
   type Subscription,
 } from '../../../kit/src/index.js';
 import { workerConcurrency, type DocumentImportConfig } from '../config.js';
-import { createJobEngine, type JobEngine } from '../jobs/engine.js';
-import { internalsOf } from '../jobs/engine-impl.js';
-import type { WorkItem } from '../jobs/events.js';
-import { getJob } from '../jobs/queries.js';
+import { autoApproveJob } from '../domain/approve.js';
+import type { ApprovePort } from '../domain/deps.js';
+import type { WorkItem } from '../domain/jobs/events.js';
+import { openJobs } from '../domain/jobs/open.js';
+import { nativeParseStep, type ParseStep } from '../domain/jobs/parse-step.js';
+import { handleWorkItem, type WorkerRuntime } from '../domain/jobs/run.js';
+import type { JobDeps } from '../domain/jobs/types.js';
 import type { WorkerHealth } from './health.js';
-import { nativeParseStep, type ParseStep } from './parse-step.js';
-import { handleWorkItem, type WorkerRuntime } from './run-job.js';
 
 export interface WorkerOptions {
   config: DocumentImportConfig;
@@ -30,10 +31,13 @@ export interface WorkerOptions {
   parse?: ParseStep;
   /** What the probes answer from: consumer phase and jobs in hand. */
   health?: WorkerHealth;
+  /** Auto-approval of COMPLETED jobs that ask for it (the routes' approval); none: no auto-approval. */
+  approve?: ApprovePort;
 }
 
 export interface RunningWorker {
-  engine: JobEngine;
+  /** The worker's job deps (the same use cases the routes call). */
+  jobs: JobDeps;
   /** Lets the items in hand finish (or leaves them uncommitted), leaves the group, stops the relay. */
   stop(): Promise<void>;
 }
@@ -46,17 +50,14 @@ function asWorkItem(event: PlatformEvent<unknown>): WorkItem {
   return data as WorkItem;
 }
 
-async function runCompletedHooks(engine: JobEngine, jobId: string, logger: Logger): Promise<void> {
-  const { ctx, completedHooks } = internalsOf(engine);
-  if (completedHooks.length === 0) return;
-  const row = await ctx.models.ImportJob.findById(jobId).lean().exec();
-  if (!row?.autoApproveToQuestionBank) return;
-  const detail = await getJob(ctx, { organizationId: row.organizationId, actorId: row.createdBy }, jobId);
-  for (const hook of completedHooks) {
-    await hook(detail, row.createdByRole ?? null).catch((err: unknown) =>
+/** After a job COMPLETED: the auto-approval when one is configured; its errors are logged. */
+function afterCompleted(jobs: JobDeps, approve: ApprovePort | undefined, logger: Logger) {
+  return async (jobId: string): Promise<void> => {
+    if (!approve) return;
+    await autoApproveJob(jobs, approve, jobId).catch((err: unknown) =>
       logger.error({ err, jobId }, 'docx worker: completion hook failed'),
     );
-  }
+  };
 }
 
 /** The consumer's own state into the probes: a crash kafkajs will not restart from fails liveness. */
@@ -69,12 +70,13 @@ export function reportConsumerState(health: WorkerHealth | undefined, state: Con
 
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const { config, logger, bus } = opts;
-  const engine = await createJobEngine({ config, db: opts.db, bus, logger, metrics: opts.metrics });
+  const opened = await openJobs({ config, db: opts.db, bus, logger, metrics: opts.metrics });
+  const jobs = opened.deps;
   let stopping = false;
   const rt: WorkerRuntime = {
-    ctx: internalsOf(engine).ctx,
+    jobs,
     parse: opts.parse ?? nativeParseStep,
-    completed: (jobId) => runCompletedHooks(engine, jobId, logger),
+    completed: afterCompleted(jobs, opts.approve, logger),
     stopping: () => stopping,
     inHand: opts.health ? (jobId) => opts.health!.jobStarted(jobId) : undefined,
   };
@@ -98,7 +100,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     });
   } catch (err) {
     opts.health?.failed(`joining ${config.DOCX_IMPORT_CONSUMER_GROUP} failed: ${(err as Error).message}`);
-    await engine.close();
+    await opened.close();
     throw err;
   }
   // Ready when the consumer joins (onState): with the kit's background bus that is when Kafka answers.
@@ -107,12 +109,12 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     'docx worker consuming',
   );
   return {
-    engine,
+    jobs,
     async stop() {
       stopping = true;
       opts.health?.draining();
       await subscription.stop();
-      await engine.close();
+      await opened.close();
     },
   };
 }

@@ -5,7 +5,8 @@ import { startService, type RunningService } from '../../../kit/src/index.js';
 import { testDbName, testMongoUri } from '../../../kit/test/support/servers.js';
 import { startExamPeer, type BuiltExamPeer, type RunningPeer } from '../../../peers/src/index.js';
 import { questionBankService } from '../../../question-bank/src/service.js';
-import { autoApprovalHook } from '../../src/domain/approve.js';
+import { autoApprove } from '../../src/domain/approve.js';
+import { getJob } from '../../src/domain/jobs/queries.js';
 import { approvalPort } from '../../src/domain/ports.js';
 import { makeDocx } from '../parser/support/build-docx.js';
 import { headers, simpleDocx, teacher, until, type Who } from './support.js';
@@ -38,12 +39,12 @@ describe('document-import: approval, auto-approval and the baseline reparse', ()
       dbName: testDbName('peer_exams', import.meta.url),
       dropDatabaseOnClose: true,
     });
-    stack = await startStack(import.meta.url, {
-      QUESTION_BANK_URL: `http://127.0.0.1:${qb.port}`,
-      EXAM_SERVICE_URL: exams.url,
-    });
-    // The worker's completion seam, wired as the worker process wires it.
-    stack.worker.engine.onCompleted(autoApprovalHook(stack.worker.engine, approvalPort(stack.svc.config)));
+    // The worker auto-approves with the approval port, as the worker process wires it.
+    stack = await startStack(
+      import.meta.url,
+      { QUESTION_BANK_URL: `http://127.0.0.1:${qb.port}`, EXAM_SERVICE_URL: exams.url },
+      { autoApprove: true },
+    );
     docx = await simpleDocx();
   });
   after(async () => {
@@ -98,7 +99,7 @@ describe('document-import: approval, auto-approval and the baseline reparse', ()
 
   it("forwards the actor's own role, never a made-up TEACHER: no role is refused upstream, an ADMIN approves as ADMIN", async () => {
     const id = await completedJob();
-    const job = await stack.worker.engine.get({ organizationId: 'org-a', actorId: 't1' }, id);
+    const job = await getJob(stack.worker.jobs, { organizationId: 'org-a', actorId: 't1' }, id);
     const port = approvalPort(stack.svc.config);
     const roleless = { organizationId: 'org-a', userId: 't1' };
     const refused = await port(roleless, job, { target: 'QUESTION_BANK' }).then(
@@ -107,13 +108,12 @@ describe('document-import: approval, auto-approval and the baseline reparse', ()
     );
     expect(refused).to.deep.equal(['UPSTREAM_ERROR', 403]);
     // Auto-approval of a row older than the creator's role: refused and recorded, not sent as TEACHER.
-    const hook = autoApprovalHook(stack.worker.engine, port);
-    await hook({ ...job, autoApproveToQuestionBank: true }, null);
+    await autoApprove(stack.worker.jobs, port, { ...job, autoApproveToQuestionBank: true }, null);
     const autoApprovals = async () => (await detail(id)).approvals.map((a: { auto: boolean }) => a.auto);
     const stored = await stack.svc.db.conn.collection('import_jobs').findOne({ _id: id as never });
     expect(stored?.createdByRole).to.equal('TEACHER');
     expect(await autoApprovals()).to.deep.equal([]);
-    await hook({ ...job, autoApproveToQuestionBank: true }, 'TEACHER');
+    await autoApprove(stack.worker.jobs, port, { ...job, autoApproveToQuestionBank: true }, 'TEACHER');
     expect(await autoApprovals()).to.deep.equal([true]);
     const admin: Who = { userId: 'a1', organizationId: 'org-a', role: 'ADMIN' };
     const res = await approve(id, { target: 'QUESTION_BANK' }, admin);

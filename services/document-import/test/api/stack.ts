@@ -9,6 +9,7 @@ import { startTestService, type TestService } from '../../../kit/test/support/ha
 import { testDbName, testMongoUri } from '../../../kit/test/support/servers.js';
 import { startDocumentPeer, type BuiltDocumentPeer, type RunningPeer } from '../../../peers/src/index.js';
 import { documentImportService, type BuiltImport, type ImportServiceConfig } from '../../src/service.js';
+import { approvalPort } from '../../src/domain/ports.js';
 import { startWorker, type RunningWorker } from '../../src/worker/worker.js';
 import { headers, until, type Who } from './support.js';
 
@@ -24,7 +25,12 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(file: string, env: Record<string, string> = {}): Promise<Stack> {
+/** `autoApprove`: the worker approves as the worker process does (approvalPort of the service's config). */
+export async function startStack(
+  file: string,
+  env: Record<string, string> = {},
+  opts: { autoApprove?: boolean } = {},
+): Promise<Stack> {
   const peer = await startDocumentPeer({
     mongoUri: testMongoUri(),
     dbName: testDbName('peer_docs', file),
@@ -49,7 +55,13 @@ export async function startStack(file: string, env: Record<string, string> = {})
       ...env,
     },
   })) as ImportService;
-  const worker = await startWorker({ config: svc.config, db: svc.db, bus: svc.bus!, logger: svc.logger });
+  const worker = await startWorker({
+    config: svc.config,
+    db: svc.db,
+    bus: svc.bus!,
+    logger: svc.logger,
+    ...(opts.autoApprove ? { approve: approvalPort(svc.config) } : {}),
+  });
   return {
     svc,
     peer,

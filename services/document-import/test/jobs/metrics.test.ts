@@ -3,12 +3,12 @@ import { Registry } from 'prom-client';
 import { Writable } from 'node:stream';
 import { createLogger, type MongoHandle } from '../../../kit/src/index.js';
 import type { DocumentImportConfig } from '../../src/config.js';
-import { createJobEngine, type JobEngine } from '../../src/jobs/engine.js';
-import { internalsOf } from '../../src/jobs/engine-impl.js';
-import { writeJob } from '../../src/jobs/context.js';
-import { failJob } from '../../src/jobs/recover.js';
+import { failJob } from '../../src/domain/jobs/recover.js';
+import { writeJob } from '../../src/domain/jobs/write.js';
 import type { ImportJobRow } from '../../src/store/job-models.js';
 import { connect, questionsDocx, quietLogger, SCOPE, testSetup } from './support.js';
+import { openJobs, type OpenJobs } from '../../src/domain/jobs/open.js';
+import { submitJob } from '../../src/domain/jobs/submit.js';
 
 const FAILURE = { code: 'DOCX_IMPORT_PARSE_FAILED', message: 'The document could not be parsed' };
 
@@ -22,7 +22,7 @@ function sample(text: string, name: string, status?: string): number | undefined
 describe('document-import job gauges (MongoDB, scraped registry)', () => {
   let config: DocumentImportConfig;
   let db: MongoHandle;
-  let engine: JobEngine;
+  let jobs: OpenJobs;
   let registry: Registry;
   let docx: Buffer;
 
@@ -30,24 +30,23 @@ describe('document-import job gauges (MongoDB, scraped registry)', () => {
     config = testSetup(import.meta.url, { OUTBOX_PUBLISHER: 'none' }).config;
     db = await connect(config);
     registry = new Registry();
-    engine = await createJobEngine({ config, db, logger: quietLogger(), metrics: registry });
+    jobs = await openJobs({ config, db, logger: quietLogger(), metrics: registry });
     docx = await questionsDocx(2);
   });
   after(async () => {
-    await engine.close();
+    await jobs.close();
     await db.conn.dropDatabase();
     await db.conn.close();
   });
 
   const upload = async (): Promise<ImportJobRow> => {
-    const { job } = await engine.submitUpload(SCOPE, {
+    const { job } = await submitJob(jobs.deps, SCOPE, {
       source: { bytes: docx },
       fileName: 'de-thi.docx',
       jobKind: 'QAS',
       jobSource: 'UPLOAD',
     });
-    const { ctx } = internalsOf(engine);
-    return (await ctx.models.ImportJob.findById(job.id).lean<ImportJobRow>().exec())!;
+    return (await jobs.deps.store.models.ImportJob.findById(job.id).lean<ImportJobRow>().exec())!;
   };
 
   it('reports every status (0 when none) and the jobs failed in the last 15 minutes', async () => {
@@ -57,15 +56,15 @@ describe('document-import job gauges (MongoDB, scraped registry)', () => {
     }
     expect(sample(empty, 'docx_import_jobs_failed_recent')).to.equal(0);
 
-    const { ctx } = internalsOf(engine);
+    const ctx = jobs.deps;
     const pending = await upload();
     const processing = await upload();
     const completed = await upload();
     const failedNow = await upload();
     const failedLongAgo = await upload();
     expect(pending.status).to.equal('PENDING');
-    await writeJob(ctx, { _id: processing._id }, { set: { status: 'PROCESSING', startedAt: new Date() } });
-    await writeJob(ctx, { _id: completed._id }, { set: { status: 'COMPLETED', completedAt: new Date() } });
+    await writeJob(ctx, { id: processing._id }, { set: { status: 'PROCESSING', startedAt: new Date() } });
+    await writeJob(ctx, { id: completed._id }, { set: { status: 'COMPLETED', completedAt: new Date() } });
     // FAILED the way the worker and recovery do it; one of them 20 minutes ago (outside the window).
     expect(await failJob(ctx, failedNow, FAILURE)).to.not.equal(null);
     const twentyMinutesAgo = new Date(Date.now() - 20 * 60_000);
@@ -88,7 +87,7 @@ describe('document-import job gauges (MongoDB, scraped registry)', () => {
       destination: new Writable({ write: (chunk: Buffer, _enc, done) => void ((logged += chunk.toString()), done()) }),
     });
     const ownRegistry = new Registry();
-    const ownEngine = await createJobEngine({ config, db: own, logger, metrics: ownRegistry });
+    const ownJobs = await openJobs({ config, db: own, logger, metrics: ownRegistry });
     try {
       const before = await ownRegistry.metrics();
       const failed = sample(before, 'docx_import_jobs', 'FAILED');
@@ -102,7 +101,7 @@ describe('document-import job gauges (MongoDB, scraped registry)', () => {
       expect(logged).to.contain('docx import job gauge not refreshed');
       expect(logged).to.contain('"level":20');
     } finally {
-      await ownEngine.close();
+      await ownJobs.close();
     }
   });
 });

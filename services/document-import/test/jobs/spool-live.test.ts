@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import type { MongoHandle } from '../../../kit/src/index.js';
 import { waitFor } from '../../../kit/test/support/kafka-helpers.js';
-import { createJobEngine, type JobUpdate } from '../../src/jobs/engine.js';
-import { internalsOf } from '../../src/jobs/engine-impl.js';
-import { directorySpool, gridFsSpool, type PayloadSpool } from '../../src/jobs/spool.js';
+import { directorySpool, gridFsSpool, type PayloadSpool } from '../../src/store/spool.js';
 import { jobModels } from '../../src/store/job-models.js';
 import { connect, questionsDocx, quietLogger, SCOPE, testSetup } from './support.js';
+import { openJobs } from '../../src/domain/jobs/open.js';
+import { submitJob } from '../../src/domain/jobs/submit.js';
+import type { JobUpdate } from '../../src/domain/jobs/types.js';
 
 describe('document-import payload spools and live job updates', () => {
   let db: MongoHandle;
@@ -49,17 +50,17 @@ describe('document-import payload spools and live job updates', () => {
   });
 
   it('delivers job.updated for a change written by another process (polled), summary only', async () => {
-    const engine = await createJobEngine({ config: setup.config, db, logger: quietLogger() });
+    const jobs = await openJobs({ config: setup.config, db, logger: quietLogger() });
     try {
-      const { job } = await engine.submitUpload(SCOPE, {
+      const { job } = await submitJob(jobs.deps, SCOPE, {
         source: { bytes: await questionsDocx(1) },
         fileName: 'live.docx',
         jobKind: 'QAS',
         jobSource: 'UPLOAD',
       });
-      expect(internalsOf(engine).ctx.spool.store).to.equal('gridfs');
+      expect(jobs.deps.store.spool.store).to.equal('gridfs');
       const seen: JobUpdate[] = [];
-      const unsubscribe = engine.subscribe(job.id, (u) => seen.push(u));
+      const unsubscribe = jobs.deps.live.subscribe(job.id, (u) => seen.push(u));
       // Written straight to MongoDB, as a worker process would: nothing in this process knows.
       await jobModels(db.conn).ImportJob.updateOne(
         { _id: job.id },
@@ -71,7 +72,7 @@ describe('document-import payload spools and live job updates', () => {
       expect(update!.job.queue).to.include({ status: 'ACTIVE', active: 1 });
       expect(JSON.stringify(update)).not.to.match(/payloadRef|parseResultJson|gridfs/);
     } finally {
-      await engine.close();
+      await jobs.close();
     }
   });
 });

@@ -1,4 +1,4 @@
-// Shared by the engine and worker tests: a config of their own (database, topics, group, spool
+// Shared by the jobs and worker tests: a config of their own (database, topics, group, spool
 // directory), generated DOCX files, and worker child processes started the way the chart runs them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -17,9 +17,9 @@ import {
 } from '../../../kit/src/index.js';
 import { testDbName, testKafkaBrokers, testMongoUri } from '../../../kit/test/support/servers.js';
 import { documentImportConfigSchema, type DocumentImportConfig } from '../../src/config.js';
-import { createJobEngine, type JobEngine } from '../../src/jobs/engine.js';
 import { outboxModels } from '../../../kit/src/index.js';
 import { makeDocx } from '../parser/support/build-docx.js';
+import { openJobs, type OpenJobs } from '../../src/domain/jobs/open.js';
 
 export const SCOPE = { organizationId: 'org-1', actorId: 'teacher-1' };
 
@@ -61,16 +61,16 @@ export async function connect(config: DocumentImportConfig): Promise<MongoHandle
 
 export const quietLogger = () => createLogger({ name: 'docx-test', level: 'silent' });
 
-/** The test's database, a plain bus on its brokers and a job engine over both (what a worker process shares with the test). */
-export async function testEngine(setup: TestSetup): Promise<{ db: MongoHandle; bus: EventBus; engine: JobEngine }> {
+/** The test's database, a plain bus on its brokers and the job deps over both (what a worker process shares with the test). */
+export async function testJobs(setup: TestSetup): Promise<{ db: MongoHandle; bus: EventBus; jobs: OpenJobs }> {
   const db = await connect(setup.config);
   const bus = createKafkaBus({
     brokers: setup.config.KAFKA_BROKERS!.split(','),
     clientId: 'docx-test',
     logger: quietLogger(),
   });
-  const engine = await createJobEngine({ config: setup.config, db, bus, logger: quietLogger() });
-  return { db, bus, engine };
+  const jobs = await openJobs({ config: setup.config, db, bus, logger: quietLogger() });
+  return { db, bus, jobs };
 }
 
 /** A real DOCX with `n` numbered questions, each with four options and an answer line. */

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { EventBus, MongoHandle } from '../../../kit/src/index.js';
 import { waitFor } from '../../../kit/test/support/kafka-helpers.js';
-import type { JobEngine } from '../../src/jobs/engine.js';
 import { WorkerHealth } from '../../src/worker/health.js';
 import { closeHealth, serveHealth } from '../../src/worker/health-server.js';
 import {
@@ -14,11 +13,14 @@ import {
   SCOPE,
   startWorkerProcess,
   stopWorker,
-  testEngine,
+  testJobs,
   testSetup,
   type TestSetup,
   type WorkerProcess,
 } from '../jobs/support.js';
+import type { OpenJobs } from '../../src/domain/jobs/open.js';
+import { getJob } from '../../src/domain/jobs/queries.js';
+import { submitJob } from '../../src/domain/jobs/submit.js';
 
 async function probe(port: number, path: string, method = 'GET') {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, { method });
@@ -74,19 +76,19 @@ describe('docx worker process probes (real MongoDB and Kafka)', function () {
   let setup: TestSetup;
   let db: MongoHandle;
   let bus: EventBus;
-  let engine: JobEngine;
+  let jobs: OpenJobs;
   let worker: WorkerProcess | undefined;
 
   before(async () => {
     setup = testSetup(import.meta.url);
-    ({ db, bus, engine } = await testEngine(setup));
+    ({ db, bus, jobs } = await testJobs(setup));
   });
   afterEach(async () => {
     if (worker) await stopWorker(worker);
     worker = undefined;
   });
   after(async () => {
-    await engine.close();
+    await jobs.close();
     await bus.close();
     await db.conn.dropDatabase();
     await db.conn.close();
@@ -110,13 +112,17 @@ describe('docx worker process probes (real MongoDB and Kafka)', function () {
       status: 200,
       body: { status: 'ok', message: 'consuming, 0 job(s) in hand' },
     });
-    const { job } = await engine.submitUpload(SCOPE, {
+    const { job } = await submitJob(jobs.deps, SCOPE, {
       source: { bytes: await questionsDocx(2) },
       fileName: 'probe.docx',
       jobKind: 'QAS',
       jobSource: 'UPLOAD',
     });
-    await waitFor('the job COMPLETED', async () => (await engine.get(SCOPE, job.id)).status === 'COMPLETED', 90_000);
+    await waitFor(
+      'the job COMPLETED',
+      async () => (await getJob(jobs.deps, SCOPE, job.id)).status === 'COMPLETED',
+      90_000,
+    );
     expect((await probe(port, '/healthz')).status).to.equal(200);
     worker.child.kill('SIGTERM');
     expect(await worker.exited).to.equal(0);

@@ -1,6 +1,6 @@
 // A `docx-worker` process on the secure profile's SASL_SSL Kafka (SCRAM, private CA), with a release
 // topic prefix: the operator hands it the physical queue names, as the chart writes them into the
-// DocxImportJob, and the API side (an engine in the test process) uses the logical ones.
+// DocxImportJob, and the API side (the job use cases in the test process) uses the logical ones.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Kafka, logLevel } from 'kafkajs';
@@ -13,7 +13,6 @@ import {
 } from '../../../kit/src/index.js';
 import { waitFor } from '../../../kit/test/support/kafka-helpers.js';
 import { startSecureInfra } from '../../../kit/test/support/secure-infra.js';
-import { createJobEngine, type JobEngine } from '../../src/jobs/engine.js';
 import {
   connect,
   questionsDocx,
@@ -25,6 +24,9 @@ import {
   type TestSetup,
   type WorkerProcess,
 } from '../jobs/support.js';
+import { openJobs, type OpenJobs } from '../../src/domain/jobs/open.js';
+import { getJob } from '../../src/domain/jobs/queries.js';
+import { submitJob } from '../../src/domain/jobs/submit.js';
 
 const KAFKA_KEYS = [
   'KAFKA_BROKERS',
@@ -41,7 +43,7 @@ describe('docx-worker process on SASL_SSL Kafka with a topic prefix', function (
   let setup: TestSetup;
   let db: MongoHandle;
   let bus: EventBus;
-  let engine: JobEngine;
+  let jobs: OpenJobs;
   let worker: WorkerProcess | undefined;
 
   before(async () => {
@@ -50,11 +52,11 @@ describe('docx-worker process on SASL_SSL Kafka with a topic prefix', function (
     setup = testSetup(import.meta.url, { ...kafkaEnv, KAFKA_TOPIC_PREFIX: prefix });
     db = await connect(setup.config);
     bus = createKafkaBus(kafkaBusOptions(setup.config, 'docx-test', quietLogger()));
-    engine = await createJobEngine({ config: setup.config, db, bus, logger: quietLogger() });
+    jobs = await openJobs({ config: setup.config, db, bus, logger: quietLogger() });
   });
   after(async () => {
     if (worker) await stopWorker(worker);
-    await engine?.close();
+    await jobs?.close();
     await bus?.close();
     await db?.conn.dropDatabase();
     await db?.conn.close();
@@ -70,7 +72,7 @@ describe('docx-worker process on SASL_SSL Kafka with a topic prefix', function (
       DOCX_IMPORT_CONSUMER_GROUP: group,
       WORKER_HEALTH_PORT: '0',
     });
-    const { job } = await engine.submitUpload(SCOPE, {
+    const { job } = await submitJob(jobs.deps, SCOPE, {
       source: { bytes: await questionsDocx(3) },
       fileName: 'secure.docx',
       jobKind: 'QAS',
@@ -78,10 +80,10 @@ describe('docx-worker process on SASL_SSL Kafka with a topic prefix', function (
     });
     await waitFor(
       `job ${job.id} COMPLETED by the worker (output so far: ${worker.output().slice(-500)})`,
-      async () => (await engine.get(SCOPE, job.id)).status === 'COMPLETED',
+      async () => (await getJob(jobs.deps, SCOPE, job.id)).status === 'COMPLETED',
       180_000,
     );
-    expect((await engine.get(SCOPE, job.id)).counters).to.include({ totalQuestions: 3 });
+    expect((await getJob(jobs.deps, SCOPE, job.id)).counters).to.include({ totalQuestions: 3 });
 
     // What the operator reads: the physical group's committed offset on the physical topic.
     const kafka = new Kafka({

@@ -1,5 +1,5 @@
 // The parser workers as the chart runs them: `docx-worker` child processes on a consumer group,
-// against the real MongoDB and Kafka, with an engine in the test process playing the API.
+// against the real MongoDB and Kafka, with the job use cases in the test process playing the API.
 import { expect } from 'chai';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +7,6 @@ import { TOPICS } from '../../../../kafka/topics.js';
 import type { EventBus, MongoHandle } from '../../../kit/src/index.js';
 import { expectValidEvent } from '../../../kit/test/support/event-schemas.js';
 import { waitFor } from '../../../kit/test/support/kafka-helpers.js';
-import { createJobEngine, type JobEngine, type JobStatus } from '../../src/jobs/engine.js';
 import { jobModels } from '../../src/store/job-models.js';
 import { makeDocx } from '../parser/support/build-docx.js';
 import {
@@ -18,12 +17,17 @@ import {
   SCOPE,
   startWorkerProcess,
   stopWorker,
-  testEngine,
+  testJobs,
   testSetup,
   zipBombDocx,
   type TestSetup,
   type WorkerProcess,
 } from '../jobs/support.js';
+import { openJobs, type OpenJobs } from '../../src/domain/jobs/open.js';
+import { getJob, jobEvents, jobStatus, listJobs } from '../../src/domain/jobs/queries.js';
+import { recoverJobs } from '../../src/domain/jobs/recover.js';
+import { submitJob } from '../../src/domain/jobs/submit.js';
+import type { JobStatus } from '../../src/domain/jobs/types.js';
 
 const DEADLINE_MS = 90_000;
 
@@ -32,13 +36,13 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
   let setup: TestSetup;
   let db: MongoHandle;
   let bus: EventBus;
-  let engine: JobEngine;
+  let jobs: OpenJobs;
   let workers: WorkerProcess[] = [];
   let docx: Buffer;
 
   before(async () => {
     setup = testSetup(import.meta.url);
-    ({ db, bus, engine } = await testEngine(setup));
+    ({ db, bus, jobs } = await testJobs(setup));
     docx = await questionsDocx(4);
   });
   afterEach(async () => {
@@ -46,16 +50,16 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
     workers = [];
   });
   after(async () => {
-    await engine.close();
+    await jobs.close();
     await bus.close();
     await db.conn.dropDatabase();
     await db.conn.close();
   });
 
   const submit = (bytes: Buffer, fileName = 'de.docx', jobKind: 'QAS' | 'DOCX_FAST' = 'QAS') =>
-    engine.submitUpload(SCOPE, { source: { bytes }, fileName, jobKind, jobSource: 'UPLOAD' }).then((r) => r.job);
+    submitJob(jobs.deps, SCOPE, { source: { bytes }, fileName, jobKind, jobSource: 'UPLOAD' }).then((r) => r.job);
 
-  const statusOf = async (id: string) => (await engine.get(SCOPE, id)).status;
+  const statusOf = async (id: string) => (await getJob(jobs.deps, SCOPE, id)).status;
 
   const until = (id: string, wanted: JobStatus[]) =>
     waitFor(`job ${id} to reach ${wanted.join('|')}`, async () => wanted.includes(await statusOf(id)), DEADLINE_MS);
@@ -70,7 +74,7 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
     worker();
     const job = await submit(docx, 'fast.docx', 'DOCX_FAST');
     await until(job.id, ['COMPLETED']);
-    const detail = await engine.get(SCOPE, job.id);
+    const detail = await getJob(jobs.deps, SCOPE, job.id);
     expect(detail.counters).to.include({ totalQuestions: 4 });
     expect(detail.queue).to.equal(undefined);
     expect((detail.parseResultJson!.questions as unknown[]).length).to.equal(4);
@@ -79,7 +83,7 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
       token: `materialized-${job.id}`,
       assets: [],
     });
-    expect((await engine.events(SCOPE, job.id)).map((e) => e.type)).to.deep.equal([
+    expect((await jobEvents(jobs.deps, SCOPE, job.id)).map((e) => e.type)).to.deep.equal([
       'job.queued',
       'job.started',
       'job.completed',
@@ -95,12 +99,12 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
       expectValidEvent(e, TOPICS.docxImportJobEvents);
       expect(JSON.stringify(e)).not.to.match(/spool-dir|payloadRef|Giá trị của/);
     }
-    expect((await engine.status(SCOPE, job.id)).totalQuestions).to.equal(4);
+    expect((await jobStatus(jobs.deps, SCOPE, job.id)).totalQuestions).to.equal(4);
   });
 
   it('records auto_approval.failed (job stays COMPLETED) when the question bank is not configured', async () => {
     worker();
-    const { job } = await engine.submitUpload(SCOPE, {
+    const { job } = await submitJob(jobs.deps, SCOPE, {
       source: { bytes: docx },
       fileName: 'auto.docx',
       jobKind: 'DOCX_FAST',
@@ -110,7 +114,7 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
     const types = await waitFor(
       'auto_approval.failed',
       async () => {
-        const t = (await engine.events(SCOPE, job.id)).map((e) => e.type);
+        const t = (await jobEvents(jobs.deps, SCOPE, job.id)).map((e) => e.type);
         return t.includes('auto_approval.failed') ? t : null;
       },
       DEADLINE_MS,
@@ -138,8 +142,10 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
     await until(entities.id, ['FAILED']);
     await until(bomb.id, ['FAILED']);
     await until(fine.id, ['COMPLETED']);
-    expect((await engine.get(SCOPE, entities.id)).errorSummary!.code).to.equal('DOCX_XML_DOCTYPE');
-    expect((await engine.get(SCOPE, bomb.id)).errorSummary!.code).to.match(/^DOCX_(COMPRESSION_RATIO|TOO_LARGE)$/);
+    expect((await getJob(jobs.deps, SCOPE, entities.id)).errorSummary!.code).to.equal('DOCX_XML_DOCTYPE');
+    expect((await getJob(jobs.deps, SCOPE, bomb.id)).errorSummary!.code).to.match(
+      /^DOCX_(COMPRESSION_RATIO|TOO_LARGE)$/,
+    );
     expect(w.child.exitCode).to.equal(null);
     const failed = (await outboxEvents(db, setup.config.DOCX_IMPORT_EVENTS_TOPIC)).filter(
       (e) => e.type === 'docx-import.job.failed.v1',
@@ -152,7 +158,7 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
     const notice = Buffer.from(await makeDocx(['Thông báo họp phụ huynh', 'Thời gian: thứ Bảy']));
     const job = await submit(notice, 'thong-bao.docx');
     await until(job.id, ['FAILED']);
-    expect((await engine.get(SCOPE, job.id)).errorSummary).to.deep.equal({
+    expect((await getJob(jobs.deps, SCOPE, job.id)).errorSummary).to.deep.equal({
       code: 'DOCX_NO_QUESTIONS_FOUND',
       message:
         'no question found in 2 paragraphs and 0 tables; the first lines: "Thông báo họp phụ huynh", "Thời gian: thứ Bảy"',
@@ -173,31 +179,31 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
   it('completes ten uploads submitted at once with two worker processes', async () => {
     worker();
     worker();
-    const jobs = await Promise.all(Array.from({ length: 10 }, (_, i) => submit(docx, `burst-${i}.docx`)));
-    for (const job of jobs) await until(job.id, ['COMPLETED']);
-    const page = await engine.list(SCOPE, { q: 'burst-' }, { page: 1, limit: 20 });
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => submit(docx, `burst-${i}.docx`)));
+    for (const job of burst) await until(job.id, ['COMPLETED']);
+    const page = await listJobs(jobs.deps, SCOPE, { q: 'burst-' }, { page: 1, limit: 20 });
     expect(page.items.filter((j) => j.status === 'COMPLETED')).to.have.length(10);
   });
 
   it('after a service restart with jobs in flight, re-enqueued jobs complete and a lost payload FAILs', async () => {
     // The "crashed" service stored the jobs but never published (its relay never ran).
-    const quiet = await createJobEngine({
+    const quiet = await openJobs({
       config: { ...setup.config, OUTBOX_PUBLISHER: 'none' },
       db,
       logger: quietLogger(),
     });
     const up = (name: string) =>
-      quiet.submitUpload(SCOPE, { source: { bytes: docx }, fileName: name, jobKind: 'QAS', jobSource: 'UPLOAD' });
+      submitJob(quiet.deps, SCOPE, { source: { bytes: docx }, fileName: name, jobKind: 'QAS', jobSource: 'UPLOAD' });
     const kept = (await up('restart-kept.docx')).job;
     const lost = (await up('restart-lost.docx')).job;
     await quiet.close();
     const { ImportJob } = jobModels(db.conn);
     await ImportJob.updateOne({ _id: kept.id }, { $set: { status: 'PROCESSING', lease: null } });
     rmSync(join(setup.config.DOCX_IMPORT_PAYLOAD_DIR, `${lost.id}-r1.docx`));
-    expect(await engine.recover()).to.deep.include({ failed: 1 });
+    expect(await recoverJobs(jobs.deps)).to.deep.include({ failed: 1 });
     worker();
     await until(kept.id, ['COMPLETED']);
-    const failed = await engine.get(SCOPE, lost.id);
+    const failed = await getJob(jobs.deps, SCOPE, lost.id);
     expect(failed.status).to.equal('FAILED');
     expect(failed.errorSummary!.code).to.equal('DOCX_IMPORT_PAYLOAD_MISSING');
   });
@@ -221,10 +227,10 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
       }
       const survivor = worker();
       await until(job.id, ['FAILED']);
-      const failed = await engine.get(SCOPE, job.id);
+      const failed = await getJob(jobs.deps, SCOPE, job.id);
       expect(failed.errorSummary!.code).to.equal('DOCX_WORKER_CRASHED');
       expect((await ImportJob.findById(job.id).lean())!.attempts).to.equal(3);
-      expect((await engine.events(SCOPE, job.id)).map((e) => e.type)).to.deep.equal([
+      expect((await jobEvents(jobs.deps, SCOPE, job.id)).map((e) => e.type)).to.deep.equal([
         'job.queued',
         'job.started',
         'job.started',
@@ -262,7 +268,7 @@ describe('docx-worker processes (real MongoDB and Kafka)', function () {
       expect(await first.exited).to.equal('SIGKILL');
       worker();
       await until(job.id, ['COMPLETED']);
-      const types = (await engine.events(SCOPE, job.id)).map((e) => e.type);
+      const types = (await jobEvents(jobs.deps, SCOPE, job.id)).map((e) => e.type);
       expect(types).to.deep.equal(['job.queued', 'job.started', 'job.started', 'job.completed']);
     } finally {
       rmSync(pauseFile, { force: true });

@@ -26,3 +26,17 @@ export function isJson(v: unknown): v is Json {
   const proto = Object.getPrototypeOf(v) as unknown;
   return (proto === Object.prototype || proto === null) && Object.values(v as object).every(isJson);
 }
+
+/**
+ * An object of required non-negative integer counters, one per name in order (the import jobs'
+ * counters, the question-bank ingest's counts): one shape instead of a hand-written copy per service.
+ * `closed` adds `additionalProperties: false`.
+ */
+export function counterObject(names: readonly string[], opts: { closed?: boolean } = {}): JsonObject {
+  return {
+    type: 'object',
+    ...(opts.closed ? { additionalProperties: false } : {}),
+    required: [...names],
+    properties: Object.fromEntries(names.map((n) => [n, { type: 'integer', minimum: 0 }])),
+  };
+}

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../../kit/src/index.js';
+import { counterObject, type JsonObject } from '../../../kit/src/index.js';
 import { CORE_TYPES } from '../store/question-models.js';
 
 /** Response shapes of the DOCX ingest. */
@@ -54,19 +54,9 @@ export const INGEST_SCHEMAS: JsonObject = {
           properties: { sourceGroupId: { type: 'string' }, groupId: { type: 'string' } },
         },
       },
-      counts: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['questions', 'groups', 'options', 'subItems', 'mediaRefs', 'formulaRefs'],
-        properties: {
-          questions: { type: 'integer', minimum: 0 },
-          groups: { type: 'integer', minimum: 0 },
-          options: { type: 'integer', minimum: 0 },
-          subItems: { type: 'integer', minimum: 0 },
-          mediaRefs: { type: 'integer', minimum: 0 },
-          formulaRefs: { type: 'integer', minimum: 0 },
-        },
-      },
+      counts: counterObject(['questions', 'groups', 'options', 'subItems', 'mediaRefs', 'formulaRefs'], {
+        closed: true,
+      }),
       warnings: {
         type: 'array',
         description:

@@ -2,19 +2,20 @@
 // release the payload. Database errors are thrown (the kit retries the message, the offset stays
 // uncommitted); a refusal of the file is the job's failure, never the worker's.
 import { existsSync } from 'node:fs';
-import { writeJob, type JobContext } from '../jobs/context.js';
-import { jobCompleted, type WorkItem } from '../jobs/events.js';
-import { failJob, PAYLOAD_MISSING } from '../jobs/recover.js';
-import type { JobFailure } from '../jobs/types.js';
-import { countersOf, REVIEW, stateFields, warningCodesOf } from '../jobs/view.js';
-import type { ImportJobRow, PayloadRef } from '../store/job-models.js';
+import type { ImportJobRow, PayloadRef } from '../../store/job-models.js';
 import { claimJob, failExhausted, renewLease } from './claim.js';
+import { jobCompleted, type WorkItem } from './events.js';
 import { ParseFailure, type ParseOutcome, type ParseStep } from './parse-step.js';
+import { failJob, PAYLOAD_MISSING } from './recover.js';
+import type { JobDeps, JobFailure } from './types.js';
+import { countersOf, REVIEW, stateFields, warningCodesOf } from './view.js';
+import { writeJob } from './write.js';
 
+/** What a worker runs its items with: the job deps, the parse step and the process's hooks. */
 export interface WorkerRuntime {
-  ctx: JobContext;
+  jobs: JobDeps;
   parse: ParseStep;
-  /** After a job COMPLETED (auto-approval); its errors are logged, never the job's. */
+  /** After a job COMPLETED (auto-approval, domain/approve.ts); its errors are logged, never the job's. */
   completed: (jobId: string) => Promise<void>;
   /** True once the worker stops: a waiting handler gives up and leaves its offset uncommitted. */
   stopping: () => boolean;
@@ -57,34 +58,36 @@ async function parseOrFailure(rt: WorkerRuntime, row: ImportJobRow, bytes: Buffe
   }
 }
 
+/** A run in hand: its row, the lease token and the spooled payload. */
 interface Claimed {
   row: ImportJobRow;
   token: string;
   payload: PayloadRef;
 }
 
-async function complete(rt: WorkerRuntime, { row, token, payload }: Claimed, outcome: ParseOutcome) {
+/** The run's outcome stored (COMPLETED, payload reference cleared) with `job.completed`; null when the lease was lost. */
+async function completeRun(rt: WorkerRuntime, { row, token, payload }: Claimed, outcome: ParseOutcome) {
   const counters = countersOf(outcome.output);
-  const latencyMs = Date.now() - new Date(row.startedAt ?? rt.ctx.clock()).getTime();
+  const latencyMs = Date.now() - new Date(row.startedAt ?? rt.jobs.clock()).getTime();
   const set = {
-    status: 'COMPLETED',
+    status: 'COMPLETED' as const,
     ...stateFields('COMPLETED'),
     reviewStatus: REVIEW.ready,
     parseResultJson: JSON.stringify(outcome.output),
     packagingJson: JSON.stringify(packaging(row, payload, outcome)),
     counters,
     errorSummary: null,
-    completedAt: rt.ctx.clock(),
+    completedAt: rt.jobs.clock(),
     lease: null,
     payloadRef: null,
   };
   const spec = jobCompleted(row, { counters, warningCodes: warningCodesOf(outcome.output), latencyMs });
-  return writeJob(rt.ctx, { _id: row._id, run: row.run, status: 'PROCESSING', 'lease.token': token }, { set }, spec);
+  const match = { id: row._id, run: row.run, statuses: ['PROCESSING' as const], leaseToken: token };
+  return writeJob(rt.jobs, match, { set }, spec);
 }
 
 async function runClaimed(rt: WorkerRuntime, row: ImportJobRow, token: string): Promise<void> {
-  const { ctx } = rt;
-  const pauseFile = ctx.config.DOCX_WORKER_PAUSE_FILE;
+  const pauseFile = rt.jobs.config.DOCX_WORKER_PAUSE_FILE;
   if (pauseFile) await waitUntil(rt, () => !existsSync(pauseFile));
   const done = rt.inHand?.(row._id);
   try {
@@ -95,41 +98,45 @@ async function runClaimed(rt: WorkerRuntime, row: ImportJobRow, token: string): 
 }
 
 async function runHeld(rt: WorkerRuntime, row: ImportJobRow, token: string): Promise<void> {
-  const { ctx } = rt;
+  const { jobs } = rt;
   const payload = row.payloadRef;
-  const bytes = payload ? await ctx.spool.read(payload) : null;
+  const bytes = payload ? await jobs.store.spool.read(payload) : null;
   if (!payload || !bytes) {
-    await failJob(ctx, row, PAYLOAD_MISSING, { 'lease.token': token });
+    await failJob(jobs, row, PAYLOAD_MISSING, { leaseToken: token });
     return;
   }
   const outcome = await parseOrFailure(rt, row, bytes);
   const ended =
     'code' in outcome
-      ? await failJob(ctx, row, outcome, { 'lease.token': token })
-      : await complete(rt, { row, token, payload }, outcome);
+      ? await failJob(jobs, row, outcome, { leaseToken: token })
+      : await completeRun(rt, { row, token, payload }, outcome);
   if (!ended) {
-    ctx.logger.warn({ jobId: row._id, run: row.run }, 'docx worker: lease lost, result discarded');
+    jobs.logger.warn({ jobId: row._id, run: row.run }, 'docx worker: lease lost, result discarded');
     return;
   }
-  await ctx.spool.remove(payload);
-  ctx.logger.info({ jobId: row._id, run: row.run, status: ended.status }, 'docx worker: job ended');
+  await jobs.store.spool.remove(payload);
+  jobs.logger.info({ jobId: row._id, run: row.run, status: ended.status }, 'docx worker: job ended');
   if (ended.status === 'COMPLETED') await rt.completed(row._id).catch(() => undefined);
 }
 
 // The run's workers all died on it: FAILED, payload released. False when it moved on (look again).
 async function endExhausted(rt: WorkerRuntime, row: ImportJobRow): Promise<boolean> {
-  const ended = await failExhausted(rt.ctx, row);
+  const ended = await failExhausted(rt.jobs, row);
   if (!ended) return false;
-  if (row.payloadRef) await rt.ctx.spool.remove(row.payloadRef);
-  rt.ctx.logger.warn({ jobId: row._id, run: row.run, attempts: row.attempts }, 'docx worker: poison job FAILED');
+  if (row.payloadRef) await rt.jobs.store.spool.remove(row.payloadRef);
+  rt.jobs.logger.warn({ jobId: row._id, run: row.run, attempts: row.attempts }, 'docx worker: poison job FAILED');
   return true;
 }
 
+/**
+ * One work item, start to end: claim, read the spool, parse, store the outcome with its event,
+ * release the payload; a copy of a run another live worker holds waits for its lease.
+ */
 export async function handleWorkItem(rt: WorkerRuntime, item: WorkItem): Promise<void> {
   for (;;) {
-    const claim = await claimJob(rt.ctx, item);
+    const claim = await claimJob(rt.jobs, item);
     if (claim.kind === 'drop') {
-      rt.ctx.logger.info({ jobId: item.jobId, run: item.run, reason: claim.reason }, 'docx worker: work item dropped');
+      rt.jobs.logger.info({ jobId: item.jobId, run: item.run, reason: claim.reason }, 'docx worker: work item dropped');
       return;
     }
     if (claim.kind === 'exhausted') {
@@ -137,7 +144,7 @@ export async function handleWorkItem(rt: WorkerRuntime, item: WorkItem): Promise
       continue;
     }
     if (claim.kind === 'claimed') {
-      const stopRenewing = renewLease(rt.ctx, claim.row._id, claim.token);
+      const stopRenewing = renewLease(rt.jobs, claim.row._id, claim.token);
       try {
         return await runClaimed(rt, claim.row, claim.token);
       } finally {
@@ -145,6 +152,6 @@ export async function handleWorkItem(rt: WorkerRuntime, item: WorkItem): Promise
       }
     }
     const until = claim.until.getTime();
-    await waitUntil(rt, () => rt.ctx.clock().getTime() >= until);
+    await waitUntil(rt, () => rt.jobs.clock().getTime() >= until);
   }
 }

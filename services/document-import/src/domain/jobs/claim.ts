@@ -4,37 +4,31 @@
 // Every claim counts one attempt on the row, in the claiming write, so before any byte is parsed:
 // a document that kills each worker that opens it is FAILED (DOCX_WORKER_CRASHED) by the next
 // delivery once DOCX_WORKER_MAX_ATTEMPTS workers took it, instead of being redelivered forever.
-import { writeJob, type JobContext } from '../jobs/context.js';
-import type { WorkItem } from '../jobs/events.js';
-import { jobStarted } from '../jobs/events.js';
-import { failJob } from '../jobs/recover.js';
-import type { JobFailure } from '../jobs/types.js';
-import { stateFields } from '../jobs/view.js';
-import type { ImportJobRow } from '../store/job-models.js';
+import { findJob, renewJobLease } from '../../store/job-store.js';
+import type { ImportJobRow } from '../../store/job-models.js';
+import { jobStarted, type WorkItem } from './events.js';
+import { failJob } from './recover.js';
+import type { JobDeps, JobFailure } from './types.js';
+import { stateFields } from './view.js';
+import { writeJob } from './write.js';
 
+/** What a delivery of a work item finds: its run to take, to drop, to wait for, or run out of attempts. */
 export type Claim =
   | { kind: 'claimed'; row: ImportJobRow; token: string }
   | { kind: 'drop'; reason: string }
   | { kind: 'wait'; until: Date }
   | { kind: 'exhausted'; row: ImportJobRow };
 
+/** The failure code of a run whose workers all died on it. */
 export const WORKER_CRASHED = 'DOCX_WORKER_CRASHED';
 
+/** The failure of a run taken `attempts` times by workers that died. */
 export function workerCrashed(attempts: number): JobFailure {
   return {
     code: WORKER_CRASHED,
     message: `The parser worker stopped (crash, out of memory or time limit) on each of ${attempts} attempts at this document; it is not retried`,
   };
 }
-
-// A run no live worker holds: waiting, or taken by a worker whose lease ran out.
-const claimable = (now: Date) => ({
-  $or: [
-    { status: 'PENDING' },
-    { status: 'PROCESSING', lease: null },
-    { status: 'PROCESSING', 'lease.until': { $lt: now } },
-  ],
-});
 
 function verdict(row: ImportJobRow | null, item: WorkItem, now: Date): Claim | null {
   if (!row) return { kind: 'drop', reason: 'unknown job' };
@@ -46,21 +40,23 @@ function verdict(row: ImportJobRow | null, item: WorkItem, now: Date): Claim | n
   return null;
 }
 
-export async function claimJob(ctx: JobContext, item: WorkItem): Promise<Claim> {
-  const row = await ctx.models.ImportJob.findById(item.jobId).select('+payloadRef').lean<ImportJobRow>().exec();
-  const now = ctx.clock();
+/** Takes the item's run under a new lease (one attempt counted in the same write), or says why not. */
+export async function claimJob(deps: JobDeps, item: WorkItem): Promise<Claim> {
+  const row = await findJob(deps.store, { id: item.jobId }, 'payload');
+  const now = deps.clock();
   const early = verdict(row, item, now);
   if (early || !row) return early ?? { kind: 'drop', reason: 'unknown job' };
-  if ((row.attempts ?? 0) >= ctx.config.DOCX_WORKER_MAX_ATTEMPTS) return { kind: 'exhausted', row };
-  const token = ctx.newId();
-  const filter = { _id: row._id, run: item.run, ...claimable(now) };
+  if ((row.attempts ?? 0) >= deps.config.DOCX_WORKER_MAX_ATTEMPTS) return { kind: 'exhausted', row };
+  const token = deps.newId();
+  // A run no live worker holds: waiting, or taken by a worker whose lease ran out.
+  const match = { id: row._id, run: item.run, claimableAt: now };
   const set = {
-    status: 'PROCESSING',
+    status: 'PROCESSING' as const,
     ...stateFields('PROCESSING'),
     startedAt: now,
-    lease: { token, until: new Date(now.getTime() + ctx.config.DOCX_WORKER_LEASE_MS) },
+    lease: { token, until: new Date(now.getTime() + deps.config.DOCX_WORKER_LEASE_MS) },
   };
-  const claimed = await writeJob(ctx, filter, { set, inc: { attempts: 1 } }, jobStarted(row));
+  const claimed = await writeJob(deps, match, { set, incAttempts: true }, jobStarted(row));
   // Someone else took it between the read and the write: look again.
   if (!claimed) return { kind: 'wait', until: now };
   return { kind: 'claimed', row: { ...claimed, payloadRef: row.payloadRef }, token };
@@ -70,19 +66,19 @@ export async function claimJob(ctx: JobContext, item: WorkItem): Promise<Claim> 
  * FAILED with DOCX_WORKER_CRASHED, payload reference cleared, `job.failed` stored and published;
  * null when the run moved on meanwhile (another worker, a reprocess).
  */
-export function failExhausted(ctx: JobContext, row: ImportJobRow): Promise<ImportJobRow | null> {
+export function failExhausted(deps: JobDeps, row: ImportJobRow): Promise<ImportJobRow | null> {
   const attempts = row.attempts ?? 0;
-  return failJob(ctx, row, workerCrashed(attempts), { attempts, ...claimable(ctx.clock()) });
+  return failJob(deps, row, workerCrashed(attempts), { attempts, claimableAt: deps.clock() });
 }
 
 /** Keeps the lease alive while the job runs; renewals do not touch updatedAt (no live update). */
-export function renewLease(ctx: JobContext, jobId: string, token: string): () => void {
-  const every = Math.max(200, Math.floor(ctx.config.DOCX_WORKER_LEASE_MS / 3));
+export function renewLease(deps: JobDeps, jobId: string, token: string): () => void {
+  const every = Math.max(200, Math.floor(deps.config.DOCX_WORKER_LEASE_MS / 3));
   const timer = setInterval(() => {
-    const until = new Date(ctx.clock().getTime() + ctx.config.DOCX_WORKER_LEASE_MS);
-    ctx.models.ImportJob.updateOne({ _id: jobId, 'lease.token': token }, { $set: { 'lease.until': until } })
-      .exec()
-      .catch((err: unknown) => ctx.logger.warn({ err, jobId }, 'docx worker: lease renewal failed'));
+    const until = new Date(deps.clock().getTime() + deps.config.DOCX_WORKER_LEASE_MS);
+    renewJobLease(deps.store, jobId, token, until).catch((err: unknown) =>
+      deps.logger.warn({ err, jobId }, 'docx worker: lease renewal failed'),
+    );
   }, every);
   timer.unref();
   return () => clearInterval(timer);

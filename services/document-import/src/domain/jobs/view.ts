@@ -1,6 +1,6 @@
 // Pure mappings: a stored job row to the summary and detail shapes, the per-state status fields,
 // and the counters of a parse output.
-import type { ApprovalRow, ImportJobRow } from '../store/job-models.js';
+import type { ApprovalRow, ImportJobRow } from '../../store/job-models.js';
 import type { JobCounters, JobDetail, JobStatus, JobSummary, QueueInfo, StoredApproval } from './types.js';
 
 /** The sub-statuses each job state shows (the contract names the fields, not their values). */
@@ -41,6 +41,7 @@ export function stateFields(status: JobStatus) {
   }
 }
 
+/** The reviewStatus values of each step. */
 export const REVIEW = {
   none: 'NOT_READY',
   ready: 'PENDING_REVIEW',
@@ -48,6 +49,7 @@ export const REVIEW = {
   approved: 'APPROVED',
 } as const;
 
+/** The counters of a job with no output yet. */
 export const ZERO_COUNTERS: JobCounters = Object.freeze({
   totalQuestions: 0,
   parsedQuestions: 0,
@@ -87,12 +89,14 @@ export function countersOf(output: Item): JobCounters {
   };
 }
 
+/** The distinct warning codes of an output (code-shaped ones only), for job.completed. */
 export function warningCodesOf(output: Item): string[] {
   return [...new Set(list(output.warnings).map((w) => String(w.code)))].filter((c) => /^[A-Z][A-Z0-9_]*$/.test(c));
 }
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
+/** A row as the summary shape (dates as ISO text, the queue when given). */
 export function toSummary(row: ImportJobRow, queue?: QueueInfo): JobSummary {
   const summary: JobSummary = {
     id: row._id,
@@ -129,10 +133,12 @@ export function toSummary(row: ImportJobRow, queue?: QueueInfo): JobSummary {
   return summary;
 }
 
+/** A stored JSON text as an object; null for none. */
 export function parseJson(text: string | null | undefined): Record<string, unknown> | null {
   return text ? (JSON.parse(text) as Record<string, unknown>) : null;
 }
 
+/** A stored approval row as the answer shape. */
 export function toApproval(a: ApprovalRow): StoredApproval {
   return {
     approvalKey: a.approvalKey,
@@ -146,6 +152,7 @@ export function toApproval(a: ApprovalRow): StoredApproval {
   };
 }
 
+/** A row as the detail shape (the reviewed result, when saved, as parseResultJson). */
 export function toDetail(row: ImportJobRow, queue?: QueueInfo): JobDetail {
   const original = parseJson(row.parseResultJson);
   return {

@@ -1,15 +1,17 @@
 // What a worker does with the bytes of one run. The native parser always runs; the external parser
 // client and media materialization plug in here (ParseStep) when the integrations provide them.
-import { DocxError, type QasOutput } from '../parser/index.js';
-import { parserSandbox } from '../sandbox/index.js';
-import type { JobFailure } from '../jobs/types.js';
-import type { ImportJobRow } from '../store/job-models.js';
+import { DocxError, type QasOutput } from '../../parser/index.js';
+import { parserSandbox } from '../../sandbox/index.js';
+import type { ImportJobRow } from '../../store/job-models.js';
+import type { JobFailure } from './types.js';
 
+/** A run's job fields and its bytes, as the parse step gets them. */
 export interface ParseInput {
   job: Pick<ImportJobRow, '_id' | 'organizationId' | 'createdBy' | 'jobKind' | 'fileName' | 'run'>;
   bytes: Buffer;
 }
 
+/** The parse step's result: the QAS output and the engine facts. */
 export interface ParseOutcome {
   output: Record<string, unknown>;
   /** Engine facts kept in packagingJson (which parsers ran, what they said). */
@@ -19,6 +21,7 @@ export interface ParseOutcome {
 /** Turns a run's bytes into the QAS output; throws ParseFailure for a refusal of the file. */
 export type ParseStep = (input: ParseInput) => Promise<ParseOutcome>;
 
+/** A refusal of the file: the job's failure, never the worker's. */
 export class ParseFailure extends Error {
   constructor(readonly failure: JobFailure) {
     super(failure.message);
@@ -26,6 +29,7 @@ export class ParseFailure extends Error {
   }
 }
 
+/** The warning beside a native-only result (no external parser configured). */
 export const NOT_CONNECTED = {
   code: 'PARSER_ENGINE_NOT_CONNECTED',
   message: 'No external parser is configured; the native parser result is returned',

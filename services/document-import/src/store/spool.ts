@@ -7,9 +7,10 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { mongo, type Connection } from 'mongoose';
-import type { PayloadRef } from '../store/job-models.js';
-import type { PayloadSource } from './types.js';
+import type { PayloadRef } from './job-models.js';
+import type { PayloadSource } from './job-types.js';
 
+/** Where a run's upload waits for its worker; a reference names the store, never a host path. */
 export interface PayloadSpool {
   readonly store: string;
   put(name: string, source: PayloadSource): Promise<PayloadRef>;
@@ -35,6 +36,7 @@ function checkName(name: string): string {
   return name;
 }
 
+/** A spool in a directory (local runs): written aside and renamed, mode 0600. */
 export function directorySpool(dir: string): PayloadSpool {
   const pathOf = (name: string) => join(dir, checkName(name));
   return {
@@ -71,6 +73,7 @@ export function directorySpool(dir: string): PayloadSpool {
 
 const BUCKET = 'docx_payloads';
 
+/** A spool in GridFS (bucket docx_payloads): every process of the cluster reads the same store. */
 export function gridFsSpool(conn: Connection): PayloadSpool {
   const bucket = () => new mongo.GridFSBucket(conn.db!, { bucketName: BUCKET });
   const files = () => conn.db!.collection(`${BUCKET}.files`);
@@ -105,6 +108,7 @@ export function gridFsSpool(conn: Connection): PayloadSpool {
   };
 }
 
+/** The spool DOCX_IMPORT_PAYLOAD_STORE names. */
 export function spoolFor(kind: 'dir' | 'gridfs', opts: { dir: string; conn: Connection }): PayloadSpool {
   return kind === 'gridfs' ? gridFsSpool(opts.conn) : directorySpool(opts.dir);
 }

@@ -1,8 +1,31 @@
-// The job engine's data shapes, shared by the engine, the worker and the routes. The ones a stored
-// job row is made of are the store's (store/job-types.ts), re-exported here.
-import type { ApprovalTarget, JobCounters, JobFailure, JobKind, JobSource, JobStatus } from '../store/job-types.js';
+// The import jobs' data shapes and the deps their use cases run on, shared by the use cases, the
+// worker and the routes. The ones a stored job row is made of are the store's (store/job-types.ts),
+// re-exported here.
+import type { Logger } from '../../../../kit/src/index.js';
+import type { DocumentImportConfig } from '../../config.js';
+import type { JobStore } from '../../store/job-store.js';
+import type {
+  ApprovalTarget,
+  JobCounters,
+  JobFailure,
+  JobKind,
+  JobSource,
+  JobStatus,
+  PayloadSource,
+} from '../../store/job-types.js';
 
-export type { ApprovalTarget, JobCounters, JobFailure, JobKind, JobSource, JobStatus } from '../store/job-types.js';
+/** The stored row's shapes, re-exported for the use cases, the worker and the routes. */
+export type {
+  ApprovalTarget,
+  JobCounters,
+  JobFailure,
+  JobFilters,
+  JobKind,
+  JobSource,
+  JobStatus,
+  Paging,
+  PayloadSource,
+} from '../../store/job-types.js';
 
 /** Who acts: `X-Organization-Id`, `X-User-Id`, `X-User-Role`. Jobs are visible within their organization. */
 export interface JobScope {
@@ -70,6 +93,7 @@ export interface JobDetail extends JobSummary {
   approvals: StoredApproval[];
 }
 
+/** An approval as stored on the job and answered on a retry. */
 export interface StoredApproval {
   approvalKey: string;
   target: ApprovalTarget;
@@ -90,9 +114,7 @@ export interface StoredJobEvent {
   time: string;
 }
 
-/** The bytes of a submission: a file on disk (the kit's upload temp file) or a buffer. */
-export type PayloadSource = { filePath: string } | { bytes: Buffer };
-
+/** A new job: its bytes, names and options. */
 export interface SubmitInput {
   source: PayloadSource;
   fileName: string;
@@ -107,44 +129,32 @@ export interface SubmitInput {
   idempotencyKey?: string | null;
 }
 
+/** A submitted (or replayed) job's summary. */
 export interface SubmitResult {
   job: JobSummary;
   /** True when an equal fast-job request within 15 minutes already made this job (nothing enqueued). */
   replayed: boolean;
 }
 
-export interface JobFilters {
-  status?: JobStatus;
-  jobKind?: JobKind;
-  source?: JobSource;
-  /** Only the jobs this actor created (the teacher library passes the caller). */
-  createdBy?: string;
-  /** Case-insensitive substring of the title or file name. */
-  q?: string;
-  createdFrom?: Date;
-  createdTo?: Date;
-}
-
-export interface Paging {
-  page: number;
-  limit: number;
-}
-
+/** A page of summaries and the filter's total. */
 export interface JobPage {
   items: JobSummary[];
   total: number;
 }
 
+/** The status route's answer: status and counters. */
 export interface JobStatusView extends JobCounters {
   status: JobStatus;
 }
 
+/** A reviewed result to store. */
 export interface ReviewInput {
   /** Stored verbatim. */
   parseResult: Record<string, unknown>;
   title?: string | null;
 }
 
+/** An approval to store on a COMPLETED job. */
 export interface ApprovalRecord {
   approvalKey: string;
   target: ApprovalTarget;
@@ -162,4 +172,28 @@ export interface JobUpdate {
   job: JobSummary;
 }
 
+/** Receives live updates. */
 export type JobListener = (update: JobUpdate) => void;
+
+/** Live `job.updated` for the event streams (live.ts): subscribe, and tell it a job changed here. */
+export interface LiveFeed {
+  /** Updates of one job, or of every job with null; returns the unsubscribe function. */
+  subscribe(jobId: string | null, listener: JobListener): () => void;
+  /** A job changed in this process: poll now instead of at the next tick. */
+  changed(jobId: string): void;
+  close(): void;
+}
+
+/**
+ * What the job use cases run on, one per process (open.ts builds it): the store, the config, the
+ * live feed, the topics, and the only time and id sources (tests pin them).
+ */
+export interface JobDeps {
+  store: JobStore;
+  config: DocumentImportConfig;
+  logger: Logger;
+  clock: () => Date;
+  newId: () => string;
+  topics: { jobs: string; events: string };
+  live: LiveFeed;
+}

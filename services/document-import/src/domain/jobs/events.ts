@@ -1,9 +1,10 @@
 // Pure builders of the job events and the work item (kafka/schemas/docx-import.*.json). Each takes
 // the job row and returns the event data; nothing here ever reads the parse body or payload bytes.
-import { EVENT_TYPES } from '../../../../kafka/topics.js';
-import type { ImportJobRow, PayloadRef } from '../store/job-models.js';
+import { EVENT_TYPES } from '../../../../../kafka/topics.js';
+import type { ImportJobRow, PayloadRef } from '../../store/job-models.js';
 import type { ApprovalTarget, JobCounters, JobFailure } from './types.js';
 
+/** The `source` of every event this service publishes. */
 export const SOURCE = 'document-import';
 
 /** The contract's short names (stored per job) and the catalogue's event types (published). */
@@ -18,8 +19,10 @@ export const JOB_EVENT_TYPES = {
   'auto_approval.failed': EVENT_TYPES.docxImportAutoApprovalFailed,
 } as const;
 
+/** A stored event's short name (the contract's). */
 export type JobEventName = keyof typeof JOB_EVENT_TYPES;
 
+/** An event to store on a job and publish: its short name and data. */
 export interface JobEventSpec {
   name: JobEventName;
   data: Record<string, unknown>;
@@ -35,6 +38,7 @@ const MAX_FILE_NAME = 255;
 const MAX_TITLE = 500;
 const MAX_MESSAGE = 1000;
 
+/** `job.queued`: a run is waiting (new job or reprocess). */
 export function jobQueued(job: ImportJobRow): JobEventSpec {
   return {
     name: 'job.queued',
@@ -49,10 +53,12 @@ export function jobQueued(job: ImportJobRow): JobEventSpec {
   };
 }
 
+/** `job.started`: a worker took the run. */
 export function jobStarted(job: JobHead & { run: number }): JobEventSpec {
   return { name: 'job.started', data: { ...head(job), status: 'PROCESSING', run: job.run } };
 }
 
+/** `job.completed` with the counters, warning codes and latency. */
 export function jobCompleted(
   job: JobHead & { run: number },
   result: { counters: JobCounters; warningCodes: string[]; latencyMs: number },
@@ -70,18 +76,22 @@ export function jobCompleted(
   };
 }
 
+/** A failure as published: code and message (capped), never the parser's details. */
 export function failure(error: JobFailure): JobFailure {
   return { code: error.code, message: error.message.slice(0, MAX_MESSAGE) };
 }
 
+/** `job.failed` with the failure's code and message. */
 export function jobFailed(job: JobHead & { run: number }, error: JobFailure): JobEventSpec {
   return { name: 'job.failed', data: { ...head(job), status: 'FAILED', run: job.run, error: failure(error) } };
 }
 
+/** `review.updated` with the reviewed question count. */
 export function reviewUpdated(job: JobHead, questionCount: number): JobEventSpec {
   return { name: 'review.updated', data: { ...head(job), status: 'COMPLETED', questionCount } };
 }
 
+/** What an approval event says about the approval. */
 export interface ApprovalEventInput {
   target: ApprovalTarget;
   approvalKey: string;
@@ -91,6 +101,7 @@ export interface ApprovalEventInput {
   auto: boolean;
 }
 
+/** `approval.completed`, or `auto_approval.completed` for an auto-approval. */
 export function approvalCompleted(job: JobHead, a: ApprovalEventInput): JobEventSpec {
   return {
     name: a.auto ? 'auto_approval.completed' : 'approval.completed',
@@ -106,6 +117,7 @@ export function approvalCompleted(job: JobHead, a: ApprovalEventInput): JobEvent
   };
 }
 
+/** `auto_approval.failed` with its code and message (the job stays COMPLETED). */
 export function autoApprovalFailed(job: JobHead, error: JobFailure): JobEventSpec {
   return {
     name: 'auto_approval.failed',
@@ -127,6 +139,7 @@ export function jobRequested(job: ImportJobRow, payload: PayloadRef): Record<str
   };
 }
 
+/** The fields of a work item a worker reads. */
 export interface WorkItem {
   jobId: string;
   run: number;

@@ -2,10 +2,9 @@
 // polling `updatedAt` (indexed) while someone listens; a change made in this process triggers a
 // poll at once. Each (job, updatedAt) is delivered once; a window of overlap covers writers whose
 // clocks or commits lag a little behind.
-import type { ImportJobRow } from '../store/job-models.js';
-import type { JobContext } from './context.js';
-import { summaryOf } from './queries.js';
-import type { JobListener } from './types.js';
+import type { Logger } from '../../../../kit/src/index.js';
+import type { ImportJobRow } from '../../store/job-models.js';
+import type { JobListener, JobSummary, LiveFeed } from './types.js';
 
 const OVERLAP_MS = 2000;
 const BATCH = 500;
@@ -15,14 +14,16 @@ interface Listening {
   listener: JobListener;
 }
 
-export interface LiveFeed {
-  subscribe(jobId: string | null, listener: JobListener): () => void;
-  /** A job changed in this process. */
-  changed(jobId: string): void;
-  close(): void;
+/** What the feed polls with: the rows changed since a time, their summaries, a clock and a logger. */
+export interface LiveSource {
+  changedSince(since: Date, limit: number): Promise<ImportJobRow[]>;
+  summarize(row: ImportJobRow): Promise<JobSummary>;
+  clock: () => Date;
+  logger: Logger;
 }
 
-export function createLiveFeed(ctx: JobContext, pollMs: number): LiveFeed {
+/** The feed: polls every `pollMs` while someone listens. */
+export function createLiveFeed(src: LiveSource, pollMs: number): LiveFeed {
   const listeners = new Set<Listening>();
   const delivered = new Map<string, number>();
   let since = 0;
@@ -36,18 +37,14 @@ export function createLiveFeed(ctx: JobContext, pollMs: number): LiveFeed {
     delivered.set(row._id, at);
     const targets = [...listeners].filter((l) => l.jobId === null || l.jobId === row._id);
     if (targets.length === 0) return;
-    const update = { type: 'job.updated' as const, job: await summaryOf(ctx, row) };
+    const update = { type: 'job.updated' as const, job: await src.summarize(row) };
     for (const t of targets) t.listener(update);
   }
 
   async function pollOnce(): Promise<void> {
-    const rows = await ctx.models.ImportJob.find({ updatedAt: { $gte: new Date(since) } })
-      .sort({ updatedAt: 1 })
-      .limit(BATCH)
-      .lean<ImportJobRow[]>()
-      .exec();
+    const rows = await src.changedSince(new Date(since), BATCH);
     for (const row of rows) await deliver(row);
-    const newest = rows.length > 0 ? new Date(rows[rows.length - 1]!.updatedAt).getTime() : ctx.clock().getTime();
+    const newest = rows.length > 0 ? new Date(rows[rows.length - 1]!.updatedAt).getTime() : src.clock().getTime();
     since = Math.max(since, newest - OVERLAP_MS);
     for (const [id, at] of delivered) if (at < since) delivered.delete(id);
   }
@@ -58,7 +55,7 @@ export function createLiveFeed(ctx: JobContext, pollMs: number): LiveFeed {
       return;
     }
     polling = pollOnce()
-      .catch((err: unknown) => ctx.logger.warn({ err }, 'live job updates: poll failed'))
+      .catch((err: unknown) => src.logger.warn({ err }, 'live job updates: poll failed'))
       .finally(() => {
         polling = undefined;
         if (again && listeners.size > 0) {
@@ -69,7 +66,7 @@ export function createLiveFeed(ctx: JobContext, pollMs: number): LiveFeed {
   }
 
   function start(): void {
-    since = ctx.clock().getTime() - OVERLAP_MS;
+    since = src.clock().getTime() - OVERLAP_MS;
     timer = setInterval(poll, pollMs);
     timer.unref();
   }
