@@ -61,7 +61,7 @@ export {
 } from './openapi/responses.js';
 export { kitPaths, type KitPathsOptions } from './openapi/kit-paths.js';
 export { actorHeader } from './openapi/parameters.js';
-export { decisionsFrom, documentHead, type DocumentHead } from './openapi/decisions.js';
+export { decisionsFrom } from './openapi/decisions.js';
 export {
   OUTBOX_METRICS,
   serviceDocument,
