@@ -1,5 +1,6 @@
 import { TOPICS } from '../../../kafka/topics.js';
-import { idempotent, type EventBus, type Subscription } from '../../kit/src/index.js';
+import type { EventBus, Subscription } from '../../kit/src/bus/index.js';
+import { idempotent } from '../../kit/src/data/index.js';
 import type { AnalyticsDeps } from './domain/deps.js';
 import { handleAttemptGraded } from './domain/graded.js';
 

@@ -8,7 +8,7 @@ import {
   openApiDocument,
   type DocumentBase,
   type JsonObject,
-} from '../../kit/src/index.js';
+} from '../../kit/src/http/index.js';
 import { RESPONSE_SCHEMAS } from './response-schemas.js';
 import { analyticsRoutes } from './routes.js';
 

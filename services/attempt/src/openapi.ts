@@ -6,7 +6,7 @@ import {
   openApiDocument,
   type DocumentBase,
   type JsonObject,
-} from '../../kit/src/index.js';
+} from '../../kit/src/http/index.js';
 import { attemptRoutes } from './routes/attempts.js';
 import { VIEW_SCHEMAS } from './view-schemas.js';
 

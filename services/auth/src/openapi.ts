@@ -5,7 +5,7 @@ import {
   openApiDocument,
   type DocumentBase,
   type JsonObject,
-} from '../../kit/src/index.js';
+} from '../../kit/src/http/index.js';
 import { authRoutes } from './routes.js';
 
 export const SERVICE_NAME = 'auth';

@@ -7,7 +7,7 @@ import {
   ref,
   type DocumentBase,
   type JsonObject,
-} from '../../kit/src/index.js';
+} from '../../kit/src/http/index.js';
 import { JOB_VIEW_SCHEMAS } from './routes/job-views.js';
 import { QAS_OUTPUT_SCHEMAS } from './routes/qas-output.js';
 import { importRoutes } from './routes/index.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { AppError, canonicalJson, toAppError } from '../../../kit/src/index.js';
+import { AppError, toAppError } from '../../../kit/src/core/index.js';
+import { canonicalJson } from '../../../kit/src/http/index.js';
 import type { CompletedHook, JobDetail, JobEngine } from '../jobs/engine.js';
 import { CODES, MSG } from '../messages.js';
 import type { ApprovalScope, ApprovePort, ApproveRequest, ImportDeps } from './deps.js';

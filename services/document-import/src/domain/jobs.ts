@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { UploadedFile } from '../../../kit/src/index.js';
+import type { UploadedFile } from '../../../kit/src/http/index.js';
 import type { JobFilters, JobStatusView, JobSummary, Paging } from '../jobs/engine.js';
 import type { ImportDeps } from './deps.js';
 import { precheckPackage } from './docx-file.js';

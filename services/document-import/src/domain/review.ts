@@ -1,4 +1,4 @@
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import type { JobDetail } from '../jobs/engine.js';
 import { CODES, MSG } from '../messages.js';
 import type { ImportDeps } from './deps.js';

@@ -1,4 +1,4 @@
-import { AppError, type Role } from '../../../kit/src/index.js';
+import { AppError, type Role } from '../../../kit/src/core/index.js';
 import type { JobEngine, JobDetail, JobScope, JobSummary } from '../jobs/engine.js';
 import { CODES, MSG } from '../messages.js';
 

@@ -1,4 +1,4 @@
-import type { SseStream } from '../../../kit/src/index.js';
+import type { SseStream } from '../../../kit/src/http/index.js';
 import type { JobSummary, JobUpdate } from '../jobs/engine.js';
 import type { ImportDeps } from './deps.js';
 import { canSee, jobScope, visibleJob, type Scope } from './scope.js';

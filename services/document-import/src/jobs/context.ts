@@ -3,14 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import { EVENT_TYPES } from '../../../../kafka/topics.js';
-import {
-  buildEvent,
-  createOutbox,
-  type Logger,
-  type MongoHandle,
-  type Outbox,
-  type OutboxUnit,
-} from '../../../kit/src/index.js';
+import type { Logger } from '../../../kit/src/core/index.js';
+import { buildEvent } from '../../../kit/src/bus/index.js';
+import { createOutbox, type MongoHandle, type Outbox, type OutboxUnit } from '../../../kit/src/data/index.js';
 import type { Registry } from 'prom-client';
 import type { DocumentImportConfig } from '../config.js';
 import { jobModels, type ImportJobRow, type JobModels, type PayloadRef } from '../store/job-models.js';

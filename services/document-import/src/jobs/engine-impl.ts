@@ -1,5 +1,7 @@
 import { TOPICS, topicSpec } from '../../../../kafka/topics.js';
-import { startOutboxRelay, type EventBus, type OutboxRelay, type TopicDeclaration } from '../../../kit/src/index.js';
+import type { TopicDeclaration } from '../../../kit/src/core/index.js';
+import type { EventBus } from '../../../kit/src/bus/index.js';
+import { startOutboxRelay, type OutboxRelay } from '../../../kit/src/data/index.js';
 import type { DocumentImportConfig } from '../config.js';
 import { createJobContext, type JobContext } from './context.js';
 import type { CompletedHook, JobEngine, JobEngineOptions } from './engine-types.js';

@@ -1,7 +1,9 @@
 // The job engine's contract (what routes, use cases and the worker call) apart from its builder, so
 // the façade (engine.ts) and its implementation (engine-impl.ts) both import it and not each other.
 import type { Registry } from 'prom-client';
-import type { EventBus, Logger, MongoHandle } from '../../../kit/src/index.js';
+import type { Logger } from '../../../kit/src/core/index.js';
+import type { EventBus } from '../../../kit/src/bus/index.js';
+import type { MongoHandle } from '../../../kit/src/data/index.js';
 import type { DocumentImportConfig } from '../config.js';
 import type {
   ApprovalRecord,

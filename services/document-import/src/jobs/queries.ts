@@ -1,6 +1,6 @@
 // Reads: one job (scoped to its organization), lists, counters, the queue object and stored events.
 import type { FilterQuery } from 'mongoose';
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { workerConcurrency } from '../config.js';
 import type { ImportJobRow } from '../store/job-models.js';
 import type { JobContext } from './context.js';

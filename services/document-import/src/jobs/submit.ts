@@ -1,6 +1,7 @@
 // Submissions: a new job (spool, row with job.queued, work item), fast-job replay, reprocess.
 import { createHash } from 'node:crypto';
-import { AppError, isDuplicateKey } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
+import { isDuplicateKey } from '../../../kit/src/data/index.js';
 import type { ImportJobRow, PayloadRef } from '../store/job-models.js';
 import { enqueueWork, insertJob, writeJob, type JobContext } from './context.js';
 import { jobQueued } from './events.js';

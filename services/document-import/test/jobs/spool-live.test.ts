@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { MongoHandle } from '../../../kit/src/index.js';
+import type { MongoHandle } from '../../../kit/src/data/index.js';
 import { waitFor } from '../../../kit/test/support/kafka-helpers.js';
 import { createJobEngine, type JobUpdate } from '../../src/jobs/engine.js';
 import { internalsOf } from '../../src/jobs/engine-impl.js';
