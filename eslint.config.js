@@ -69,6 +69,22 @@ function kitLayerZone(layer) {
   }
   return restrict([`services/kit/src/${layer}/**/*.ts`], patterns);
 }
+/** The core layer loads no driver (the operator imports it): express, mongoose, mongodb, kafkajs as types only. */
+const coreDrivers = {
+  files: ['services/kit/src/core/**/*.ts'],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        paths: ['express', 'mongoose', 'mongodb', 'kafkajs', 'busboy'].map((name) => ({
+          name,
+          allowTypeImports: true,
+          message: 'the kit`s core loads no driver (the operator imports it): import its types only',
+        })),
+      },
+    ],
+  },
+};
 /** From a file `depth` folders below src/: any other folder or file of the service (not the kit, not its types file). */
 const storeOnly = {
   regex: `${up(1)}(?!\\.\\./\\.\\./|types\\.js$)`,
@@ -213,6 +229,7 @@ export default tseslint.config(
 
   ...SERVICES.flatMap(serviceZones),
   ...Object.keys(KIT_LAYERS).map(kitLayerZone),
+  coreDrivers,
   // Outside services/ (the CLI, cross-service tests, the Kafka catalogue, benchmarks, cluster and
   // security tests, scripts' programs) the kit is reached through its entry point too.
   restrict(
