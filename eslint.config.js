@@ -6,7 +6,9 @@ import tseslint from 'typescript-eslint';
 // Import zones (issue 24): each service's api (routes, schemas, app, service, main, consumers) may
 // import its own domain, the domain its own store, and the store (and the adapters in
 // integrations/) nothing above them; no service imports another; the kit is reached through its
-// entry point (services/kit/src/index.ts) only, tests adding the kit's test/support helpers.
+// layers' entry points (services/kit/src/<layer>/index.ts) only, tests adding the kit's
+// test/support helpers. Inside the kit, a layer imports the layers below it through their entry
+// points and never a layer above (KIT_LAYERS).
 // Relative specifiers are matched, so the layer rules are written per depth below src/.
 const SERVICES = [
   'analytics',
@@ -28,12 +30,61 @@ const otherServices = (own) => ({
   regex: `(^|/)(${SERVICES.filter((s) => s !== own).join('|')})/(src|test)/`,
   message: `services/${own} imports only its own files and the kit (issue 24: no service imports another)`,
 });
+/** The kit's layers (services/kit/src/<layer>/), each with the layers it may import, lowest first. */
+const KIT_LAYERS = {
+  core: [],
+  bus: ['core'],
+  data: ['core', 'bus'],
+  http: ['core', 'data'],
+  service: ['core', 'bus', 'data', 'http'],
+};
+const LAYER_ENTRY = `(${Object.keys(KIT_LAYERS).join('|')})/index\\.js$`;
 const kitEntry = (tests) => ({
-  regex: tests ? '(^|/)kit/(src/(?!index\\.js$)|test/(?!support/))' : '(^|/)kit/(?!src/index\\.js$)',
+  regex: tests ? `(^|/)kit/(src/(?!${LAYER_ENTRY})|test/(?!support/))` : `(^|/)kit/(?!src/${LAYER_ENTRY})`,
   message: tests
-    ? 'the kit is imported through services/kit/src/index.ts (tests may add kit/test/support helpers)'
-    : 'the kit is imported through its entry point services/kit/src/index.ts only',
+    ? 'the kit is imported through its layers` entry points, services/kit/src/<layer>/index.ts (tests may add kit/test/support helpers)'
+    : 'the kit is imported through its layers` entry points, services/kit/src/<layer>/index.ts, only',
 });
+/** Inside the kit: a layer imports the layers below it through their index, nothing above it, not its own index. */
+function kitLayerZone(layer) {
+  const below = KIT_LAYERS[layer];
+  const others = Object.keys(KIT_LAYERS).filter((l) => l !== layer && !below.includes(l));
+  const patterns = [
+    {
+      regex: '^(\\./|(\\.\\./)+)index\\.js$',
+      message: `the kit's ${layer} layer imports its own files, not its entry point (the entry is for the layers above)`,
+    },
+  ];
+  if (below.length > 0) {
+    patterns.push({
+      regex: `^(\\.\\./)+(${below.join('|')})/(?!index\\.js$)`,
+      message: `the kit's ${layer} layer imports ${below.join(', ')} through their entry points (<layer>/index.ts) only`,
+    });
+  }
+  if (others.length > 0) {
+    patterns.push({
+      regex: `^(\\.\\./)+(${others.join('|')})/`,
+      message: `the kit's ${layer} layer imports only ${below.join(', ') || 'its own files'}, never ${others.join(', ')} (issue 24: layers in one direction)`,
+    });
+  }
+  return restrict([`services/kit/src/${layer}/**/*.ts`], patterns);
+}
+/** The core layer loads no driver (the operator imports it): express, mongoose, mongodb, kafkajs as types only. */
+const coreDrivers = {
+  files: ['services/kit/src/core/**/*.ts'],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        paths: ['express', 'mongoose', 'mongodb', 'kafkajs', 'busboy'].map((name) => ({
+          name,
+          allowTypeImports: true,
+          message: 'the kit`s core loads no driver (the operator imports it): import its types only',
+        })),
+      },
+    ],
+  },
+};
 /** From a file `depth` folders below src/: any other folder or file of the service (not the kit, not its types file). */
 const storeOnly = {
   regex: `${up(1)}(?!\\.\\./\\.\\./|types\\.js$)`,
@@ -126,9 +177,9 @@ export default tseslint.config(
     rules: { 'max-lines': 'off', complexity: 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
-    // The operator may use the kit's config (Kafka's connection and topic reads among it), logging,
-    // metrics, process (runProcess), secrets and timing (withTimeout, backoffMs), nothing else from services/
-    // (none of these imports express, mongoose or kafkajs).
+    // The operator may use the kit's core layer (config, Kafka's connection settings, logging,
+    // metrics, runProcess, secrets, timing), through its entry point or the import-free timing
+    // module, nothing else from services/ (the core loads neither express, mongoose nor kafkajs).
     files: ['operator/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -136,10 +187,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex:
-                '/services/(?!kit/src/(config|config-error|kafka-config|kafka-topics|logging|metrics|process|secrets|timing)\\.js$)',
-              message:
-                'the operator imports only kit config, config-error, kafka-config, kafka-topics, logging, metrics, process, secrets and timing',
+              regex: '/services/(?!kit/src/core/(index|timing)\\.js$)',
+              message: 'the operator imports only the kit`s core layer (core/index.ts, or core/timing.ts alone)',
             },
           ],
         },
@@ -155,8 +204,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex:
-                '/services/(?!kit/src/(config|config-error|kafka-config|kafka-topics|logging|metrics|process|secrets|timing)\\.js$|kit/test/support/(secure-infra|servers)\\.js$)',
+              regex: '/services/(?!kit/src/core/(index|timing)\\.js$|kit/test/support/(secure-infra|servers)\\.js$)',
               message:
                 'operator tests import only the kit modules the operator may, and the kit test servers (support/secure-infra, support/servers)',
             },
@@ -180,6 +228,8 @@ export default tseslint.config(
   },
 
   ...SERVICES.flatMap(serviceZones),
+  ...Object.keys(KIT_LAYERS).map(kitLayerZone),
+  coreDrivers,
   // Outside services/ (the CLI, cross-service tests, the Kafka catalogue, benchmarks, cluster and
   // security tests, scripts' programs) the kit is reached through its entry point too.
   restrict(
@@ -195,7 +245,7 @@ export default tseslint.config(
     [kitEntry(true)],
   ),
   // The infra readiness probe runs on every start of the test servers: it takes the kit's
-  // import-free timing module (as the operator does), not the entry point that loads every driver.
+  // import-free timing module (as the operator does), not an entry point that loads drivers.
   {
     files: ['scripts/lib/probe.ts'],
     rules: {
@@ -205,8 +255,8 @@ export default tseslint.config(
           patterns: [
             K8S_TESTS,
             {
-              regex: '(^|/)kit/(?!src/(index|timing)\\.js$)',
-              message: 'the probe imports only the kit entry or timing',
+              regex: `(^|/)kit/(?!src/(${LAYER_ENTRY}|core/timing\\.js$))`,
+              message: 'the probe imports only a kit layer entry or core/timing',
             },
           ],
         },

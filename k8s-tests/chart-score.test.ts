@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { dumpYaml, loadAllYaml, type V1Container } from '@kubernetes/client-node';
 import { helm } from './helpers/cluster.js';
 import { goTool } from './helpers/go-tool.js';
-import { loadConfig } from '../services/kit/src/index.js';
+import { loadConfig } from '../services/kit/src/core/index.js';
 import type { DocxImportJob } from '../operator/src/api/docx-import-job.js';
 import { operatorConfigSchema, workerPolicy } from '../operator/src/config.js';
 import { SERVICES } from '../services/registry.js';

@@ -14,15 +14,13 @@
 import { randomUUID } from 'node:crypto';
 import Joi from 'joi';
 import {
-  createKafkaBus,
   kafkaBusOptions,
   kafkaConfig,
   runProcess,
-  type EventBus,
   type KafkaClientConfig,
   type ProcessStart,
-  type ReceivedMessage,
-} from '../services/kit/src/index.js';
+} from '../services/kit/src/core/index.js';
+import { createKafkaBus, type EventBus, type ReceivedMessage } from '../services/kit/src/bus/index.js';
 import { validateEvent, type EventValidation } from './event-schemas.js';
 import { TOPIC_CATALOGUE } from './topics.js';
 

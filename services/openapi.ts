@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import prettier from 'prettier';
 import { authDocument } from './auth/src/openapi.js';
-import type { JsonObject } from './kit/src/index.js';
+import type { JsonObject } from './kit/src/http/index.js';
 import { importDocument } from './document-import/src/openapi.js';
 import { gatewayDocument } from './gateway/src/openapi.js';
 import { attemptDocument } from './attempt/src/openapi.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { MongoClient } from 'mongodb';
 import { TOPICS } from '../../kafka/topics.js';
-import { loadConfig } from '../../services/kit/src/index.js';
+import { loadConfig } from '../../services/kit/src/core/index.js';
 import { documentImportConfigSchema, workerConcurrency } from '../../services/document-import/src/config.js';
 import { ImportApi } from './api.js';
 import { freePort, startChild, stopAll, until, type Child } from './procs.js';

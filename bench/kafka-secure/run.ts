@@ -10,14 +10,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import {
-  createKafkaBus,
-  createLogger,
-  kafkaBusOptions,
-  kafkaConfig,
-  loadConfig,
-  type EventBus,
-} from '../../services/kit/src/index.js';
+import { createLogger, kafkaBusOptions, kafkaConfig, loadConfig } from '../../services/kit/src/core/index.js';
+import { createKafkaBus, type EventBus } from '../../services/kit/src/bus/index.js';
 import Joi from 'joi';
 import { openLoop, type LatencySummary } from '../lib/load.js';
 

@@ -4,7 +4,8 @@
 import type { AddressInfo } from 'node:net';
 import express, { Router, type Request, type Response } from 'express';
 import Joi from 'joi';
-import { createApp, createLogger, createMetricsRegistry, routerFor, routes } from '../../services/kit/src/index.js';
+import { createLogger, createMetricsRegistry } from '../../services/kit/src/core/index.js';
+import { createApp, routerFor, routes } from '../../services/kit/src/http/index.js';
 
 const mode = process.argv[2];
 const body = { success: true, data: { pong: true }, message: 'OK' };

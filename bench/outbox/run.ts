@@ -7,13 +7,11 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import {
   cloudEventHeaders,
-  createOutbox,
-  createOutboxRelay,
   eventIdFromHeaders,
   type BusMessage,
   type EventBus,
-  type Outbox,
-} from '../../services/kit/src/index.js';
+} from '../../services/kit/src/bus/index.js';
+import { createOutbox, createOutboxRelay, type Outbox } from '../../services/kit/src/data/index.js';
 import { openDb, silent, testBus, thingModel, writeThing } from '../../services/kit/test/support/outbox-fixture.js';
 import { fmt, summarize, type LatencySummary } from '../lib/load.js';
 

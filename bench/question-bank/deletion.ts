@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { MongoClient, type Db } from 'mongodb';
-import { timeOrderedIds } from '../../services/kit/src/index.js';
+import { timeOrderedIds } from '../../services/kit/src/core/index.js';
 import { newQuestionRow, versionOf } from '../../services/question-bank/src/domain/questions/rows.js';
 import type { Writer } from '../../services/question-bank/src/domain/questions/scope.js';
 import { fmt } from '../lib/load.js';

@@ -5,7 +5,7 @@
 //   node --import tsx bench/question-bank/ingest.ts
 import { Writable } from 'node:stream';
 import { MongoClient } from 'mongodb';
-import { startService } from '../../services/kit/src/index.js';
+import { startService } from '../../services/kit/src/service/index.js';
 import { parseDocx } from '../../services/document-import/src/parser/index.js';
 import { questionBankService } from '../../services/question-bank/src/service.js';
 import { makeExam } from '../docx-parse/make-exam.js';

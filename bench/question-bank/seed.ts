@@ -2,7 +2,7 @@
 // the API (so rows and versions have the service's exact shape), then copies of them through the
 // driver up to the target count (new ids, older createdAt), which is far faster than the API.
 import type { Db } from 'mongodb';
-import { timeOrderedIds } from '../../services/kit/src/index.js';
+import { timeOrderedIds } from '../../services/kit/src/core/index.js';
 
 export const ORG = 'org-bench';
 export const TEACHER = 't-bench';

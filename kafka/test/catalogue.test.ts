@@ -16,7 +16,7 @@ import {
   cloudEventHeaders,
   DLQ_HEADERS,
   LEGACY_ID_HEADER,
-} from '../../services/kit/src/index.js';
+} from '../../services/kit/src/bus/index.js';
 import { analyticsConfigSchema } from '../../services/analytics/src/config.js';
 import { documentImportConfigSchema } from '../../services/document-import/src/config.js';
 import { notificationConfigSchema } from '../../services/notification/src/config.js';

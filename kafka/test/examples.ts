@@ -1,5 +1,5 @@
 // One valid event per catalogued type, and per type the mutations its schema must refuse.
-import { buildEvent, type PlatformEvent } from '../../services/kit/src/index.js';
+import { buildEvent, type PlatformEvent } from '../../services/kit/src/bus/index.js';
 import { EVENT_TYPES } from '../topics.js';
 
 type Data = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { kafkaConfig, type KafkaClientConfig } from '../../services/kit/src/kafka-config.js';
+import { kafkaConfig, type KafkaClientConfig } from '../../services/kit/src/core/index.js';
 import { parseSecretFiles } from './controller/secret-files.js';
 import type { WorkerPolicy } from './controller/worker-policy.js';
 

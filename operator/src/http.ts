@@ -1,4 +1,4 @@
-import { bearerToken, sameSecret } from '../../services/kit/src/secrets.js';
+import { bearerToken, sameSecret } from '../../services/kit/src/core/index.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';

@@ -1,6 +1,6 @@
 import type { CoordinationV1Api, V1Lease } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { withTimeout } from '../../services/kit/src/timing.js';
+import { withTimeout } from '../../services/kit/src/core/timing.js';
 import { leaseAction, leaseFor, observe, releasedLease, stillLeading, type Observation } from './lease.js';
 import { isNotFound } from './kube/errors.js';
 

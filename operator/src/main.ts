@@ -3,9 +3,14 @@ import os from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
 // The kit modules the operator may use, imported directly: the kit's index would also load
 // express, mongoose and kafkajs into a process that needs none of them.
-import { describeKafkaConnection, kafkaConnection } from '../../services/kit/src/kafka-config.js';
-import { createMetricsRegistry } from '../../services/kit/src/metrics.js';
-import { runProcess, type ProcessContext, type ProcessStart } from '../../services/kit/src/process.js';
+import {
+  describeKafkaConnection,
+  kafkaConnection,
+  createMetricsRegistry,
+  runProcess,
+  type ProcessContext,
+  type ProcessStart,
+} from '../../services/kit/src/core/index.js';
 import { brokerList, leaderTimings, operatorConfigSchema, workerPolicy, type OperatorConfig } from './config.js';
 import { Controller } from './controller/controller.js';
 import { EventRecorder } from './events.js';

@@ -1,7 +1,7 @@
 import { Kafka, logLevel, type Admin, type LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { KafkaConnection } from '../../services/kit/src/kafka-config.js';
-import { withTimeout } from '../../services/kit/src/timing.js';
+import type { KafkaConnection } from '../../services/kit/src/core/index.js';
+import { withTimeout } from '../../services/kit/src/core/timing.js';
 import type { QueueSpec } from './api/docx-import-job.js';
 import { ArrivalLogs, partitionLags, totalLag, type QueueReading } from './queue-lag.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../services/kit/src/config.js';
+import { loadConfig } from '../../services/kit/src/core/index.js';
 import { brokerList, leaderTimings, operatorConfigSchema, workerPolicy } from '../src/config.js';
 
 describe('operator config', () => {

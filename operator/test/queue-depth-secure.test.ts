@@ -5,8 +5,7 @@ import { expect } from 'chai';
 import Joi from 'joi';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { pino } from 'pino';
-import { loadConfig } from '../../services/kit/src/config.js';
-import { kafkaConfig, kafkaConnection, type KafkaClientConfig } from '../../services/kit/src/kafka-config.js';
+import { loadConfig, kafkaConfig, kafkaConnection, type KafkaClientConfig } from '../../services/kit/src/core/index.js';
 import { startSecureInfra } from '../../services/kit/test/support/secure-infra.js';
 import { createQueueDepthReader, type QueueDepthReader } from '../src/queue-depth.js';
 

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import type { SASLOptions } from 'kafkajs';
 import type { Db, MongoClientOptions } from 'mongodb';
-import { withTimeout } from '../../services/kit/src/timing.js';
+import { withTimeout } from '../../services/kit/src/core/timing.js';
 
 /** What one probe of a server found beyond "it answers". */
 interface Answer {

@@ -35,8 +35,8 @@ for clone in a b; do
   mkdir -p "$WORK/$clone"
   cp -r "$REPO_ROOT/scripts" "$REPO_ROOT/tools" "$WORK/$clone/"
   # infra.sh's readiness probe (scripts/lib/probe.ts) takes the kit's import-free timing module.
-  mkdir -p "$WORK/$clone/services/kit/src"
-  cp "$REPO_ROOT/services/kit/src/timing.ts" "$WORK/$clone/services/kit/src/"
+  mkdir -p "$WORK/$clone/services/kit/src/core"
+  cp "$REPO_ROOT/services/kit/src/core/timing.ts" "$WORK/$clone/services/kit/src/core/"
   ln -s "$REPO_ROOT/node_modules" "$WORK/$clone/node_modules"
 done
 

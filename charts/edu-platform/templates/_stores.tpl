@@ -2,7 +2,7 @@
 MongoDB and Kafka as the pods see them: the render-time check that both are configured, their TLS
 files (Secrets mounted read-only under /etc/edu-platform/), SASL and MongoDB credentials (always
 `secretKeyRef`, never a ConfigMap), and the topic settings. Names follow the kit's variables
-(services/kit/src/kafka-config.ts, mongo-tls.ts).
+(services/kit/src/core/kafka-config.ts, mongo-tls.ts).
 */}}
 
 {{- define "edu-platform.kafka.dir" -}}/etc/edu-platform/kafka{{- end -}}

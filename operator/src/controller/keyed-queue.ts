@@ -1,4 +1,4 @@
-import { backoffMs as kitBackoffMs, type BackoffSteps } from '../../../services/kit/src/timing.js';
+import { backoffMs as kitBackoffMs, type BackoffSteps } from '../../../services/kit/src/core/timing.js';
 
 /** Schedules a callback; injected so that tests drive retries without real time. */
 export type Schedule = (fn: () => void, ms: number) => { cancel(): void };

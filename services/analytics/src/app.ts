@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
-import { serviceApp, type ServiceAppOptions } from '../../kit/src/index.js';
+import { serviceApp, type ServiceAppOptions } from '../../kit/src/http/index.js';
 import type { AnalyticsDeps } from './domain/deps.js';
 import { analyticsDocument, SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
 import { analyticsRouter } from './routes.js';

@@ -1,5 +1,6 @@
 import { topicSpec, TOPICS } from '../../../kafka/topics.js';
-import { consumeTopic, type EventBus, type Subscription } from '../../kit/src/index.js';
+import type { EventBus, Subscription } from '../../kit/src/bus/index.js';
+import { consumeTopic } from '../../kit/src/data/index.js';
 import type { AnalyticsDeps } from './domain/deps.js';
 import { handleAttemptGraded } from './domain/graded.js';
 

@@ -1,5 +1,5 @@
 import { EVENT_TYPES, TOPICS } from '../../../kafka/topics.js';
-import { buildEvent, type PlatformEvent } from '../../kit/src/index.js';
+import { buildEvent, type PlatformEvent } from '../../kit/src/bus/index.js';
 import type { WeakTopic } from './domain/weak-topics.js';
 
 export const WEAK_TOPIC_TOPIC = TOPICS.analyticsWeakTopicDetected;

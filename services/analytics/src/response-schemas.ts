@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../kit/src/index.js';
+import type { JsonObject } from '../../kit/src/http/index.js';
 
 /** The shapes the analytics service answers with (request shapes come from its joi schemas). */
 export const RESPONSE_SCHEMAS: Record<string, JsonObject> = {

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { Connection } from 'mongoose';
+import { readActor, type Actor } from '../../kit/src/core/index.js';
 import {
   errorResponse,
   idempotencyKey,
@@ -8,17 +9,15 @@ import {
   ok,
   okResponse,
   pageParams,
-  readActor,
   ref,
   routerFor,
   routes,
-  type Actor,
   type JsonObject,
   type PageParams,
   type Route,
   type ValidRequest,
   type Empty,
-} from '../../kit/src/index.js';
+} from '../../kit/src/http/index.js';
 import * as events from './domain/analytics-events.js';
 import type { AnalyticsDeps } from './domain/deps.js';
 import * as results from './domain/results.js';

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { dateTimeString, documented, named, pagingKeys, tolerant, trimmedString } from '../../kit/src/index.js';
+import { dateTimeString, documented, named, pagingKeys, tolerant, trimmedString } from '../../kit/src/http/index.js';
 import type { EventFilter, EventInput } from './domain/analytics-events.js';
 import type { ResultQuery, SnapshotInput } from './domain/results.js';
 

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { topicsProducedBy } from '../../../kafka/topics.js';
-import {
-  createOutbox,
-  startOutboxRelay,
-  syncIndexes,
-  type OutboxRelay,
-  type ServiceDefinition,
-  type Subscription,
-  appOptions,
-} from '../../kit/src/index.js';
+import type { Subscription } from '../../kit/src/bus/index.js';
+import { createOutbox, startOutboxRelay, syncIndexes, type OutboxRelay } from '../../kit/src/data/index.js';
+import { type ServiceDefinition, appOptions } from '../../kit/src/service/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { analyticsConfigSchema, type AnalyticsConfig } from './config.js';
 import { consumeAttemptGraded } from './consumer.js';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
 import { EVENT_TYPES, TOPICS } from '../../../kafka/topics.js';
-import { buildEvent, type PlatformEvent } from '../../kit/src/index.js';
+import { buildEvent, type PlatformEvent } from '../../kit/src/bus/index.js';
 import { expectValidEvent } from '../../kit/test/support/event-schemas.js';
 import { uniqueGroup, waitFor } from '../../kit/test/support/kafka-helpers.js';
 import { PrivateKafka } from '../../kit/test/support/private-kafka.js';

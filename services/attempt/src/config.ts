@@ -1,5 +1,6 @@
 import Joi from 'joi';
-import { commonConfig, outboxConfig, type CommonConfig } from '../../kit/src/index.js';
+import { commonConfig, type CommonConfig } from '../../kit/src/core/index.js';
+import { outboxConfig } from '../../kit/src/data/index.js';
 import { portOf } from '../../registry.js';
 
 export interface AttemptConfig extends CommonConfig {

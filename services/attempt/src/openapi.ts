@@ -1,4 +1,4 @@
-import { serviceDocument, OUTBOX_METRICS } from '../../kit/src/index.js';
+import { serviceDocument, OUTBOX_METRICS } from '../../kit/src/http/index.js';
 import { portOf } from '../../registry.js';
 import { attemptRoutes } from './routes/attempts.js';
 import { VIEW_SCHEMAS } from './view-schemas.js';

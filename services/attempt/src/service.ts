@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { topicsProducedBy } from '../../../kafka/topics.js';
-import {
-  createOutbox,
-  startOutboxRelay,
-  syncIndexes,
-  type OutboxRelay,
-  type ServiceDefinition,
-  appOptions,
-} from '../../kit/src/index.js';
+import { createOutbox, startOutboxRelay, syncIndexes, type OutboxRelay } from '../../kit/src/data/index.js';
+import { type ServiceDefinition, appOptions } from '../../kit/src/service/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { attemptConfigSchema, type AttemptConfig } from './config.js';
 import type { AttemptDeps } from './domain/deps.js';

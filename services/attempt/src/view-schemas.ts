@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../kit/src/index.js';
+import type { JsonObject } from '../../kit/src/http/index.js';
 
 /** The document's shapes of what the attempt views hold beside the attempt: answers, question copies, the result policy, events, results. */
 export const VIEW_SCHEMAS: JsonObject = {

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, errorResponses, ok, okResponse, readActor, ref, routes, type Route } from '../../kit/src/index.js';
+import { AppError, readActor } from '../../kit/src/core/index.js';
+import { errorResponses, ok, okResponse, ref, routes, type Route } from '../../kit/src/http/index.js';
 import { setAccountStatus } from './domain/accounts.js';
 import type { AuthDeps } from './domain/deps.js';
 import { grantMembership, removeMembership } from './domain/memberships.js';

@@ -1,6 +1,8 @@
 import type { Express } from 'express';
 import type { Registry } from 'prom-client';
-import { createApp, type HealthChecks, mongoCheck, type ReadinessState, routerFor } from '../../kit/src/index.js';
+import type { HealthChecks, ReadinessState } from '../../kit/src/core/index.js';
+import { mongoCheck } from '../../kit/src/data/index.js';
+import { createApp, routerFor } from '../../kit/src/http/index.js';
 import type { AuthDeps } from './domain/deps.js';
 import { authDocument, SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
 import { authRoutes } from './routes.js';

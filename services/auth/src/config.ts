@@ -1,5 +1,6 @@
 import Joi from 'joi';
-import { commonConfig, outboxConfig, tokenConfig, type CommonConfig } from '../../kit/src/index.js';
+import { commonConfig, tokenConfig, type CommonConfig } from '../../kit/src/core/index.js';
+import { outboxConfig } from '../../kit/src/data/index.js';
 import { portOf } from '../../registry.js';
 
 export interface AuthConfig extends CommonConfig {

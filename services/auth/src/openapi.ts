@@ -1,4 +1,4 @@
-import { serviceDocument, closedObject } from '../../kit/src/index.js';
+import { serviceDocument, closedObject } from '../../kit/src/http/index.js';
 import { portOf } from '../../registry.js';
 import { authRoutes } from './routes.js';
 

@@ -1,4 +1,4 @@
-import { envelope, ref, type JsonObject } from '../../kit/src/index.js';
+import { envelope, ref, type JsonObject } from '../../kit/src/http/index.js';
 
 /** The response shapes the routes answer with (components.schemas in openapi.ts). */
 export const SESSION = ref('schemas', 'Session');

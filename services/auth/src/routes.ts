@@ -1,15 +1,6 @@
 import type { Request } from 'express';
-import {
-  AppError,
-  accessTokenOf,
-  bearerToken,
-  errorResponses,
-  ok,
-  okResponse,
-  routes,
-  type JsonObject,
-  type Route,
-} from '../../kit/src/index.js';
+import { AppError, accessTokenOf, bearerToken } from '../../kit/src/core/index.js';
+import { errorResponses, ok, okResponse, routes, type JsonObject, type Route } from '../../kit/src/http/index.js';
 import { adminRoutes } from './admin-routes.js';
 import type { AuthDeps } from './domain/deps.js';
 import { currentIdentity } from './domain/identity.js';

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { documented, named, trimmedPattern, trimmedString } from '../../kit/src/index.js';
+import { documented, named, trimmedPattern, trimmedString } from '../../kit/src/http/index.js';
 import type { AccountStatus } from './domain/accounts.js';
 import type { LoginInput } from './domain/login.js';
 import type { GrantInput, MembershipRef } from './domain/memberships.js';

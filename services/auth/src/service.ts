@@ -1,10 +1,7 @@
 import { topicsProducedBy } from '../../../kafka/topics.js';
-import {
-  assertTokenSecretSafe,
-  startOutboxRelay,
-  type OutboxRelay,
-  type ServiceDefinition,
-} from '../../kit/src/index.js';
+import { assertTokenSecretSafe } from '../../kit/src/core/index.js';
+import { startOutboxRelay, type OutboxRelay } from '../../kit/src/data/index.js';
+import type { ServiceDefinition } from '../../kit/src/service/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { authConfigSchema, type AuthConfig } from './config.js';
 import type { AuthDeps } from './domain/deps.js';

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import type { Registry } from 'prom-client';
-import { createOutbox, syncIndexes, type Logger, type MongoHandle } from '../../kit/src/index.js';
+import type { Logger } from '../../kit/src/core/index.js';
+import { createOutbox, syncIndexes, type MongoHandle } from '../../kit/src/data/index.js';
 import type { AuthConfig } from './config.js';
 import type { AuthDeps, AuthSettings } from './domain/deps.js';
 import { WorkLimiter } from './domain/work-limiter.js';

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import type { MongoHandle } from '../../kit/src/index.js';
+import type { MongoHandle } from '../../kit/src/data/index.js';
 import { startTestService } from '../../kit/test/support/harness.js';
 import type { LogCapture } from '../../kit/test/support/log-capture.js';
 import type { AuthConfig } from '../src/config.js';

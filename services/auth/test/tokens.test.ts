@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
-import { verifyAccessToken as verifyAccess, type AccessClaims } from '../../kit/src/index.js';
+import { verifyAccessToken as verifyAccess, type AccessClaims } from '../../kit/src/core/index.js';
 import { refreshDigest, signAccessToken, signRefreshToken, verifyRefreshToken } from '../src/domain/tokens.js';
 
 /** The check GET /v1/auth/me makes (the kit's, with its defaults), as claims or null. */

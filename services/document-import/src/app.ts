@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { routerFor, serviceApp, type ServiceAppOptions } from '../../kit/src/index.js';
+import { routerFor, serviceApp, type ServiceAppOptions } from '../../kit/src/http/index.js';
 import type { ImportDeps } from './domain/deps.js';
 import { importDocument, SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
 import { importRoutes } from './routes/index.js';

@@ -1,7 +1,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Joi from 'joi';
-import { commonConfig, outboxConfig, type CommonConfig } from '../../kit/src/index.js';
+import { commonConfig, type CommonConfig } from '../../kit/src/core/index.js';
+import { outboxConfig } from '../../kit/src/data/index.js';
 import { TOPICS } from '../../../kafka/topics.js';
 import { portOf } from '../../registry.js';
 

@@ -1,4 +1,4 @@
-import { runService } from '../../kit/src/index.js';
+import { runService } from '../../kit/src/service/index.js';
 import { documentImportService } from './service.js';
 
 runService(documentImportService);

@@ -1,4 +1,4 @@
-import { ref, serviceDocument, type JsonObject } from '../../kit/src/index.js';
+import { ref, serviceDocument, type JsonObject } from '../../kit/src/http/index.js';
 import { portOf } from '../../registry.js';
 import { JOB_VIEW_SCHEMAS } from './routes/job-views.js';
 import { QAS_OUTPUT_SCHEMAS } from './routes/qas-output.js';

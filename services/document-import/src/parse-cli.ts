@@ -1,7 +1,7 @@
 // `node dist/services/cli.js docx-parse [--out DIR] FILE...`: a one-shot command on the kit's
 // lifecycle (its exit code is the command's; a bad LOG_LEVEL exits 1 naming it).
 import Joi from 'joi';
-import { runProcess, type ProcessStart } from '../../kit/src/index.js';
+import { runProcess, type ProcessStart } from '../../kit/src/core/index.js';
 import { runDocxParse } from './parse-command.js';
 
 const parseConfig = Joi.object<{ LOG_LEVEL: string }, true>({

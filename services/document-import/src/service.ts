@@ -2,13 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { Express } from 'express';
 import Joi from 'joi';
-import {
-  StreamRegistry,
-  syncIndexes,
-  type ServiceContext,
-  type ServiceDefinition,
-  guardTokens,
-} from '../../kit/src/index.js';
+import { guardTokens } from '../../kit/src/core/index.js';
+import { syncIndexes } from '../../kit/src/data/index.js';
+import { StreamRegistry } from '../../kit/src/http/index.js';
+import type { ServiceContext, ServiceDefinition } from '../../kit/src/service/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { documentImportConfigSchema, sandboxOptions, type DocumentImportConfig } from './config.js';
 import { configureParserSandbox } from './sandbox/index.js';

@@ -1,7 +1,7 @@
 // Who is calling (pure given its inputs): the verified token, checked against the revocation set,
 // the client key the limits count by, and a table's guard with the role in the resolved organization.
 import type { IncomingMessage } from 'node:http';
-import { AppError, accessTokenOf } from '../../kit/src/index.js';
+import { AppError, accessTokenOf } from '../../kit/src/core/index.js';
 import { clientAddress } from './envelope.js';
 import type { Actor } from './headers.js';
 import { resolveOrganization, type TokenVerifier, type Verified } from './identity.js';

@@ -1,7 +1,8 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
-import { createApp, type Logger, type ReadinessState } from '../../kit/src/index.js';
+import type { Logger, ReadinessState } from '../../kit/src/core/index.js';
+import { createApp } from '../../kit/src/http/index.js';
 import { tableSettings, type GatewayConfig } from './config.js';
 import { parseAllowedOrigins } from './csrf.js';
 import { createFairness, type Fairness } from './fairness.js';

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { assertTokenSecretSafe, assertTrustBoundary, commonConfig, tokenConfig } from '../../kit/src/index.js';
+import { assertTokenSecretSafe, assertTrustBoundary, commonConfig, tokenConfig } from '../../kit/src/core/index.js';
 import { devUrl, portOf } from '../../registry.js';
 import { parseAllowedOrigins } from './csrf.js';
 import { TABLE_NAMES, type TableName } from './tables.js';

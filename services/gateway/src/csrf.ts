@@ -2,7 +2,7 @@
 // foreign page submits; it never attaches an Authorization header. So a state-changing request
 // that authenticates with the cookie alone must show that it comes from our own origin.
 import type { IncomingHttpHeaders } from 'node:http';
-import { AppError, accessCookie, bearerToken } from '../../kit/src/index.js';
+import { AppError, accessCookie, bearerToken } from '../../kit/src/core/index.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const SAME_ORIGIN_SITES = new Set(['same-origin', 'none']);

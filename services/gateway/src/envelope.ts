@@ -1,7 +1,7 @@
 // The gateway's own refusals on the plain node:http path: the same envelope, status table and
 // logging as the kit's errorMiddleware, without Express's response methods.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { statusFor, toAppError, type Logger } from '../../kit/src/index.js';
+import { statusFor, toAppError, type Logger } from '../../kit/src/core/index.js';
 
 /**
  * `{ success: false, message, error: { code, details? } }` with the error's status and headers.

@@ -3,7 +3,7 @@
 // router and request decoration were a share of the hop's cost the services behind it do not pay twice.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, type Logger } from '../../kit/src/index.js';
+import { AppError, type Logger } from '../../kit/src/core/index.js';
 import { admit, clientKey, tokenOf } from './access.js';
 import { assertSameOrigin } from './csrf.js';
 import { clientAddress, sendError } from './envelope.js';

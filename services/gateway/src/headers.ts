@@ -1,7 +1,7 @@
 // The headers the gateway sends upstream and back (pure): what a client may never set, by the
 // name any hop could fold it to, and what the gateway sets itself.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import type { Role } from '../../kit/src/index.js';
+import type { Role } from '../../kit/src/core/index.js';
 
 const HOP_BY_HOP = new Set([
   'connection',

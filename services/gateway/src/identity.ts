@@ -8,11 +8,11 @@ import {
   type Role,
   type TokenSecret,
   type VerifiedAccess,
-} from '../../kit/src/index.js';
+} from '../../kit/src/core/index.js';
 
 /** Ours are about 400 characters; anything far past that is not parsed at all. */
 const MAX_TOKEN_LENGTH = 8192;
-/** The ids the services accept in actor headers (services/kit/src/actor.ts). */
+/** The ids the services accept in actor headers (services/kit/src/core/actor.ts). */
 const ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
 
 /** An organization the token names and the caller's role in it. */

@@ -8,7 +8,7 @@ import {
   type DocumentBase,
   type DocumentedRoute,
   type JsonObject,
-} from '../../kit/src/index.js';
+} from '../../kit/src/http/index.js';
 import { envPrefix } from './config.js';
 import { SEGMENT, TABLES, type RouteDef, type TableDef } from './tables.js';
 import { portOf } from '../../registry.js';

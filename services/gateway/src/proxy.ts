@@ -1,7 +1,7 @@
 // Streams one request to an upstream and its answer back: no body is ever buffered.
 import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import { AppError } from '../../kit/src/index.js';
+import { AppError } from '../../kit/src/core/index.js';
 import { responseHeaders } from './headers.js';
 
 export interface Upstream {

@@ -1,6 +1,6 @@
 // Revoked sessions at the edge: a set fed by polling the auth service's revocation feed, checked
 // on every token (also one the verifier cache already accepted).
-import type { Logger } from '../../kit/src/index.js';
+import type { Logger } from '../../kit/src/core/index.js';
 import type { Caller } from './identity.js';
 
 export interface RevocationItem {

@@ -8,8 +8,8 @@ import {
   type ProcessStart,
   type ReadinessState,
   type RunningServer,
-  type StartOptions,
-} from '../../kit/src/index.js';
+} from '../../kit/src/core/index.js';
+import type { StartOptions } from '../../kit/src/service/index.js';
 import { buildGatewayApp, SERVICE_NAME, type GatewayApp } from './app.js';
 import { assertProductionSafe, gatewayConfigSchema, type GatewayConfig } from './config.js';
 

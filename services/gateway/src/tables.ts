@@ -1,5 +1,5 @@
 // The public route tables the three contracts describe, as data, and their matching (pure).
-import type { Role } from '../../kit/src/index.js';
+import type { Role } from '../../kit/src/core/index.js';
 
 export const TABLE_NAMES = ['auth', 'analytics', 'notifications', 'parentAlerts', 'documentImport'] as const;
 export type TableName = (typeof TABLE_NAMES)[number];

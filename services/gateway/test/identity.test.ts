@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 import { admit } from '../src/access.js';
 import { forwardHeaders, isTrustedHeader, normalizeHeaderName, responseHeaders } from '../src/headers.js';
 import { cachedVerifier, resolveOrganization, verifyCaller, type Caller } from '../src/identity.js';
-import { AppError, accessTokenOf } from '../../kit/src/index.js';
+import { AppError, accessTokenOf } from '../../kit/src/core/index.js';
 
 const SECRET = 'g'.repeat(40);
 const NOW = 1_800_000_000;

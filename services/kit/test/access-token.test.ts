@@ -12,7 +12,7 @@ import {
   verifyAccessToken,
   verifyToken,
   type AccessClaims,
-} from '../src/index.js';
+} from '../src/core/index.js';
 
 const SECRET = 's'.repeat(40);
 const NOW = 1_800_000_000;

@@ -2,16 +2,8 @@ import { expect } from 'chai';
 import { Router } from 'express';
 import Joi from 'joi';
 import request from 'supertest';
-import {
-  AppError,
-  createApp,
-  createLogger,
-  createMetricsRegistry,
-  ok,
-  readActor,
-  routerFor,
-  routes as declare,
-} from '../src/index.js';
+import { AppError, createLogger, createMetricsRegistry, readActor } from '../src/core/index.js';
+import { createApp, ok, routerFor, routes as declare } from '../src/http/index.js';
 import { LogCapture } from './support/log-capture.js';
 
 function appWith(checks: Record<string, () => Promise<void>>, extra: Partial<Parameters<typeof createApp>[0]> = {}) {

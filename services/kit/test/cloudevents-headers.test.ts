@@ -4,9 +4,9 @@ import {
   cloudEventHeaders,
   eventIdFromHeaders,
   LEGACY_ID_HEADER,
-} from '../src/cloudevents-headers.js';
-import { buildEvent } from '../src/kafka.js';
-import { deadLetterMessage } from '../src/kafka-consumer.js';
+  buildEvent,
+  deadLetterMessage,
+} from '../src/bus/index.js';
 
 const event = buildEvent(
   { source: 'attempt', type: 'attempt.graded.v1', subject: 'att-1', data: { attemptId: 'att-1' } },

@@ -7,7 +7,7 @@ import {
   loadConfig,
   requiresTransactions,
   type CommonConfig,
-} from '../src/index.js';
+} from '../src/core/index.js';
 
 const schema = Joi.object({ ...commonConfig, PORT: Joi.number().port().default(4001) });
 

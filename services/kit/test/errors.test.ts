@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { AppError, STATUS, isDuplicateKey, statusFor, toAppError } from '../src/index.js';
+import { AppError, STATUS, statusFor, toAppError } from '../src/core/index.js';
+import { isDuplicateKey } from '../src/data/index.js';
 import { CONTRACT_ERRORS, CONTRACT_NON_HTTP_CODES } from './support/contract-errors.js';
 
 describe('errors (pure)', () => {

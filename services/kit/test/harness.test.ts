@@ -2,7 +2,10 @@ import { expect } from 'chai';
 import { Router } from 'express';
 import Joi from 'joi';
 import mongoose, { Schema } from 'mongoose';
-import { commonConfig, createApp, ok, syncIndexes, type CommonConfig, type ServiceDefinition } from '../src/index.js';
+import { commonConfig, type CommonConfig } from '../src/core/index.js';
+import { syncIndexes } from '../src/data/index.js';
+import { createApp, ok } from '../src/http/index.js';
+import type { ServiceDefinition } from '../src/service/index.js';
 import { startTestService, type TestService } from './support/harness.js';
 import { testDbName, testMongoUri } from './support/servers.js';
 

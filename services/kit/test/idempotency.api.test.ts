@@ -3,19 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
 import request from 'supertest';
-import {
-  AppError,
-  connectMongo,
-  createApp,
-  createLogger,
-  createMetricsRegistry,
-  idempotencyKey,
-  idempotencyRecordModel,
-  ok,
-  readActor,
-  syncIndexes,
-  type MongoHandle,
-} from '../src/index.js';
+import { AppError, createLogger, createMetricsRegistry, readActor } from '../src/core/index.js';
+import { connectMongo, syncIndexes, type MongoHandle } from '../src/data/index.js';
+import { createApp, idempotencyKey, idempotencyRecordModel, ok } from '../src/http/index.js';
 import { LogCapture } from './support/log-capture.js';
 import { testDbName, testMongoUri } from './support/servers.js';
 

@@ -5,17 +5,11 @@ import net from 'node:net';
 import { expect } from 'chai';
 import { Router, type Express } from 'express';
 import Joi from 'joi';
-import {
-  buildEvent,
-  commonConfig,
-  createApp,
-  startService,
-  type CommonConfig,
-  type PlatformEvent,
-  type RunningService,
-  type ServiceDefinition,
-} from '../src/index.js';
-import { unanswered } from '../src/kafka-start.js';
+import { commonConfig, type CommonConfig } from '../src/core/index.js';
+import { buildEvent, type PlatformEvent } from '../src/bus/index.js';
+import { createApp } from '../src/http/index.js';
+import { startService, type RunningService, type ServiceDefinition } from '../src/service/index.js';
+import { unanswered } from '../src/bus/kafka-start.js';
 import { testBus, uniqueGroup, uniqueTopic, waitFor } from './support/kafka-helpers.js';
 import { LogCapture } from './support/log-capture.js';
 import { testDbName, testKafkaBrokers, testMongoUri } from './support/servers.js';

@@ -17,7 +17,7 @@ import {
   topicPolicy,
   createLogger,
   type KafkaClientConfig,
-} from '../src/index.js';
+} from '../src/core/index.js';
 
 const PASSWORD = 'pa55-w0rd-that-must-never-show';
 const CERT = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';

@@ -3,13 +3,17 @@
 // to `<topic>.dlq`, and works through the bus that waits for Kafka in the background.
 import { expect } from 'chai';
 import type { Admin } from 'kafkajs';
-import { processedEventModel } from '../src/idempotent.js';
-import { consumeTopic } from '../src/kafka-consume.js';
-import { DLQ_HEADERS, PoisonMessageError } from '../src/kafka-consumer.js';
-import { startKafkaInBackground } from '../src/kafka-start.js';
-import { buildEvent, type EventBus, type PlatformEvent, type ReceivedMessage } from '../src/kafka.js';
-import { createLogger } from '../src/logging.js';
-import { connectMongo, type MongoHandle } from '../src/mongo.js';
+import { processedEventModel, consumeTopic, connectMongo, type MongoHandle } from '../src/data/index.js';
+import {
+  DLQ_HEADERS,
+  PoisonMessageError,
+  startKafkaInBackground,
+  buildEvent,
+  type EventBus,
+  type PlatformEvent,
+  type ReceivedMessage,
+} from '../src/bus/index.js';
+import { createLogger } from '../src/core/index.js';
 import { FAST_SESSION, testAdmin, testBus, uniqueGroup, uniqueTopic, waitFor } from './support/kafka-helpers.js';
 import { testDbName, testMongoUri } from './support/servers.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Registry } from 'prom-client';
 import type { Admin } from 'kafkajs';
-import { buildEvent, type EventBus } from '../src/kafka.js';
+import { buildEvent, type EventBus } from '../src/bus/index.js';
 import {
   committedOffset,
   FAST_SESSION,

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import type { Admin } from 'kafkajs';
-import { deadLetterMessage, DLQ_HEADERS, PoisonMessageError } from '../src/kafka-consumer.js';
-import { buildEvent, type EventBus, type ReceivedMessage } from '../src/kafka.js';
+import {
+  deadLetterMessage,
+  DLQ_HEADERS,
+  PoisonMessageError,
+  buildEvent,
+  type EventBus,
+  type ReceivedMessage,
+} from '../src/bus/index.js';
 import {
   committedOffset,
   FAST_SESSION,

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Schema, type Model } from 'mongoose';
-import { idempotent, processedEventModel } from '../src/idempotent.js';
-import { buildEvent, type EventBus, type PlatformEvent, type ReceivedMessage } from '../src/kafka.js';
-import { createLogger } from '../src/logging.js';
-import { connectMongo, type MongoHandle } from '../src/mongo.js';
+import { idempotent, processedEventModel, connectMongo, type MongoHandle } from '../src/data/index.js';
+import { buildEvent, type EventBus, type PlatformEvent, type ReceivedMessage } from '../src/bus/index.js';
+import { createLogger } from '../src/core/index.js';
 import { FAST_SESSION, testBus, uniqueGroup, uniqueTopic, waitFor } from './support/kafka-helpers.js';
 import { testDbName, testMongoUri } from './support/servers.js';
 

@@ -8,27 +8,19 @@ import Joi from 'joi';
 import request from 'supertest';
 import {
   commonConfig,
-  createApp,
-  createKafkaBus,
   createLogger,
   createMetricsRegistry,
-  createOutbox,
   kafkaBusOptions,
   kafkaConfig,
   loadConfig,
-  ok,
-  outboxModels,
   reportOnly,
-  startOutboxRelay,
-  startService,
-  syncIndexes,
   type CommonConfig,
-  type EventBus,
   type KafkaClientConfig,
-  type Outbox,
-  type RunningService,
-  type ServiceDefinition,
-} from '../src/index.js';
+} from '../src/core/index.js';
+import { createKafkaBus, type EventBus } from '../src/bus/index.js';
+import { createOutbox, outboxModels, startOutboxRelay, syncIndexes, type Outbox } from '../src/data/index.js';
+import { createApp, ok } from '../src/http/index.js';
+import { startService, type RunningService, type ServiceDefinition } from '../src/service/index.js';
 import { LogCapture } from './support/log-capture.js';
 import { silent, thingModel, waitFor, writeThing } from './support/outbox-fixture.js';
 import { startSecureInfra, startSecureKafka, stopSecureKafka } from './support/secure-infra.js';

@@ -8,25 +8,24 @@ import { ConfigResourceTypes, Kafka, logLevel, type Admin } from 'kafkajs';
 import { TOPICS, topicSpec } from '../../../kafka/topics.js';
 import {
   commonConfig,
-  createApp,
-  createKafkaBus,
   createLogger,
-  createOutbox,
-  createOutboxRelay,
-  DLQ_HEADERS,
   kafkaBusOptions,
   kafkaConfig,
   kafkaConnection,
   loadConfig,
-  startService,
-  topicPartitionCount,
   type CommonConfig,
-  type EventBus,
   type KafkaClientConfig,
-  type MongoHandle,
+} from '../src/core/index.js';
+import {
+  createKafkaBus,
+  DLQ_HEADERS,
+  topicPartitionCount,
+  type EventBus,
   type ReceivedMessage,
-  type ServiceDefinition,
-} from '../src/index.js';
+} from '../src/bus/index.js';
+import { createOutbox, createOutboxRelay, type MongoHandle } from '../src/data/index.js';
+import { createApp } from '../src/http/index.js';
+import { startService, type ServiceDefinition } from '../src/service/index.js';
 import { LogCapture } from './support/log-capture.js';
 import { openDb, silent, thingModel, waitFor, writeThing, type ThingEvent } from './support/outbox-fixture.js';
 import { startSecureInfra } from './support/secure-infra.js';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { TOPIC_CATALOGUE, TOPICS } from '../../../kafka/topics.js';
 import { ConfigResourceTypes, type Admin } from 'kafkajs';
-import { buildEvent, createKafkaBus, type EventBus, type ReceivedMessage } from '../src/kafka.js';
-import { createLogger } from '../src/logging.js';
+import { buildEvent, createKafkaBus, type EventBus, type ReceivedMessage } from '../src/bus/index.js';
+import { createLogger } from '../src/core/index.js';
 import { testAdmin, uniqueTopic } from './support/kafka-helpers.js';
 import { testKafkaBrokers } from './support/servers.js';
 

@@ -14,9 +14,8 @@ import { expect } from 'chai';
 import express, { Router, type Request, type Response } from 'express';
 import { pino, symbols } from 'pino';
 import { Histogram, Registry } from 'prom-client';
-import { createLogger } from '../src/index.js';
-import { httpDurationObserver } from '../src/metrics.js';
-import { allowedMethods, mountRoutes } from '../src/routing.js';
+import { createLogger, httpDurationObserver } from '../src/core/index.js';
+import { allowedMethods, mountRoutes } from '../src/http/routing.js';
 import { LogCapture } from './support/log-capture.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {

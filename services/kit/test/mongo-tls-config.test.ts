@@ -4,10 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import Joi from 'joi';
-import { ConfigError, loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logging.js';
-import { connectMongo, redactCredentials } from '../src/mongo.js';
-import { mongoDriverOptions, mongoTlsConfig, type MongoTlsConfig } from '../src/mongo-tls.js';
+import {
+  ConfigError,
+  loadConfig,
+  createLogger,
+  mongoDriverOptions,
+  mongoTlsConfig,
+  type MongoTlsConfig,
+} from '../src/core/index.js';
+import { connectMongo, redactCredentials } from '../src/data/mongo.js';
 
 const PASSWORD = 'pw-Never-Logged-7f3a';
 const schema = Joi.object<MongoTlsConfig>(mongoTlsConfig);

@@ -5,12 +5,18 @@ import { expect } from 'chai';
 import { Router } from 'express';
 import Joi from 'joi';
 import { Schema, type Model } from 'mongoose';
-import { commonConfig, loadConfig, type CommonConfig } from '../src/config.js';
-import { createApp } from '../src/app.js';
-import { createLogger } from '../src/logging.js';
-import { connectMongo, type MongoHandle } from '../src/mongo.js';
-import { mongoDriverOptions, mongoTlsConfig, type MongoTlsConfig } from '../src/mongo-tls.js';
-import { startService } from '../src/service.js';
+import {
+  commonConfig,
+  loadConfig,
+  type CommonConfig,
+  createLogger,
+  mongoDriverOptions,
+  mongoTlsConfig,
+  type MongoTlsConfig,
+} from '../src/core/index.js';
+import { createApp } from '../src/http/index.js';
+import { connectMongo, type MongoHandle } from '../src/data/index.js';
+import { startService } from '../src/service/index.js';
 import { LogCapture } from './support/log-capture.js';
 import { startSecureInfra } from './support/secure-infra.js';
 import { testDbName } from './support/servers.js';

@@ -1,16 +1,15 @@
 import { expect } from 'chai';
 import { Schema } from 'mongoose';
+import { createLogger, mongoDriverOptions } from '../src/core/index.js';
 import {
   connectMongo,
-  createLogger,
   isDuplicateKey,
   mongoCheck,
   syncIndexes,
   withTransaction,
   type MongoHandle,
-} from '../src/index.js';
-import { isNamespaceExists } from '../src/mongo.js';
-import { mongoDriverOptions } from '../src/mongo-tls.js';
+} from '../src/data/index.js';
+import { isNamespaceExists } from '../src/data/mongo.js';
 import { LogCapture } from './support/log-capture.js';
 import { testDbName, testMongoTransactions, testMongoUri } from './support/servers.js';
 

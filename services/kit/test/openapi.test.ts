@@ -19,8 +19,8 @@ import {
   tolerant,
   trimmedString,
   type JsonObject,
-} from '../src/index.js';
-import type { SchemaComponents } from '../src/openapi/json-schema.js';
+} from '../src/http/index.js';
+import type { SchemaComponents } from '../src/http/openapi/json-schema.js';
 
 // The document is generated from the joi schemas that validate: for each schema, values joi
 // accepts must match the generated JSON Schema and values joi refuses must not.

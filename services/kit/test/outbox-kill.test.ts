@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Model } from 'mongoose';
-import { createOutbox, createOutboxRelay, type EventBus, type MongoHandle, type Outbox } from '../src/index.js';
+import type { EventBus } from '../src/bus/index.js';
+import { createOutbox, createOutboxRelay, type MongoHandle, type Outbox } from '../src/data/index.js';
 import {
   openDb,
   readTopic,

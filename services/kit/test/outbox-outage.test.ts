@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { createOutbox, createOutboxRelay, type EventBus, type MongoHandle } from '../src/index.js';
+import type { EventBus } from '../src/bus/index.js';
+import { createOutbox, createOutboxRelay, type MongoHandle } from '../src/data/index.js';
 import {
   openDb,
   readTopic,

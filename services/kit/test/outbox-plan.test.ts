@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { OutboxStampRow } from '../src/index.js';
-import { afterFailure, backoffDelayMs, coalesceStamps, heldPrefix, selectDue } from '../src/outbox-plan.js';
+import type { OutboxStampRow } from '../src/data/index.js';
+import { afterFailure, backoffDelayMs, coalesceStamps, heldPrefix, selectDue } from '../src/data/outbox-plan.js';
 
 const stamp = (u: string, key: string, id: string): OutboxStampRow => ({
   u,

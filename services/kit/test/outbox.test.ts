@@ -2,16 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Model } from 'mongoose';
 import { Registry } from 'prom-client';
-import {
-  createOutbox,
-  createOutboxRelay,
-  startOutboxRelay,
-  type BusMessage,
-  type EventBus,
-  type MongoHandle,
-  type Outbox,
-  type ReceivedMessage,
-} from '../src/index.js';
+import type { BusMessage, EventBus, ReceivedMessage } from '../src/bus/index.js';
+import { createOutbox, createOutboxRelay, startOutboxRelay, type MongoHandle, type Outbox } from '../src/data/index.js';
 import {
   openDb,
   readTopic,
@@ -25,7 +17,7 @@ import {
   type ThingRow,
 } from './support/outbox-fixture.js';
 import { testDbName, testKafkaBrokers, testMongoUri } from './support/servers.js';
-import { CLOUDEVENTS_CONTENT_TYPE } from '../src/cloudevents-headers.js';
+import { CLOUDEVENTS_CONTENT_TYPE } from '../src/bus/index.js';
 
 describe('kit outbox (real Kafka and MongoDB)', function () {
   this.timeout(60000);

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { createLogger } from '../src/index.js';
-import { requestLineWriter } from '../src/logging.js';
+import { createLogger, requestLineWriter } from '../src/core/index.js';
 import { LogCapture } from './support/log-capture.js';
 
 /** The line without its clock, which the two writes read at different moments. */

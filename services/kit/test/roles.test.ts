@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { Router } from 'express';
 import request from 'supertest';
-import { createApp, createLogger, createMetricsRegistry, ok, requireRole } from '../src/index.js';
+import { createLogger, createMetricsRegistry } from '../src/core/index.js';
+import { createApp, ok, requireRole } from '../src/http/index.js';
 import { LogCapture } from './support/log-capture.js';
 
 function guardedApp() {

@@ -2,9 +2,8 @@ import { expect } from 'chai';
 import express from 'express';
 import Joi from 'joi';
 import request from 'supertest';
-import { errorMiddleware } from '../src/errors.js';
-import { createLogger } from '../src/logging.js';
-import { routeOrder, routerFor, routes } from '../src/index.js';
+import { errorMiddleware, createLogger } from '../src/core/index.js';
+import { routeOrder, routerFor, routes } from '../src/http/index.js';
 
 const route = routes<{ prefix: string }>();
 const doc = { summary: 's', responses: {} };

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { Router, type Request, type Response } from 'express';
 import request from 'supertest';
-import { createApp, createLogger, createMetricsRegistry, ok } from '../src/index.js';
+import { createLogger, createMetricsRegistry } from '../src/core/index.js';
+import { createApp, ok } from '../src/http/index.js';
 import { LogCapture } from './support/log-capture.js';
 
 /** Routes shaped like auth's, plus a router mounted under a prefix with a parameter. */

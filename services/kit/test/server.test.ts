@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Router } from 'express';
-import { createApp, createLogger, createMetricsRegistry, serve } from '../src/index.js';
+import { createLogger, createMetricsRegistry, serve } from '../src/core/index.js';
+import { createApp } from '../src/http/index.js';
 
 async function until(condition: () => boolean, deadlineMs = 10000): Promise<void> {
   const deadline = Date.now() + deadlineMs;

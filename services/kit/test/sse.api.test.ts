@@ -4,15 +4,8 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Router } from 'express';
 import request from 'supertest';
-import {
-  AppError,
-  StreamRegistry,
-  createApp,
-  createLogger,
-  createMetricsRegistry,
-  sse,
-  type SseStream,
-} from '../src/index.js';
+import { AppError, createLogger, createMetricsRegistry } from '../src/core/index.js';
+import { StreamRegistry, createApp, sse, type SseStream } from '../src/http/index.js';
 import { LogCapture } from './support/log-capture.js';
 
 const FLOOD_BOUND = 256 * 1024;

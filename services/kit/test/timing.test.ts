@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { backoffMs, canonicalDigest, canonicalJson, withTimeout } from '../src/index.js';
+import { backoffMs, withTimeout } from '../src/core/index.js';
+import { canonicalDigest, canonicalJson } from '../src/http/index.js';
 
 const rejection = async (p: Promise<unknown>): Promise<Error> => {
   try {

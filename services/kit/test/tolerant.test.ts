@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import Joi from 'joi';
-import { applySpellings, tolerant, trimmedString } from '../src/index.js';
+import { applySpellings, tolerant, trimmedString } from '../src/http/index.js';
 
 describe('kit tolerant reader', () => {
   const spellings = [

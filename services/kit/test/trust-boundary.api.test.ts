@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { Router } from 'express';
 import request from 'supertest';
-import { createApp, createLogger, createMetricsRegistry, ok, readActor } from '../src/index.js';
+import { createLogger, createMetricsRegistry, readActor } from '../src/core/index.js';
+import { createApp, ok } from '../src/http/index.js';
 import { LogCapture } from './support/log-capture.js';
 
 const INTERNAL = 'internal-token-0123456789';

@@ -8,15 +8,8 @@ import { join } from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import Joi from 'joi';
 import request from 'supertest';
-import {
-  UPLOAD_TEMP_PREFIX,
-  createApp,
-  createLogger,
-  createMetricsRegistry,
-  ok,
-  upload,
-  validate,
-} from '../src/index.js';
+import { createLogger, createMetricsRegistry } from '../src/core/index.js';
+import { UPLOAD_TEMP_PREFIX, createApp, ok, upload, validate } from '../src/http/index.js';
 import { LogCapture } from './support/log-capture.js';
 
 const MAX = 1024;

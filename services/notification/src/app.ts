@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { serviceApp, type ServiceAppOptions } from '../../kit/src/index.js';
+import { serviceApp, type ServiceAppOptions } from '../../kit/src/http/index.js';
 import type { NotificationDeps } from './domain/deps.js';
 import { notificationDocument, SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
 import { notificationRouter } from './routes/index.js';

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { TOPICS } from '../../../kafka/topics.js';
-import { commonConfig, type CommonConfig } from '../../kit/src/index.js';
+import { commonConfig, type CommonConfig } from '../../kit/src/core/index.js';
 import { portOf } from '../../registry.js';
 
 export interface NotificationConfig extends CommonConfig {

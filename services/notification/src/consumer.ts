@@ -3,14 +3,9 @@
 // (event id, recipient) key of the rows themselves for a crash between the two writes.
 import Joi from 'joi';
 import { EVENT_TYPES, topicSpec, TOPICS } from '../../../kafka/topics.js';
-import {
-  consumeTopic,
-  PoisonMessageError,
-  type EventBus,
-  type Logger,
-  type PlatformEvent,
-  type Subscription,
-} from '../../kit/src/index.js';
+import type { Logger } from '../../kit/src/core/index.js';
+import { PoisonMessageError, type EventBus, type PlatformEvent, type Subscription } from '../../kit/src/bus/index.js';
+import { consumeTopic } from '../../kit/src/data/index.js';
 import type { NotificationDeps } from './domain/deps.js';
 import { alertFromEvent, type WeakTopicAlert } from './domain/weak-topic.js';
 // The event catalogue's shapes (kafka/schemas/defs/common.json): any 1..128 id, labels up to 500.

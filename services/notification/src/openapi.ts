@@ -1,4 +1,4 @@
-import { serviceDocument, LIST_META_SCHEMA, SHARED_RESPONSES } from '../../kit/src/index.js';
+import { serviceDocument, LIST_META_SCHEMA, SHARED_RESPONSES } from '../../kit/src/http/index.js';
 import { portOf } from '../../registry.js';
 import { RESPONSE_SCHEMAS } from './response-schemas.js';
 import { notificationRoutes } from './routes/index.js';

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../kit/src/index.js';
+import type { JsonObject } from '../../kit/src/http/index.js';
 
 const COUNT: JsonObject = { type: 'integer', minimum: 0 };
 

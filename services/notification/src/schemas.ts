@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { documented, named, pagingKeys, tolerant, type JsonObject } from '../../kit/src/index.js';
+import { documented, named, pagingKeys, tolerant, type JsonObject } from '../../kit/src/http/index.js';
 import type { InboxQuery } from './domain/inbox.js';
 import type { PreferencePatch } from './domain/preferences.js';
 import type { ParentAlertInput, WeakTopic } from './domain/weak-topic.js';

@@ -1,11 +1,7 @@
-import {
-  appOptions,
-  type BuiltWith,
-  syncIndexes,
-  timeOrderedIds,
-  type ServiceDefinition,
-  type Subscription,
-} from '../../kit/src/index.js';
+import { timeOrderedIds } from '../../kit/src/core/index.js';
+import type { Subscription } from '../../kit/src/bus/index.js';
+import { syncIndexes } from '../../kit/src/data/index.js';
+import { appOptions, type BuiltWith, type ServiceDefinition } from '../../kit/src/service/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { notificationConfigSchema, type NotificationConfig } from './config.js';
 import { startWeakTopicConsumer } from './consumer.js';

@@ -3,7 +3,8 @@
 // every event is exactly one notification.
 import { expect } from 'chai';
 import { TOPICS } from '../../../kafka/topics.js';
-import { createKafkaBus, createLogger, type EventBus } from '../../kit/src/index.js';
+import { createLogger } from '../../kit/src/core/index.js';
+import { createKafkaBus, type EventBus } from '../../kit/src/bus/index.js';
 import { waitFor } from '../../kit/test/support/kafka-helpers.js';
 import { PrivateKafka } from '../../kit/test/support/private-kafka.js';
 import { message, weakTopicEvent } from './events.js';

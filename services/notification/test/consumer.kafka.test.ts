@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
-import type { EventBus } from '../../kit/src/index.js';
+import type { EventBus } from '../../kit/src/bus/index.js';
 import { testBus, uniqueGroup, waitFor } from '../../kit/test/support/kafka-helpers.js';
 import { testKafkaBrokers } from '../../kit/test/support/servers.js';
 import { message, weakTopicEvent } from './events.js';

@@ -1,7 +1,7 @@
 // Weak-topic events as analytics publishes them, checked against the catalogue's JSON Schema.
 import { randomUUID } from 'node:crypto';
 import { EVENT_TYPES, TOPICS } from '../../../kafka/topics.js';
-import { buildEvent, type BusMessage, type PlatformEvent } from '../../kit/src/index.js';
+import { buildEvent, type BusMessage, type PlatformEvent } from '../../kit/src/bus/index.js';
 import { expectValidEvent } from '../../kit/test/support/event-schemas.js';
 
 export function weakTopicEvent(studentId: string, attemptId = randomUUID()): PlatformEvent {

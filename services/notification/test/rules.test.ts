@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { buildEvent } from '../../kit/src/index.js';
+import { buildEvent } from '../../kit/src/bus/index.js';
 import { alertOf } from '../src/consumer.js';
-import { timeOrderedIds } from '../../kit/src/index.js';
+import { timeOrderedIds } from '../../kit/src/core/index.js';
 import { ownerScope, parseData, sendDecision, uniqueIds } from '../src/domain/rules.js';
 import { weakTopicContent } from '../src/domain/weak-topic.js';
 import { inboxQuery } from '../src/store/notification-store.js';

@@ -1,7 +1,7 @@
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { mongo, type Connection } from 'mongoose';
-import { AppError } from '../../kit/src/index.js';
+import { AppError } from '../../kit/src/core/index.js';
 
 export interface StoredBytes {
   fileId: mongo.ObjectId;

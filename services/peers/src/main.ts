@@ -2,7 +2,7 @@
 // exam service on EXAM_SERVICE_PORT (4009), one process, each with its own database (with MONGODB_DB
 // set, `<MONGODB_DB>_documents` and `<MONGODB_DB>_exams`: a run of its own, as the fuzzing's).
 import Joi from 'joi';
-import { commonConfig, runProcess, type ProcessStart } from '../../kit/src/index.js';
+import { commonConfig, runProcess, type ProcessStart } from '../../kit/src/core/index.js';
 import { peerPortsSchema, type PeerPorts } from './config.js';
 import { startDocumentPeer, startExamPeer } from './start.js';
 

@@ -1,4 +1,4 @@
-import { openApiDocument, type DocumentBase, type JsonObject } from '../../kit/src/index.js';
+import { openApiDocument, type DocumentBase, type JsonObject } from '../../kit/src/http/index.js';
 import { bytesRouteDocs } from './documents/bytes-routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { examRoutes } from './exams/routes.js';

@@ -1,4 +1,5 @@
-import { startService, type BuiltService, type MongoHandle, type ServiceDefinition } from '../../kit/src/index.js';
+import type { MongoHandle } from '../../kit/src/data/index.js';
+import { startService, type BuiltService, type ServiceDefinition } from '../../kit/src/service/index.js';
 import type { PeerConfig } from './config.js';
 import { documentPeerService, type BuiltDocumentPeer } from './documents/service.js';
 import { examPeerService, type BuiltExamPeer } from './exams/service.js';

@@ -113,7 +113,9 @@ describe('peer exam service', () => {
       const read = await api.get(`/v1/exams/${id}`).set(worker);
       assert.equal(read.status, 403);
       assert.equal(read.body.error.code, 'FORBIDDEN');
-      const internal = await api.get(`/v1/exams/${id}`).set({ ...ORG, 'X-Internal-Token': 'internal-secret-0123456789' });
+      const internal = await api
+        .get(`/v1/exams/${id}`)
+        .set({ ...ORG, 'X-Internal-Token': 'internal-secret-0123456789' });
       assert.equal(internal.status, 200);
       assert.equal((await api.get(`/v1/exams/${id}`).set({ ...ORG, 'X-Internal-Token': 'guess' })).status, 401);
     });

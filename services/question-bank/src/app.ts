@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { routerFor, serviceApp, type ServiceAppOptions } from '../../kit/src/index.js';
+import { routerFor, serviceApp, type ServiceAppOptions } from '../../kit/src/http/index.js';
 import type { QuestionBankDeps } from './domain/deps.js';
 import { questionBankDocument, questionBankRoutes, SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
 

@@ -1,4 +1,4 @@
-import { runService } from '../../kit/src/index.js';
+import { runService } from '../../kit/src/service/index.js';
 import { questionBankService } from './service.js';
 
 runService(questionBankService);

@@ -1,4 +1,4 @@
-import { OUTBOX_METRICS, openApiDocument, type DocumentBase, type JsonObject } from '../../kit/src/index.js';
+import { OUTBOX_METRICS, openApiDocument, type DocumentBase, type JsonObject } from '../../kit/src/http/index.js';
 import { PARAMETERS, RESPONSES, SECURITY_SCHEMES } from './openapi/components.js';
 import { DECISIONS } from './openapi/decisions.js';
 import { RESPONSE_SCHEMAS } from './openapi/schemas.js';

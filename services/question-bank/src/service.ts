@@ -1,14 +1,8 @@
 import type { Express } from 'express';
 import { topicsProducedBy } from '../../../kafka/topics.js';
-import {
-  createOutbox,
-  startOutboxRelay,
-  syncIndexes,
-  timeOrderedIds,
-  type OutboxRelay,
-  type ServiceDefinition,
-  guardTokens,
-} from '../../kit/src/index.js';
+import { timeOrderedIds, guardTokens } from '../../kit/src/core/index.js';
+import { createOutbox, startOutboxRelay, syncIndexes, type OutboxRelay } from '../../kit/src/data/index.js';
+import type { ServiceDefinition } from '../../kit/src/service/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { questionBankConfigSchema, type QuestionBankConfig } from './config.js';
 import { createDeletionRunner } from './domain/deletion/runner.js';

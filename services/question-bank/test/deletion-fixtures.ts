@@ -1,7 +1,7 @@
 // Test data for the permanent-deletion tests: archived questions written straight into MongoDB in
 // the shapes the service writes (rows.ts builds them), far faster than the API for big jobs.
 import type { Db } from 'mongodb';
-import { timeOrderedIds } from '../../kit/src/index.js';
+import { timeOrderedIds } from '../../kit/src/core/index.js';
 import { newQuestionRow, versionOf } from '../src/domain/questions/rows.js';
 import type { Writer } from '../src/domain/questions/scope.js';
 

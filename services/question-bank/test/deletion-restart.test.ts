@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { MongoClient, type Db } from 'mongodb';
-import { startService, type RunningService } from '../../kit/src/index.js';
+import { startService, type RunningService } from '../../kit/src/service/index.js';
 import { LogCapture } from '../../kit/test/support/log-capture.js';
 import { testDbName, testMongoUri } from '../../kit/test/support/servers.js';
 import type { QuestionBankConfig } from '../src/config.js';

@@ -125,7 +125,7 @@ describe('question bank: search outbox across a broker outage (private Kafka)', 
   // produce request in flight when the broker stops leaves kafkajs's sequence numbers behind the
   // broker's, every later publish fails with "The broker received an out of order sequence
   // number", and the relay retries the same producer until its entries die (seen here: 9
-  // attempts, 1348 entries pending). Unskip once services/kit/src/kafka.ts drops and reconnects
+  // attempts, 1348 entries pending). Unskip once services/kit/src/bus/kafka.ts drops and reconnects
   // the producer on that error.
   it('every create, update and delete written during the outage reaches the topic, in order per question', async () => {
     const writer = new Writer(svc!);

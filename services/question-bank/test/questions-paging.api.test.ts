@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { newQuestionRow } from '../src/domain/questions/rows.js';
-import { timeOrderedIds } from '../../kit/src/index.js';
+import { timeOrderedIds } from '../../kit/src/core/index.js';
 import { headers, startQuestionBank, teacher, type TestQuestionBank } from './support.js';
 
 const TOTAL = 10_050;

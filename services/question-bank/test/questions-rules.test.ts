@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { publishProblems } from '../src/domain/questions/base-type.js';
 import { contentJsonOf, newBody, patchedBody } from '../src/domain/questions/body.js';
-import { timeOrderedIds } from '../../kit/src/index.js';
+import { timeOrderedIds } from '../../kit/src/core/index.js';
 import { searchDocument } from '../src/domain/questions/projection.js';
 import type { QuestionRow } from '../src/store/question-models.js';
 

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { serviceApp, type ServiceAppOptions } from '../../kit/src/index.js';
+import { serviceApp, type ServiceAppOptions } from '../../kit/src/http/index.js';
 import type { UserDeps } from './domain/deps.js';
 import { SERVICE_NAME, SERVICE_VERSION, userDocument } from './openapi.js';
 import { userRouter } from './routes.js';

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { commonConfig, type CommonConfig } from '../../kit/src/index.js';
+import { commonConfig, type CommonConfig } from '../../kit/src/core/index.js';
 import { portOf } from '../../registry.js';
 
 export interface UserConfig extends CommonConfig {

@@ -1,5 +1,7 @@
 import { TOPICS } from '../../../kafka/topics.js';
-import { AppError, PoisonMessageError, applySpellings, type EventHandler } from '../../kit/src/index.js';
+import { AppError } from '../../kit/src/core/index.js';
+import { PoisonMessageError, type EventHandler } from '../../kit/src/bus/index.js';
+import { applySpellings } from '../../kit/src/http/index.js';
 import type { UserDeps } from './domain/deps.js';
 import { upsertSnapshot, type SnapshotInput } from './domain/snapshot.js';
 import { SNAPSHOT_SPELLINGS, userChangedData } from './schemas.js';

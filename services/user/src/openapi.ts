@@ -1,4 +1,4 @@
-import { serviceDocument, closedObject, type JsonObject } from '../../kit/src/index.js';
+import { serviceDocument, closedObject, type JsonObject } from '../../kit/src/http/index.js';
 import { portOf } from '../../registry.js';
 import { userRoutes } from './routes.js';
 

@@ -1,9 +1,8 @@
+import { AppError, readActor } from '../../kit/src/core/index.js';
 import {
-  AppError,
   errorResponses,
   ok,
   okResponse,
-  readActor,
   ref,
   routerFor,
   routes,
@@ -11,7 +10,7 @@ import {
   type Empty,
   type Route,
   type ValidRequest,
-} from '../../kit/src/index.js';
+} from '../../kit/src/http/index.js';
 import type { Response, Router } from 'express';
 import type { UserDeps } from './domain/deps.js';
 import { getProfile, updateBaseProfile, upsertRoleProfile, type RoleProfileKind } from './domain/profiles.js';

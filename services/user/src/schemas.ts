@@ -1,5 +1,6 @@
 import Joi from 'joi';
-import { dateTimeString, named, ROLES, tolerant, trimmedString } from '../../kit/src/index.js';
+import { ROLES } from '../../kit/src/core/index.js';
+import { dateTimeString, named, tolerant, trimmedString } from '../../kit/src/http/index.js';
 import type { BaseProfileInput } from './domain/profiles.js';
 import type { SnapshotInput } from './domain/snapshot.js';
 

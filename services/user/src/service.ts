@@ -1,12 +1,7 @@
 import { topicSpec, topicsProducedBy } from '../../../kafka/topics.js';
-import {
-  appOptions,
-  type BuiltWith,
-  consumeTopic,
-  syncIndexes,
-  type ServiceDefinition,
-  type Subscription,
-} from '../../kit/src/index.js';
+import type { Subscription } from '../../kit/src/bus/index.js';
+import { consumeTopic, syncIndexes } from '../../kit/src/data/index.js';
+import { appOptions, type BuiltWith, type ServiceDefinition } from '../../kit/src/service/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
 import { userConfigSchema, type UserConfig } from './config.js';
 import type { UserDeps } from './domain/deps.js';

@@ -1,7 +1,7 @@
 // The identity.user-changed.v1 handler on its own (the Kafka path is user-events.kafka.test.ts):
 // the same rules as the HTTP snapshot, newer wins, and what can never apply is poison (DLQ at once).
 import { expect } from 'chai';
-import { PoisonMessageError, buildEvent, type ReceivedMessage } from '../../kit/src/index.js';
+import { PoisonMessageError, buildEvent, type ReceivedMessage } from '../../kit/src/bus/index.js';
 import { userChangedHandler } from '../src/events.js';
 import { seed, snapshot, startUser, type TestUser } from './support.js';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { weakTopicDetected, WEAK_TOPIC_TOPIC } from '../events.js';
 import { casAlertState, findAlertState } from '../store/alert-store.js';
 import type { AlertStateRow, ResultRow } from '../store/models.js';

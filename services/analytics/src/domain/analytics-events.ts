@@ -1,4 +1,4 @@
-import { AppError, type Actor } from '../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../kit/src/core/index.js';
 import { inOrganization, readerReach } from './reach.js';
 import type { AnalyticsEventRow } from '../store/models.js';
 import * as store from '../store/event-store.js';

@@ -1,4 +1,5 @@
-import type { Logger, Outbox } from '../../../kit/src/index.js';
+import type { Logger } from '../../../kit/src/core/index.js';
+import type { Outbox } from '../../../kit/src/data/index.js';
 import type { AnalyticsModels } from '../store/models.js';
 
 export interface AnalyticsDeps {

@@ -1,6 +1,6 @@
 import { validateEvent } from '../../../../kafka/event-schemas.js';
 import { TOPICS } from '../../../../kafka/topics.js';
-import { PoisonMessageError, type PlatformEvent } from '../../../kit/src/index.js';
+import { PoisonMessageError, type PlatformEvent } from '../../../kit/src/bus/index.js';
 import type { ResultRow } from '../store/models.js';
 import { upsertResult } from '../store/result-store.js';
 import { evaluateAlerts } from './alerts.js';

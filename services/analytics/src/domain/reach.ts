@@ -1,4 +1,4 @@
-import { AppError, type Actor } from '../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../kit/src/core/index.js';
 
 /**
  * How far a read reaches. A call without a user (a platform service holding the internal token)

@@ -1,4 +1,4 @@
-import { AppError, type Actor } from '../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../kit/src/core/index.js';
 import type { ResultRow, TopicOccurrenceRow } from '../store/models.js';
 import * as store from '../store/result-store.js';
 import { inOrganization, readerReach } from './reach.js';

@@ -1,5 +1,5 @@
 import type { ClientSession } from 'mongoose';
-import { isDuplicateKey, type OutboxStamp } from '../../../kit/src/index.js';
+import { isDuplicateKey, type OutboxStamp } from '../../../kit/src/data/index.js';
 import type { AlertStateRow, AnalyticsModels } from './models.js';
 
 export function findAlertState(m: AnalyticsModels, id: string): Promise<AlertStateRow | null> {

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { outboxOwnerPlugin, processedEventModel } from '../../../kit/src/index.js';
+import { outboxOwnerPlugin, processedEventModel } from '../../../kit/src/data/index.js';
 
 export interface TopicOccurrenceRow {
   topic: string;

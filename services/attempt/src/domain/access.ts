@@ -1,4 +1,4 @@
-import { AppError, type Actor } from '../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../kit/src/core/index.js';
 import { CODES, MSG } from '../messages.js';
 
 interface Owned {

@@ -1,4 +1,4 @@
-import { AppError, type Actor } from '../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../kit/src/core/index.js';
 import { checkAnswerFits, normalizeAnswer, type AnswerInput } from '../grading/index.js';
 import { CODES, MSG } from '../messages.js';
 import type { AttemptDoc } from '../store/attempt-store.js';

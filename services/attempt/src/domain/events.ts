@@ -1,4 +1,4 @@
-import { AppError, type Actor } from '../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../kit/src/core/index.js';
 import { CODES, MSG } from '../messages.js';
 import type { AttemptDoc } from '../store/attempt-store.js';
 import type { EventRow } from '../store/models.js';

@@ -1,6 +1,6 @@
 // Pure: the attempt.graded.v1 payload (kafka/schemas/attempt.graded.v1.json) of a graded attempt.
 import { EVENT_TYPES } from '../../../../kafka/topics.js';
-import { buildEvent, type PlatformEvent } from '../../../kit/src/index.js';
+import { buildEvent, type PlatformEvent } from '../../../kit/src/bus/index.js';
 import type { AttemptDoc } from '../store/attempt-store.js';
 import type { SubmissionSource } from '../store/models.js';
 import { scorePercentOf } from './grading.js';

@@ -1,5 +1,5 @@
 // The one place the service meets the pure grading library (src/grading).
-import type { Actor } from '../../../kit/src/index.js';
+import type { Actor } from '../../../kit/src/core/index.js';
 import { gradeAttempt, maxScoreOf, scorePercent, shuffleFor, visibility, type HiddenReason } from '../grading/index.js';
 import type { AttemptDoc } from '../store/attempt-store.js';
 import type { AnswerRow, QuestionRow } from '../store/models.js';

@@ -1,5 +1,5 @@
 // Pure: the start validations of seed 002, each with its own error, in the contract's order.
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { CODES, MSG } from '../messages.js';
 import type { AccessInput, ExamSnapshot, StartInput } from './start-input.js';
 

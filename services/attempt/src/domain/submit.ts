@@ -1,5 +1,5 @@
 import { TOPICS } from '../../../../kafka/topics.js';
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { CODES, MSG } from '../messages.js';
 import type { AttemptDoc } from '../store/attempt-store.js';
 import type { AnswerRow, SubmissionSource } from '../store/models.js';

@@ -1,6 +1,6 @@
 // Pure: what a caller sees of an attempt. Students never see answer keys; grading fields are
 // null with a hidden reason while the result policy hides them.
-import type { Actor } from '../../../kit/src/index.js';
+import type { Actor } from '../../../kit/src/core/index.js';
 import type { AttemptDoc } from '../store/attempt-store.js';
 import type { AnswerRow, QuestionRow } from '../store/models.js';
 import { redact } from '../grading/index.js';

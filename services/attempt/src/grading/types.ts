@@ -1,4 +1,4 @@
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 
 type Json = Record<string, unknown>;
 

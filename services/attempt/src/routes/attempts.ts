@@ -1,15 +1,15 @@
 import type { Request } from 'express';
+import { readActor } from '../../../kit/src/core/index.js';
 import {
   errorResponse,
   ok,
   okResponse,
-  readActor,
   ref,
   requireRole,
   routes,
   type JsonObject,
   type Route,
-} from '../../../kit/src/index.js';
+} from '../../../kit/src/http/index.js';
 import { assertOwner, assertReadable } from '../domain/access.js';
 import { saveAnswer, type SaveInput } from '../domain/answers.js';
 import type { AttemptDeps } from '../domain/deps.js';

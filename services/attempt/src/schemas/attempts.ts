@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { documentedAs, named, tolerant, type JsonObject } from '../../../kit/src/index.js';
+import { documentedAs, named, tolerant, type JsonObject } from '../../../kit/src/http/index.js';
 import { CLIENT_EVENT_TYPES, type ClientEventInput } from '../domain/events.js';
 import { ID_PATTERN, type Anything } from './start.js';
 

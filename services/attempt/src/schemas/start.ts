@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { documented, named, tolerant } from '../../../kit/src/index.js';
+import { documented, named, tolerant } from '../../../kit/src/http/index.js';
 import type { AccessInput, ExamSnapshot } from '../domain/start-input.js';
 
 // Ids as the actor headers carry them; body numbers and booleans are strict ("5" is not a count).

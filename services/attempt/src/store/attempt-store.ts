@@ -1,5 +1,5 @@
 import type { ClientSession, Collection, Filter, UpdateFilter } from 'mongodb';
-import { isDuplicateKey } from '../../../kit/src/index.js';
+import { isDuplicateKey } from '../../../kit/src/data/index.js';
 import type { AnswerRow, AttemptModels, AttemptRow, EventRow } from './models.js';
 
 // Detail reads never carry the event log or the outbox fields.

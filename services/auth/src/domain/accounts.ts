@@ -1,4 +1,4 @@
-import type { Actor } from '../../../kit/src/index.js';
+import type { Actor } from '../../../kit/src/core/index.js';
 import { revokeUserFamilies } from '../store/token-store.js';
 import type { AuthDeps } from './deps.js';
 import { assertPlatformAdmin } from './admin.js';

@@ -1,4 +1,4 @@
-import { AppError, type Actor } from '../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../kit/src/core/index.js';
 import { MSG } from '../messages.js';
 import { findMembership, findUserById } from '../store/user-store.js';
 import type { AuthDeps } from './deps.js';

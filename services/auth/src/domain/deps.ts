@@ -1,4 +1,5 @@
-import type { Logger, MongoHandle, Outbox } from '../../../kit/src/index.js';
+import type { Logger } from '../../../kit/src/core/index.js';
+import type { MongoHandle, Outbox } from '../../../kit/src/data/index.js';
 import type { AuthModels } from '../store/models.js';
 import type { TokenSettings } from './tokens.js';
 import type { BackoffPolicy } from './throttle.js';

@@ -1,5 +1,5 @@
 import bcrypt from 'bcrypt';
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { MSG } from '../messages.js';
 import type { WorkLimiter } from './work-limiter.js';
 

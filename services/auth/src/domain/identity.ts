@@ -1,4 +1,4 @@
-import { AppError, verifyAccessToken } from '../../../kit/src/index.js';
+import { AppError, verifyAccessToken } from '../../../kit/src/core/index.js';
 import { MSG } from '../messages.js';
 import { findFamily } from '../store/token-store.js';
 import { findMemberships, findUserById } from '../store/user-store.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { MSG } from '../messages.js';
 import { claimTurn, clearThrottle, putMarker, readThrottles, recordFailure } from '../store/throttle-store.js';
 import type { AuthDeps } from './deps.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { MSG } from '../messages.js';
 import { inTransaction } from '../store/transactions.js';
 import { findMemberships, findUserByEmail } from '../store/user-store.js';

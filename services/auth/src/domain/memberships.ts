@@ -1,4 +1,4 @@
-import { AppError, type Actor } from '../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../kit/src/core/index.js';
 import { MSG } from '../messages.js';
 import { revokeUserFamilies } from '../store/token-store.js';
 import {

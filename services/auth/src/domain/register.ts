@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, isDuplicateKey } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
+import { isDuplicateKey } from '../../../kit/src/data/index.js';
 import { USER_CHANGED_TOPIC, userChanged } from '../events.js';
 import { MSG } from '../messages.js';
 import type { UserRow } from '../store/models.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { MembershipClaim } from '../../../kit/src/index.js';
+import type { MembershipClaim } from '../../../kit/src/core/index.js';
 import { insertFamily, insertRefreshToken } from '../store/token-store.js';
 import type { MembershipRow, UserRow } from '../store/models.js';
 import type { StoreTx } from '../store/transactions.js';

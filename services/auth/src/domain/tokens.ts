@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { signToken, verifyToken, type AccessClaims } from '../../../kit/src/index.js';
+import { signToken, verifyToken, type AccessClaims } from '../../../kit/src/core/index.js';
 
 export const MAX_MEMBERSHIP_CLAIMS = 100;
 

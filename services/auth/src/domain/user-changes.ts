@@ -1,4 +1,4 @@
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { USER_CHANGED_TOPIC, userChanged } from '../events.js';
 import { MSG } from '../messages.js';
 import { inOutboxTransaction, type StoreTx } from '../store/transactions.js';

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { outboxOwnerPlugin } from '../../../kit/src/index.js';
+import { outboxOwnerPlugin } from '../../../kit/src/data/index.js';
 
 export interface UserRow {
   _id: string;

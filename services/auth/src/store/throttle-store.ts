@@ -1,4 +1,4 @@
-import { isDuplicateKey } from '../../../kit/src/index.js';
+import { isDuplicateKey } from '../../../kit/src/data/index.js';
 import type { AuthModels, ThrottleDocRow } from './models.js';
 
 /** Failures counted under one key, forgotten after a quiet window (the row's expiry). */

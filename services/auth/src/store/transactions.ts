@@ -1,5 +1,5 @@
 import type { ClientSession } from 'mongoose';
-import { withTransaction, type MongoHandle, type Outbox, type OutboxUnit } from '../../../kit/src/index.js';
+import { withTransaction, type MongoHandle, type Outbox, type OutboxUnit } from '../../../kit/src/data/index.js';
 
 /**
  * An open store transaction, handed back to the store's reads and writes so they join it; absent

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { Logger, StreamRegistry } from '../../../kit/src/index.js';
+import type { Logger } from '../../../kit/src/core/index.js';
+import type { StreamRegistry } from '../../../kit/src/http/index.js';
 import type { JobDeps, JobDetail } from './jobs/types.js';
 import type { QasParser } from './qas.js';
 import type { Scope } from './scope.js';

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { DocxError } from '../parser/index.js';
 import { parserSandbox } from '../sandbox/index.js';
 import { hasZipMagic } from '../parser/zip.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { findReplay, reprocessJob, submitJob } from './jobs/submit.js';
 import type { JobDetail, JobSummary } from './jobs/types.js';
 import { CODES, MSG } from '../messages.js';

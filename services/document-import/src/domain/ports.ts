@@ -1,5 +1,5 @@
 // The peers behind the routes' ports, from config: the document service, the parsers, approval.
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import type { DocumentImportConfig } from '../config.js';
 import { approveJob, type ApprovalClients } from '../integrations/approval.js';
 import { baselineReparse } from '../integrations/baseline-reparse.js';

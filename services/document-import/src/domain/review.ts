@@ -1,4 +1,4 @@
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { saveReview as storeReview } from './jobs/review.js';
 import type { JobDetail } from './jobs/types.js';
 import { CODES, MSG } from '../messages.js';

@@ -1,4 +1,4 @@
-import { AppError, type Role } from '../../../kit/src/index.js';
+import { AppError, type Role } from '../../../kit/src/core/index.js';
 import { getJob } from './jobs/queries.js';
 import type { JobDeps, JobDetail, JobScope, JobSummary } from './jobs/types.js';
 import { CODES, MSG } from '../messages.js';

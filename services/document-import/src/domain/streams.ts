@@ -1,4 +1,4 @@
-import type { SseStream } from '../../../kit/src/index.js';
+import type { SseStream } from '../../../kit/src/http/index.js';
 import { jobEvents, listJobs } from './jobs/queries.js';
 import type { JobSummary, JobUpdate } from './jobs/types.js';
 import type { ImportDeps } from './deps.js';

@@ -1,5 +1,6 @@
 import Joi from 'joi';
-import { AppError, canonicalDigest } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
+import { canonicalDigest } from '../../../kit/src/http/index.js';
 import type { QasOutput } from '../parser/index.js';
 import type { ExamClient, ExamCreate } from './exam-client.js';
 import type { Scope } from './http.js';

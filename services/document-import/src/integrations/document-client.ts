@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { callJson, joinUrl, scopeHeaders, unavailable, upstreamError, type PeerEndpoint, type Scope } from './http.js';
 
 const SERVICE = 'document service';

@@ -1,4 +1,4 @@
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import type { QasOutput } from '../parser/index.js';
 import { openZip, type ZipReader } from '../parser/zip.js';
 import type { DocumentClient, MediaAsset } from './document-client.js';

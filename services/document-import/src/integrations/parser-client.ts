@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { DocxError, type QasOutput } from '../parser/index.js';
 import type { Warning } from '../parser/types.js';
 import { parserSandbox, type ParserSandbox } from '../sandbox/index.js';

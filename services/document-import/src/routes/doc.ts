@@ -1,5 +1,5 @@
 import type Joi from 'joi';
-import { jsonSchemaOf, okResponse, ref, type JsonObject, type OperationDoc } from '../../../kit/src/index.js';
+import { jsonSchemaOf, okResponse, ref, type JsonObject, type OperationDoc } from '../../../kit/src/http/index.js';
 
 /** The actor headers every import route requires (checked before anything else). */
 export const SCOPE_HEADERS = [

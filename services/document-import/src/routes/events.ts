@@ -1,4 +1,4 @@
-import { routes, sse, type Route } from '../../../kit/src/index.js';
+import { routes, sse, type Route } from '../../../kit/src/http/index.js';
 import type { ImportDeps } from '../domain/deps.js';
 import { streamAllJobs, streamJob } from '../domain/streams.js';
 import { eventStream, JOB_ERRORS, refused, SCOPE_ERRORS, SCOPE_HEADERS, SECURED } from './doc.js';

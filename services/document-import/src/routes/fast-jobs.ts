@@ -1,6 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
-import { AppError, ok, routes, type JsonObject, type Route } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
+import { ok, routes, type JsonObject, type Route } from '../../../kit/src/http/index.js';
 import type { ImportDeps } from '../domain/deps.js';
 import { createFastJob, reprocessFastJob, tempAsset, tempDraft } from '../domain/fast-jobs.js';
 import { CODES, MSG } from '../messages.js';

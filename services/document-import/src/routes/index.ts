@@ -1,4 +1,4 @@
-import type { Route } from '../../../kit/src/index.js';
+import type { Route } from '../../../kit/src/http/index.js';
 import type { ImportDeps } from '../domain/deps.js';
 import { eventRoutes } from './events.js';
 import { fastJobRoutes } from './fast-jobs.js';

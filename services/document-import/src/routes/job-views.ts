@@ -1,4 +1,4 @@
-import { counterObject, ref, type JsonObject } from '../../../kit/src/index.js';
+import { counterObject, ref, type JsonObject } from '../../../kit/src/http/index.js';
 
 /** The job views the routes answer with (summaries, detail, status, draft, approval). */
 export const JOB_VIEW_SCHEMAS: JsonObject = {

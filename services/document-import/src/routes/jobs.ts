@@ -9,7 +9,7 @@ import {
   type JsonObject,
   type Route,
   type ValidRequest,
-} from '../../../kit/src/index.js';
+} from '../../../kit/src/http/index.js';
 import { approveJob } from '../domain/approve.js';
 import type { ImportDeps } from '../domain/deps.js';
 import type { Scope } from '../domain/scope.js';

@@ -1,4 +1,4 @@
-import { ref, type JsonObject } from '../../../kit/src/index.js';
+import { ref, type JsonObject } from '../../../kit/src/http/index.js';
 
 /** The parser's output as the document names it (QasOutput and its parts): docx-file.ts and the parser's tests read these components by name. */
 export const QAS_OUTPUT_SCHEMAS: JsonObject = {

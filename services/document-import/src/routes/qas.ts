@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { readFile } from 'node:fs/promises';
-import { ok, routes, sse, statusFor, toAppError, upload, type Route, type SseStream } from '../../../kit/src/index.js';
+import { statusFor, toAppError } from '../../../kit/src/core/index.js';
+import { ok, routes, sse, upload, type Route, type SseStream } from '../../../kit/src/http/index.js';
 import type { ImportDeps } from '../domain/deps.js';
 import { precheckPackage } from '../domain/docx-file.js';
 import { submitUploadJob } from '../domain/jobs.js';

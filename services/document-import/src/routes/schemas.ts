@@ -7,7 +7,7 @@ import {
   pagingKeys,
   trimmedString,
   type JsonObject,
-} from '../../../kit/src/index.js';
+} from '../../../kit/src/http/index.js';
 import type { ApproveRequest } from '../domain/deps.js';
 import type { FastJobInput } from '../domain/fast-jobs.js';
 import type { ListQuery, UploadJobInput } from '../domain/jobs.js';

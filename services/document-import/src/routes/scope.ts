@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, readActor } from '../../../kit/src/index.js';
+import { AppError, readActor } from '../../../kit/src/core/index.js';
 import { IMPORT_ROLES, type ImportRole, type Scope } from '../domain/scope.js';
 import { CODES, MSG } from '../messages.js';
 

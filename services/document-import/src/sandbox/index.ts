@@ -1,7 +1,7 @@
 // The only way the service runs the DOCX parser: in a parse thread (pool.ts), never on an API or worker event loop.
 // One shared sandbox per process (parserSandbox()), sized by configureParserSandbox() at start-up; tests make their
 // own with createParserSandbox().
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import type { QasOutput } from '../parser/index.js';
 import { DEFAULT_SANDBOX, ParserPool, SandboxBusyError, type SandboxOptions, type SandboxStats } from './pool.js';
 

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { outboxOwnerPlugin } from '../../../kit/src/index.js';
+import { outboxOwnerPlugin } from '../../../kit/src/data/index.js';
 import type { ApprovalTarget, JobCounters, JobFailure, JobKind, JobSource, JobStatus } from './job-types.js';
 
 /** Where a run's upload is spooled; internal, never serialized out of the store. */

@@ -4,14 +4,9 @@
 // and change in the store's own terms (JobMatch, JobChange); the MongoDB filters are built here.
 import type { Registry } from 'prom-client';
 import type { FilterQuery } from 'mongoose';
-import {
-  createOutbox,
-  isDuplicateKey,
-  type Logger,
-  type MongoHandle,
-  type Outbox,
-  type PlatformEvent,
-} from '../../../kit/src/index.js';
+import type { Logger } from '../../../kit/src/core/index.js';
+import type { PlatformEvent } from '../../../kit/src/bus/index.js';
+import { createOutbox, isDuplicateKey, type MongoHandle, type Outbox } from '../../../kit/src/data/index.js';
 import {
   jobModels,
   type ApprovalRow,

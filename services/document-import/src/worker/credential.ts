@@ -1,4 +1,4 @@
-import { ConfigError } from '../../../kit/src/index.js';
+import { ConfigError } from '../../../kit/src/core/index.js';
 import type { DocumentImportConfig } from '../config.js';
 
 /**

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Joi from 'joi';
-import type { Logger } from '../../../kit/src/index.js';
+import type { Logger } from '../../../kit/src/core/index.js';
 import type { ProbeAnswer, WorkerHealth } from './health.js';
 
 /** The worker's own keys, beside the service's schema (the operator sets WORKER_HEALTH_PORT). */

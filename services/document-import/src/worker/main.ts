@@ -2,17 +2,16 @@
 // it on the consumer group's lag, the kubelet probes /healthz and /readyz on WORKER_HEALTH_PORT, and
 // SIGTERM lets the items in hand finish before it leaves (the kit's runProcess runs the closers).
 import {
-  connectMongo,
-  createKafkaBus,
   describeKafkaConnection,
   kafkaBusOptions,
   mongoDriverOptions,
   requiresTransactions,
   runProcess,
-  startKafkaInBackground,
   type ProcessContext,
   type ProcessStart,
-} from '../../../kit/src/index.js';
+} from '../../../kit/src/core/index.js';
+import { createKafkaBus, startKafkaInBackground } from '../../../kit/src/bus/index.js';
+import { connectMongo } from '../../../kit/src/data/index.js';
 import type Joi from 'joi';
 import { documentImportConfigSchema, sandboxOptions, workerConcurrency, type DocumentImportConfig } from '../config.js';
 import { closeParserSandbox, configureParserSandbox } from '../sandbox/index.js';

@@ -1,4 +1,4 @@
-import { ConfigError } from '../../../kit/src/index.js';
+import { ConfigError } from '../../../kit/src/core/index.js';
 
 /**
  * The work queue as the code names it. The operator passes the DocxImportJob's PHYSICAL topic and

@@ -2,15 +2,15 @@
 // item (commitEachMessage), so the group's lag, which the operator scales on, is exactly the items
 // waiting plus those in hand; a worker killed mid-job never commits its item, so it is redelivered.
 import type { Registry } from 'prom-client';
+import type { Logger } from '../../../kit/src/core/index.js';
 import {
   PoisonMessageError,
   type ConsumerState,
   type EventBus,
-  type Logger,
-  type MongoHandle,
   type PlatformEvent,
   type Subscription,
-} from '../../../kit/src/index.js';
+} from '../../../kit/src/bus/index.js';
+import type { MongoHandle } from '../../../kit/src/data/index.js';
 import { workerConcurrency, type DocumentImportConfig } from '../config.js';
 import { autoApproveJob } from '../domain/approve.js';
 import type { ApprovePort } from '../domain/deps.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { rm, writeFile } from 'node:fs/promises';
 import supertest from 'supertest';
-import { startService, type RunningService } from '../../../kit/src/index.js';
+import { startService, type RunningService } from '../../../kit/src/service/index.js';
 import { testDbName, testMongoUri } from '../../../kit/test/support/servers.js';
 import { startExamPeer, type BuiltExamPeer, type RunningPeer } from '../../../peers/src/index.js';
 import { questionBankService } from '../../../question-bank/src/service.js';

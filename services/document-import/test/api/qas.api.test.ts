@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { UPLOAD_TEMP_PREFIX } from '../../../kit/src/index.js';
+import { UPLOAD_TEMP_PREFIX } from '../../../kit/src/http/index.js';
 import { startTestService, type TestService } from '../../../kit/test/support/harness.js';
 import { documentImportService } from '../../src/service.js';
 import {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startService } from '../../../kit/src/index.js';
+import { startService } from '../../../kit/src/service/index.js';
 import { startTestService } from '../../../kit/test/support/harness.js';
 import { LogCapture } from '../../../kit/test/support/log-capture.js';
 import { testDbName, testKafkaBrokers, testMongoUri } from '../../../kit/test/support/servers.js';

@@ -9,7 +9,7 @@ import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest from 'supertest';
-import { UPLOAD_TEMP_PREFIX } from '../../../kit/src/index.js';
+import { UPLOAD_TEMP_PREFIX } from '../../../kit/src/http/index.js';
 import { headers, rawUpload, simpleDocx, teacher, until, type Who } from './support.js';
 import { openStream, startStack, waitForStatus, type Stack } from './stack.js';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOPICS } from '../../../../kafka/topics.js';
-import type { MongoHandle } from '../../../kit/src/index.js';
+import type { MongoHandle } from '../../../kit/src/data/index.js';
 import { expectValidEvent } from '../../../kit/test/support/event-schemas.js';
 import type { DocumentImportConfig } from '../../src/config.js';
 import { jobModels } from '../../src/store/job-models.js';

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { Registry } from 'prom-client';
 import { Writable } from 'node:stream';
-import { createLogger, type MongoHandle } from '../../../kit/src/index.js';
+import { createLogger } from '../../../kit/src/core/index.js';
+import type { MongoHandle } from '../../../kit/src/data/index.js';
 import type { DocumentImportConfig } from '../../src/config.js';
 import { failJob } from '../../src/domain/jobs/recover.js';
 import { writeJob } from '../../src/domain/jobs/write.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { MongoHandle } from '../../../kit/src/index.js';
+import type { MongoHandle } from '../../../kit/src/data/index.js';
 import { waitFor } from '../../../kit/test/support/kafka-helpers.js';
 import { directorySpool, gridFsSpool, type PayloadSpool } from '../../src/store/spool.js';
 import { jobModels } from '../../src/store/job-models.js';

@@ -6,18 +6,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import {
-  connectMongo,
-  createKafkaBus,
-  createLogger,
-  loadConfig,
-  type EventBus,
-  type MongoHandle,
-  type PlatformEvent,
-} from '../../../kit/src/index.js';
+import { createLogger, loadConfig } from '../../../kit/src/core/index.js';
+import { createKafkaBus, type EventBus, type PlatformEvent } from '../../../kit/src/bus/index.js';
+import { connectMongo, type MongoHandle, outboxModels } from '../../../kit/src/data/index.js';
 import { testDbName, testKafkaBrokers, testMongoUri } from '../../../kit/test/support/servers.js';
 import { documentImportConfigSchema, type DocumentImportConfig } from '../../src/config.js';
-import { outboxModels } from '../../../kit/src/index.js';
 import { makeDocx } from '../parser/support/build-docx.js';
 import { openJobs, type OpenJobs } from '../../src/domain/jobs/open.js';
 

@@ -1,7 +1,7 @@
 // The parser sandbox (src/sandbox) on real worker threads: hostile documents are refused with their code, the
 // caller's event loop keeps turning while a document is parsed, and a thread ended by a limit is replaced.
 import { expect } from 'chai';
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { DocxError, parseDocx } from '../../src/parser/index.js';
 import { createParserSandbox, type ParserSandbox } from '../../src/sandbox/index.js';
 import { longDocx, smallDocx, tooManyElements } from './support.js';

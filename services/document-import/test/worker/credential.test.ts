@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../../kit/src/index.js';
+import { loadConfig } from '../../../kit/src/core/index.js';
 import { documentImportConfigSchema } from '../../src/config.js';
 import { workerCredential } from '../../src/worker/credential.js';
 

@@ -3,7 +3,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import type { EventBus, MongoHandle } from '../../../kit/src/index.js';
+import type { EventBus } from '../../../kit/src/bus/index.js';
+import type { MongoHandle } from '../../../kit/src/data/index.js';
 import { waitFor } from '../../../kit/test/support/kafka-helpers.js';
 import { WorkerHealth } from '../../src/worker/health.js';
 import { closeHealth, serveHealth } from '../../src/worker/health-server.js';

@@ -4,13 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Kafka, logLevel } from 'kafkajs';
-import {
-  createKafkaBus,
-  kafkaBusOptions,
-  kafkaConnection,
-  type EventBus,
-  type MongoHandle,
-} from '../../../kit/src/index.js';
+import { kafkaBusOptions, kafkaConnection } from '../../../kit/src/core/index.js';
+import { createKafkaBus, type EventBus } from '../../../kit/src/bus/index.js';
+import type { MongoHandle } from '../../../kit/src/data/index.js';
 import { waitFor } from '../../../kit/test/support/kafka-helpers.js';
 import { startSecureInfra } from '../../../kit/test/support/secure-infra.js';
 import {

@@ -2,15 +2,10 @@
 // MongoDB with a database of its own per test file, optionally the real test Kafka, on port 0.
 import type { Express } from 'express';
 import supertest from 'supertest';
-import {
-  startService,
-  type BuiltService,
-  type CommonConfig,
-  type EventBus,
-  type Logger,
-  type MongoHandle,
-  type ServiceDefinition,
-} from '../../src/index.js';
+import type { CommonConfig, Logger } from '../../src/core/index.js';
+import type { EventBus } from '../../src/bus/index.js';
+import type { MongoHandle } from '../../src/data/index.js';
+import { startService, type BuiltService, type ServiceDefinition } from '../../src/service/index.js';
 import { LogCapture } from './log-capture.js';
 import { testDbName, testKafkaBrokers, testMongoUri } from './servers.js';
 

@@ -2,8 +2,8 @@
 import type { Registry } from 'prom-client';
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
-import { createKafkaBus, type EventBus, type SessionOptions } from '../../src/kafka.js';
-import { createLogger } from '../../src/logging.js';
+import { createKafkaBus, type EventBus, type SessionOptions } from '../../src/bus/index.js';
+import { createLogger } from '../../src/core/index.js';
 import { testKafkaBrokers } from './servers.js';
 
 /** Polls `check` until it is truthy; fails with `what` after `timeoutMs` (a bound, not a sleep). */

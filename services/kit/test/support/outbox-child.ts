@@ -3,7 +3,8 @@
 //     (PAUSE_WHERE=before) or after (after) the real send, prints "PAUSED" and waits to be killed.
 //   OUTBOX_CHILD=writer: makes one owner write with its stamp, prints "WRITTEN" and waits to be
 //     killed before the unit moves the stamp.
-import { createOutbox, createOutboxRelay, type BusMessage } from '../../src/index.js';
+import type { BusMessage } from '../../src/bus/index.js';
+import { createOutbox, createOutboxRelay } from '../../src/data/index.js';
 import { openDb, silent, testBus, thingEvent, thingModel } from './outbox-fixture.js';
 
 const env = (k: string): string => {

@@ -1,20 +1,22 @@
 // Shared pieces of the outbox tests: an owner model, a write through the outbox, a topic reader.
 import { randomUUID } from 'node:crypto';
 import { Schema, type Model } from 'mongoose';
+import { createLogger } from '../../src/core/index.js';
 import {
   buildEvent,
-  connectMongo,
   createKafkaBus,
-  createLogger,
+  type EventBus,
+  type PlatformEvent,
+  type ReceivedMessage,
+} from '../../src/bus/index.js';
+import {
+  connectMongo,
   outboxModels,
   outboxOwnerPlugin,
   syncIndexes,
-  type EventBus,
   type MongoHandle,
   type Outbox,
-  type PlatformEvent,
-  type ReceivedMessage,
-} from '../../src/index.js';
+} from '../../src/data/index.js';
 
 export interface ThingRow {
   _id: string;

@@ -4,7 +4,7 @@
 // logs, so the test reads their order from stdout.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Joi from 'joi';
-import { runProcess, type Logger, type ProcessStart } from '../../src/index.js';
+import { runProcess, type Logger, type ProcessStart } from '../../src/core/index.js';
 
 interface TinyConfig {
   TINY_MODE: 'serve' | 'fail' | 'command';

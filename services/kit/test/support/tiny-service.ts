@@ -3,7 +3,9 @@
 // which logs, so the test can read the shutdown order from stdout.
 import { Router } from 'express';
 import Joi from 'joi';
-import { commonConfig, createApp, ok, runService, type CommonConfig } from '../../src/index.js';
+import { commonConfig, type CommonConfig } from '../../src/core/index.js';
+import { createApp, ok } from '../../src/http/index.js';
+import { runService } from '../../src/service/index.js';
 
 interface TinyConfig extends CommonConfig {
   MONGODB_DB: string;

@@ -1,4 +1,4 @@
-import type { Logger } from '../../../kit/src/index.js';
+import type { Logger } from '../../../kit/src/core/index.js';
 import type { NotificationModels } from '../store/models.js';
 
 export interface NotificationDeps {

@@ -1,4 +1,4 @@
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import type { NotificationDeps } from './deps.js';
 import type { Caller } from './inbox.js';
 import { findPreference, savePreference } from '../store/notification-store.js';

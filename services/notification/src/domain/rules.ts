@@ -1,5 +1,5 @@
 // Pure decisions of the notification service: who sees what, and whether a fan-out sends.
-import type { Actor } from '../../../kit/src/index.js';
+import type { Actor } from '../../../kit/src/core/index.js';
 import type { NotificationRow, PreferenceRow } from '../store/models.js';
 
 export interface NotificationView {

@@ -1,6 +1,6 @@
 // Weak-topic alerts: from the analytics event (the student, and the parents a caller last resolved
 // for that student) and from POST /v1/alerts/weak-topic (the parents the caller resolved).
-import type { Actor } from '../../../kit/src/index.js';
+import type { Actor } from '../../../kit/src/core/index.js';
 import { MAX_ALERT_PARENTS, WEAK_TOPIC_TYPE } from '../messages.js';
 import { parentIdsOf, saveParentLink } from '../store/notification-store.js';
 import type { NotificationDeps } from './deps.js';

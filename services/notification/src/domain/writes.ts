@@ -1,7 +1,7 @@
 // Writes by peer services: one notification, a backfill snapshot, a batch fan-out, an event with
 // its notifications. Callers are services (no actor) or staff; a STUDENT or PARENT actor is refused.
 import { createHash } from 'node:crypto';
-import { AppError, type Actor } from '../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../kit/src/core/index.js';
 import { CODES, MSG } from '../messages.js';
 import type { NotificationEventRow, NotificationRow } from '../store/models.js';
 import {

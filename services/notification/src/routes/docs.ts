@@ -1,4 +1,4 @@
-import { okResponse, ref, type JsonObject } from '../../../kit/src/index.js';
+import { okResponse, ref, type JsonObject } from '../../../kit/src/http/index.js';
 
 const headers = (...names: string[]) => names.map((name) => ref('parameters', name));
 

@@ -1,15 +1,15 @@
 import type { Request, Response } from 'express';
+import { readActor } from '../../../kit/src/core/index.js';
 import {
   listMeta,
   ok,
-  readActor,
   ref,
   requireRole,
   routes,
   type JsonObject,
   type PageParams,
   type Route,
-} from '../../../kit/src/index.js';
+} from '../../../kit/src/http/index.js';
 import type { NotificationDeps } from '../domain/deps.js';
 import * as inbox from '../domain/inbox.js';
 import { getPreferences, patchPreferences } from '../domain/preferences.js';

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { routerFor, type Route } from '../../../kit/src/index.js';
+import { routerFor, type Route } from '../../../kit/src/http/index.js';
 import type { NotificationDeps } from '../domain/deps.js';
 import { inboxRoutes } from './inbox.js';
 import { writeRoutes } from './writes.js';

@@ -1,4 +1,5 @@
-import { ok, okResponse, readActor, ref, routes, type JsonObject, type Route } from '../../../kit/src/index.js';
+import { readActor } from '../../../kit/src/core/index.js';
+import { ok, okResponse, ref, routes, type JsonObject, type Route } from '../../../kit/src/http/index.js';
 import type { NotificationDeps } from '../domain/deps.js';
 import { alertParents } from '../domain/weak-topic.js';
 import * as writes from '../domain/writes.js';

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { processedEventModel, type ProcessedEventRow } from '../../../kit/src/index.js';
+import { processedEventModel, type ProcessedEventRow } from '../../../kit/src/data/index.js';
 
 /**
  * One in-app notification. `sourceKey` names what produced it (`event:<id>`, `batch:<key>`,

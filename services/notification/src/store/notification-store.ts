@@ -1,5 +1,5 @@
 import type { FilterQuery } from 'mongoose';
-import { isDuplicateKey } from '../../../kit/src/index.js';
+import { isDuplicateKey } from '../../../kit/src/data/index.js';
 import type {
   BatchRow,
   NotificationEventRow,

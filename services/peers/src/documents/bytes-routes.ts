@@ -1,13 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import {
-  AppError,
-  internalTokenGuard,
-  readActor,
-  type DocumentedRoute,
-  type GuardTokens,
-  type JsonObject,
-} from '../../../kit/src/index.js';
+import { AppError, internalTokenGuard, readActor, type GuardTokens } from '../../../kit/src/core/index.js';
+import type { DocumentedRoute, JsonObject } from '../../../kit/src/http/index.js';
 import { BYTES, STORAGE_ERRORS, header, storedResponse } from './doc.js';
 import type { StoredObjectRow } from './models.js';
 import { KEY_PATTERN, claimTicket, newKey, openObject, putObject, releaseTicket, type DocumentDeps } from './store.js';

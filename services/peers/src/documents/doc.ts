@@ -1,4 +1,4 @@
-import { errorResponse, okResponse, type JsonObject } from '../../../kit/src/index.js';
+import { errorResponse, okResponse, type JsonObject } from '../../../kit/src/http/index.js';
 
 // What the peers' document says beside the routes' schemas: their headers, envelopes and errors.
 

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import Joi from 'joi';
-import { AppError, ok, okResponse, readActor, ref, routes, type Route } from '../../../kit/src/index.js';
+import { AppError, readActor } from '../../../kit/src/core/index.js';
+import { ok, okResponse, ref, routes, type Route } from '../../../kit/src/http/index.js';
 import { streamObject } from './bytes-routes.js';
 import { STORAGE_ERRORS, bytesResponse, header } from './doc.js';
 import {

@@ -1,12 +1,8 @@
 import express, { type Express } from 'express';
-import {
-  createApp,
-  guardTokens,
-  errorMiddleware,
-  routerFor,
-  syncIndexes,
-  type ServiceDefinition,
-} from '../../../kit/src/index.js';
+import { guardTokens, errorMiddleware } from '../../../kit/src/core/index.js';
+import { syncIndexes } from '../../../kit/src/data/index.js';
+import { createApp, routerFor } from '../../../kit/src/http/index.js';
+import type { ServiceDefinition } from '../../../kit/src/service/index.js';
 import { MAX_OBJECT_BYTES, peerConfigSchema, type PeerConfig } from '../config.js';
 import { bucketOf } from '../grid.js';
 import { DOCUMENT_PEER_NAME, PEERS_VERSION, peersDocument } from '../openapi.js';

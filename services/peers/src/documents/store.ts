@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { mongo } from 'mongoose';
-import { AppError } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
 import { UPLOAD_TICKET_MS } from '../config.js';
 import { deleteBytes, writeBytes } from '../grid.js';
 import type { DocumentModels, MediaAssetRow, StoredObjectRow, UploadTicketRow } from './models.js';

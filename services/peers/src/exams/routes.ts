@@ -2,19 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import Joi from 'joi';
 import type { Connection, Model } from 'mongoose';
+import { AppError, readActor } from '../../../kit/src/core/index.js';
 import {
-  AppError,
   errorResponse,
   idempotencyKey,
   named,
   ok,
   okResponse,
-  readActor,
   ref,
   routes,
   type JsonObject,
   type Route,
-} from '../../../kit/src/index.js';
+} from '../../../kit/src/http/index.js';
 import { header } from '../documents/doc.js';
 import { examView, type ExamRow } from './models.js';
 

@@ -1,6 +1,9 @@
 import type { Express } from 'express';
 import type { Model } from 'mongoose';
-import { createApp, guardTokens, routerFor, syncIndexes, type ServiceDefinition } from '../../../kit/src/index.js';
+import { guardTokens } from '../../../kit/src/core/index.js';
+import { syncIndexes } from '../../../kit/src/data/index.js';
+import { createApp, routerFor } from '../../../kit/src/http/index.js';
+import type { ServiceDefinition } from '../../../kit/src/service/index.js';
 import { peerConfigSchema, type PeerConfig } from '../config.js';
 import { EXAM_PEER_NAME, PEERS_VERSION, peersDocument } from '../openapi.js';
 import { examModel, type ExamRow } from './models.js';

@@ -9,7 +9,9 @@
 // - Catalog code reads questions only through store/question-store.ts and never writes them
 //   (every question write must carry its search event through `outbox`).
 // - `clock` and `newId` are the only time and id sources, so tests can pin them.
-import type { Logger, MongoHandle, Outbox, StreamRegistry } from '../../../kit/src/index.js';
+import type { Logger } from '../../../kit/src/core/index.js';
+import type { MongoHandle, Outbox } from '../../../kit/src/data/index.js';
+import type { StreamRegistry } from '../../../kit/src/http/index.js';
 import type { QuestionBankModels } from '../store/models.js';
 
 export type { QuestionBankModels } from '../store/models.js';

@@ -2,7 +2,7 @@
 // caller's role in the organization of X-Organization-Id (the gateway sends the membership's role),
 // so an organization's ADMIN is an ADMIN of that organization only. A request naming no
 // organization carries the platform role: only that ADMIN may look across organizations.
-import { AppError, type Actor } from '../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../kit/src/core/index.js';
 
 export const TENANCY_MSG = {
   allOrgsPlatformAdmin: 'allOrgs=1 is allowed only for ADMIN without X-Organization-Id (the platform role)',

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../../kit/src/index.js';
+import type { JsonObject } from '../../../kit/src/http/index.js';
 
 /** Who may call: the internal token. */
 export const SECURITY_SCHEMES: JsonObject = {

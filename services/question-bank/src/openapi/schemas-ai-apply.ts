@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../../kit/src/index.js';
+import type { JsonObject } from '../../../kit/src/http/index.js';
 import { CORE_TYPES } from '../store/question-models.js';
 
 /** Response shapes of applying an AI classification. */

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../../kit/src/index.js';
+import type { JsonObject } from '../../../kit/src/http/index.js';
 
 /** Response shapes of AI preview results. */
 export const AI_SCHEMAS: JsonObject = {};

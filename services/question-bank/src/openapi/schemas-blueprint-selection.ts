@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../../kit/src/index.js';
+import type { JsonObject } from '../../../kit/src/http/index.js';
 
 /** The selection's summary members: what a 409 BLUEPRINT_INCOMPLETE carries as details. */
 const SUMMARY_PROPERTIES: JsonObject = {

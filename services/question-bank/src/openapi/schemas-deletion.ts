@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../../kit/src/index.js';
+import type { JsonObject } from '../../../kit/src/http/index.js';
 
 /** Response shapes of permanent deletion. */
 export const DELETION_SCHEMAS: JsonObject = {

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../../kit/src/index.js';
+import type { JsonObject } from '../../../kit/src/http/index.js';
 import { CORE_TYPES } from '../store/question-models.js';
 import { TAXONOMY_KINDS } from '../store/catalog-models.js';
 

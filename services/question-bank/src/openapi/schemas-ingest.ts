@@ -1,4 +1,4 @@
-import { counterObject, type JsonObject } from '../../../kit/src/index.js';
+import { counterObject, type JsonObject } from '../../../kit/src/http/index.js';
 import { CORE_TYPES } from '../store/question-models.js';
 
 /** Response shapes of the DOCX ingest. */

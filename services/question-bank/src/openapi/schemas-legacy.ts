@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../../kit/src/index.js';
+import type { JsonObject } from '../../../kit/src/http/index.js';
 
 /** Response shapes of the legacy views. */
 export const LEGACY_SCHEMAS: JsonObject = {

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../../kit/src/index.js';
+import type { JsonObject } from '../../../kit/src/http/index.js';
 import { AI_APPLY_SCHEMAS } from './schemas-ai-apply.js';
 import { AI_CLASSIFY_SCHEMAS } from './schemas-ai-classify.js';
 import { AI_SCHEMAS } from './schemas-ai.js';

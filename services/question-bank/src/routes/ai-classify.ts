@@ -1,4 +1,4 @@
-import type { Route } from '../../../kit/src/index.js';
+import type { Route } from '../../../kit/src/http/index.js';
 import { applyClassification } from '../domain/ai-classify/apply.js';
 import { classificationContext } from '../domain/ai-classify/context.js';
 import type { QuestionBankDeps } from '../domain/deps.js';

@@ -1,4 +1,5 @@
-import { errorResponses, ok, readActor, ref, type Route } from '../../../kit/src/index.js';
+import { readActor } from '../../../kit/src/core/index.js';
+import { errorResponses, ok, ref, type Route } from '../../../kit/src/http/index.js';
 import { createAiPreviewDraft } from '../domain/ai-preview/drafts.js';
 import { applyAiPreviewSolution } from '../domain/ai-preview/solutions.js';
 import type { QuestionBankDeps } from '../domain/deps.js';

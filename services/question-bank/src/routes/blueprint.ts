@@ -1,4 +1,5 @@
-import { AppError, errorResponses, ok, readActor, ref, type Route } from '../../../kit/src/index.js';
+import { AppError, readActor } from '../../../kit/src/core/index.js';
+import { errorResponses, ok, ref, type Route } from '../../../kit/src/http/index.js';
 import { selectForBlueprint } from '../domain/blueprint/select.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { blueprintBody, blueprintQuery } from '../schemas/blueprint.js';

@@ -1,18 +1,17 @@
+import { readActor, type Actor } from '../../../kit/src/core/index.js';
 import {
   list,
   ok,
   okResponse,
   pageParams,
-  readActor,
   ref,
-  type Actor,
   type Empty,
   type JsonObject,
   type PageOptions,
   type PageParams,
   type Route,
   type RouteDeclaration,
-} from '../../../kit/src/index.js';
+} from '../../../kit/src/http/index.js';
 import * as folders from '../domain/catalog/folders.js';
 import * as groups from '../domain/catalog/groups.js';
 import { bulkTypeDelete, bulkTypeStatus } from '../domain/catalog/type-bulk.js';

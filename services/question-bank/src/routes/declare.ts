@@ -1,7 +1,7 @@
+import { readActor } from '../../../kit/src/core/index.js';
 import {
   ok,
   okResponse,
-  readActor,
   ref,
   requireRole,
   routes,
@@ -10,7 +10,7 @@ import {
   type OperationDoc,
   type Route,
   type RouteDeclaration,
-} from '../../../kit/src/index.js';
+} from '../../../kit/src/http/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { writerOf, type Writer } from '../domain/questions/scope.js';
 import { WRITE_HEADERS } from './docs.js';

@@ -1,14 +1,6 @@
 import type { RequestHandler } from 'express';
-import {
-  errorResponses,
-  ok,
-  okResponse,
-  readActor,
-  ref,
-  sse,
-  StreamRegistry,
-  type Route,
-} from '../../../kit/src/index.js';
+import { readActor } from '../../../kit/src/core/index.js';
+import { errorResponses, ok, okResponse, ref, sse, StreamRegistry, type Route } from '../../../kit/src/http/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { permanentDelete, permanentDeleteImpact } from '../domain/deletion/impact.js';
 import { cancelJob, createJob, getJob, streamJob } from '../domain/deletion/jobs.js';

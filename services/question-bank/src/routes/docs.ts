@@ -1,4 +1,4 @@
-import { envelope, ref, type JsonObject } from '../../../kit/src/index.js';
+import { envelope, ref, type JsonObject } from '../../../kit/src/http/index.js';
 
 /** The scope headers a read takes: each optional (reads are scoped by what is sent). */
 export const READ_HEADERS = [

@@ -1,4 +1,5 @@
-import { ok, readActor, ref, type Route } from '../../../kit/src/index.js';
+import { readActor } from '../../../kit/src/core/index.js';
+import { ok, ref, type Route } from '../../../kit/src/http/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { idempotencyKeyOf } from '../domain/ingest/identity.js';
 import { ingestDocxOutput } from '../domain/ingest/ingest.js';

@@ -1,4 +1,5 @@
-import { list, ok, okResponse, readActor, ref, type Route } from '../../../kit/src/index.js';
+import { readActor } from '../../../kit/src/core/index.js';
+import { list, ok, okResponse, ref, type Route } from '../../../kit/src/http/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { getQuestion, listQuestions } from '../domain/questions/read.js';
 import { legacyDetail, legacyListItem } from '../domain/questions/views.js';

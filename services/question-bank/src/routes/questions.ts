@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import { list, ok, okResponse, readActor, ref, type Route } from '../../../kit/src/index.js';
+import { readActor } from '../../../kit/src/core/index.js';
+import { list, ok, okResponse, ref, type Route } from '../../../kit/src/http/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { getQuestion, listQuestions, searchProjections } from '../domain/questions/read.js';
 import { bulkSetStatus, deleteQuestion } from '../domain/questions/remove.js';

@@ -1,13 +1,5 @@
-import {
-  ok,
-  okResponse,
-  readActor,
-  ref,
-  type Actor,
-  type Empty,
-  type Route,
-  type RouteDeclaration,
-} from '../../../kit/src/index.js';
+import { readActor, type Actor } from '../../../kit/src/core/index.js';
+import { ok, okResponse, ref, type Empty, type Route, type RouteDeclaration } from '../../../kit/src/http/index.js';
 import * as readModels from '../domain/catalog/read-models.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import * as s from '../schemas/catalog.js';

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { documented, named } from '../../../kit/src/index.js';
+import { documented, named } from '../../../kit/src/http/index.js';
 import type { ApplyInput } from '../domain/ai-classify/apply.js';
 import type { RequestRef } from '../domain/ai-classify/candidates.js';
 import type { ContextInput } from '../domain/ai-classify/context.js';

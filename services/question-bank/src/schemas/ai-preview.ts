@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { documented, named } from '../../../kit/src/index.js';
+import { documented, named } from '../../../kit/src/http/index.js';
 import type { AiSolution, AiSolutionAnswerKeys, SolutionInput } from '../domain/ai-preview/solution-body.js';
 import { QUESTION_STATUSES } from '../domain/vocabulary.js';
 import { ID_PATTERN, MAX_CONTENT, QUESTION_FIELDS, SOURCE_TYPES, type QuestionBody } from './questions.js';

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { documentedAs, named } from '../../../kit/src/index.js';
+import { documentedAs, named } from '../../../kit/src/http/index.js';
 import type { ScopeQuery } from '../domain/questions/scope.js';
 import { CORE_TYPES, TAXONOMY_FIELDS, type TaxonomyField } from '../domain/vocabulary.js';
 import { FLAG_VALUES } from './catalog.js';

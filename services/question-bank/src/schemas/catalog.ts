@@ -9,7 +9,7 @@ import {
   trimmedString,
   TRIMMED_WHITESPACE,
   type PageOptions,
-} from '../../../kit/src/index.js';
+} from '../../../kit/src/http/index.js';
 import type { CreateFolderInput, PatchFolderInput } from '../domain/catalog/folders.js';
 import type { ListGroupsQuery } from '../domain/catalog/groups.js';
 import type * as rm from '../domain/catalog/read-models.js';

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { documented, documentedAs, named, tolerant } from '../../../kit/src/index.js';
+import { documented, documentedAs, named, tolerant } from '../../../kit/src/http/index.js';
 import type * as t from '../domain/ingest/types.js';
 import { ID_PATTERN, MAX_CONTENT, URI_REFERENCE } from './questions.js';
 

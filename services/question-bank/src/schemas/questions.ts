@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { documented, named } from '../../../kit/src/index.js';
+import { documented, named } from '../../../kit/src/http/index.js';
 import {
   CORE_TYPES,
   QUESTION_STATUSES,

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { isDuplicateKey } from '../../../kit/src/index.js';
+import { isDuplicateKey } from '../../../kit/src/data/index.js';
 
 export const AI_PREVIEW_KINDS = ['DRAFT', 'SOLUTION'] as const;
 export type AiPreviewKind = (typeof AI_PREVIEW_KINDS)[number];

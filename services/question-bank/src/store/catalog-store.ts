@@ -1,5 +1,5 @@
 import type { FilterQuery, Model } from 'mongoose';
-import { isDuplicateKey } from '../../../kit/src/index.js';
+import { isDuplicateKey } from '../../../kit/src/data/index.js';
 import type { CatalogModels, QuestionFolderRow, QuestionGroupRow, QuestionTypeRow } from './catalog-models.js';
 import type { QuestionModels } from './question-models.js';
 

@@ -2,7 +2,7 @@
 // without duplicates: inserts ignore duplicate-key errors, groups are replaced by id, and the
 // flip only matches questions still hidden under this ledger.
 import type { ClientSession } from 'mongoose';
-import type { OutboxStamp } from '../../../kit/src/index.js';
+import type { OutboxStamp } from '../../../kit/src/data/index.js';
 import type { QuestionBankModels } from './models.js';
 import type { QuestionGroupRow } from './catalog-models.js';
 import type { IngestLedgerRow } from './ingest-models.js';

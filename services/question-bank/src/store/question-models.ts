@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model, type SchemaDefinition } from 'mongoose';
-import { outboxOwnerPlugin } from '../../../kit/src/index.js';
+import { outboxOwnerPlugin } from '../../../kit/src/data/index.js';
 
 export const QUESTION_STATUSES = ['DRAFT', 'PUBLISHED', 'ARCHIVED'] as const;
 export type QuestionStatus = (typeof QUESTION_STATUSES)[number];

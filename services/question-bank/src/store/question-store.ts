@@ -1,5 +1,5 @@
 import type { ClientSession } from 'mongoose';
-import type { OutboxStamp } from '../../../kit/src/index.js';
+import type { OutboxStamp } from '../../../kit/src/data/index.js';
 import type { QuestionBankModels } from './models.js';
 import type { QuestionRow, QuestionVersionRow } from './question-models.js';
 

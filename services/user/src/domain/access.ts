@@ -1,4 +1,4 @@
-import { AppError, type Actor } from '../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../kit/src/core/index.js';
 import { MSG } from '../messages.js';
 
 /** Owner or ADMIN: no actor id is 401, anyone else 403 (the profile's existence is not revealed). */

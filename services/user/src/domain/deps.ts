@@ -1,4 +1,5 @@
-import type { Logger, MongoHandle } from '../../../kit/src/index.js';
+import type { Logger } from '../../../kit/src/core/index.js';
+import type { MongoHandle } from '../../../kit/src/data/index.js';
 import type { UserModels } from '../store/models.js';
 
 /** Everything a use case needs, injected at the edge (service.ts or a test). */

@@ -1,4 +1,5 @@
-import { AppError, isDuplicateKey, type Actor } from '../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../kit/src/core/index.js';
+import { isDuplicateKey } from '../../../kit/src/data/index.js';
 import { MSG } from '../messages.js';
 import type { ProfileRow } from '../store/models.js';
 import { findProfile, updateAtRev, type ProfileChange } from '../store/profile-store.js';

@@ -1,4 +1,5 @@
-import { AppError, isDuplicateKey } from '../../../kit/src/index.js';
+import { AppError } from '../../../kit/src/core/index.js';
+import { isDuplicateKey } from '../../../kit/src/data/index.js';
 import { MSG } from '../messages.js';
 import type { MembershipRow, ProfileRow, TeacherKycRow } from '../store/models.js';
 import { findProfile, insertProfile, updateIfOlder, type ProfileChange } from '../store/profile-store.js';

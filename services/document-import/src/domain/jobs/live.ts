@@ -2,7 +2,7 @@
 // polling `updatedAt` (indexed) while someone listens; a change made in this process triggers a
 // poll at once. Each (job, updatedAt) is delivered once; a window of overlap covers writers whose
 // clocks or commits lag a little behind.
-import type { Logger } from '../../../../kit/src/index.js';
+import type { Logger } from '../../../../kit/src/core/index.js';
 import type { ImportJobRow } from '../../store/job-models.js';
 import type { JobListener, JobSummary, LiveFeed } from './types.js';
 

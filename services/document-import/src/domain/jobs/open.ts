@@ -4,13 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Registry } from 'prom-client';
 import { TOPICS, topicSpec } from '../../../../../kafka/topics.js';
-import {
-  startOutboxRelay,
-  type EventBus,
-  type Logger,
-  type MongoHandle,
-  type TopicDeclaration,
-} from '../../../../kit/src/index.js';
+import type { Logger, TopicDeclaration } from '../../../../kit/src/core/index.js';
+import type { EventBus } from '../../../../kit/src/bus/index.js';
+import { startOutboxRelay, type MongoHandle } from '../../../../kit/src/data/index.js';
 import type { DocumentImportConfig } from '../../config.js';
 import { changedSince, openJobStore } from '../../store/job-store.js';
 import { createLiveFeed } from './live.js';

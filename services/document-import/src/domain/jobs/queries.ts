@@ -1,5 +1,5 @@
 // Reads: one job (scoped to its organization), lists, counters, the queue object and stored events.
-import { AppError } from '../../../../kit/src/index.js';
+import { AppError } from '../../../../kit/src/core/index.js';
 import { workerConcurrency } from '../../config.js';
 import { findJob, listJobRows, queueCounts, type JobFields } from '../../store/job-store.js';
 import type { ImportJobRow } from '../../store/job-models.js';

@@ -1,5 +1,5 @@
 // Writes on a COMPLETED job: the reviewed result and approvals, each with its stored event.
-import { AppError } from '../../../../kit/src/index.js';
+import { AppError } from '../../../../kit/src/core/index.js';
 import { findJob } from '../../store/job-store.js';
 import type { ApprovalRow, ImportJobRow } from '../../store/job-models.js';
 import { approvalCompleted, autoApprovalFailed, reviewUpdated } from './events.js';

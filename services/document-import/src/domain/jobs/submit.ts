@@ -1,6 +1,6 @@
 // Submissions: a new job (spool, row with job.queued, work item), fast-job replay, reprocess.
 import { createHash } from 'node:crypto';
-import { AppError } from '../../../../kit/src/index.js';
+import { AppError } from '../../../../kit/src/core/index.js';
 import { createFastKey, findFastKey, findJob, retakeFastKey } from '../../store/job-store.js';
 import type { ImportJobRow, PayloadRef } from '../../store/job-models.js';
 import { jobQueued } from './events.js';

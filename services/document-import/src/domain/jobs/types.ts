@@ -1,7 +1,7 @@
 // The import jobs' data shapes and the deps their use cases run on, shared by the use cases, the
 // worker and the routes. The ones a stored job row is made of are the store's (store/job-types.ts),
 // re-exported here.
-import type { Logger } from '../../../../kit/src/index.js';
+import type { Logger } from '../../../../kit/src/core/index.js';
 import type { DocumentImportConfig } from '../../config.js';
 import type { JobStore } from '../../store/job-store.js';
 import type {

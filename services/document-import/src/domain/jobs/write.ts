@@ -2,7 +2,7 @@
 // (one single-document write, store/job-store.ts), and the run's work item. Each tells this
 // process's live listeners that the job changed.
 import { EVENT_TYPES } from '../../../../../kafka/topics.js';
-import { buildEvent } from '../../../../kit/src/index.js';
+import { buildEvent } from '../../../../kit/src/bus/index.js';
 import {
   insertJob as insertRow,
   stampJob,

@@ -1,4 +1,4 @@
-import { AppError } from '../../../../kit/src/index.js';
+import { AppError } from '../../../../kit/src/core/index.js';
 import type { TaxonomyKind } from '../../store/catalog-models.js';
 import type { QuestionRow } from '../../store/question-models.js';
 import * as questions from '../../store/question-store.js';

@@ -1,4 +1,4 @@
-import { isDuplicateKey } from '../../../../kit/src/index.js';
+import { isDuplicateKey } from '../../../../kit/src/data/index.js';
 import { claimRecord, deleteRecord, markRecordDone, type AiPreviewRecordRow } from '../../store/ai-preview-models.js';
 import type { QuestionRow } from '../../store/question-models.js';
 import * as store from '../../store/question-store.js';

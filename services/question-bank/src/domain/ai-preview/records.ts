@@ -1,5 +1,5 @@
 // The idempotency records shared by AI preview drafts and solutions, and the hard-delete hook.
-import { AppError } from '../../../../kit/src/index.js';
+import { AppError } from '../../../../kit/src/core/index.js';
 import {
   deleteRecordsOfQuestions,
   type AiPreviewKind,

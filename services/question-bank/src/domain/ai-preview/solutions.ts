@@ -1,4 +1,4 @@
-import { isDuplicateKey } from '../../../../kit/src/index.js';
+import { isDuplicateKey } from '../../../../kit/src/data/index.js';
 import {
   claimRecord,
   findRecord,

@@ -1,6 +1,6 @@
 // The blueprint selection use case: ids first (a projection of candidates per rule), then the
 // picked rows and their current versions in one batched query each, then one batched hydration.
-import type { Actor } from '../../../../kit/src/index.js';
+import type { Actor } from '../../../../kit/src/core/index.js';
 import type { QuestionRow } from '../../store/question-models.js';
 import * as store from '../../store/question-store.js';
 import type { QuestionBankDeps } from '../deps.js';

@@ -2,7 +2,8 @@
 // global), ids are unique across organizations, and a write never matches, overwrites or reveals a
 // row of another organization: an item naming such an id refuses the whole batch with 409
 // READ_MODEL_ID_CONFLICT before anything is written.
-import { AppError, isDuplicateKey, type Actor } from '../../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../../kit/src/core/index.js';
+import { isDuplicateKey } from '../../../../kit/src/data/index.js';
 import * as store from '../../store/catalog-store.js';
 import {
   readModelOwners,

@@ -1,4 +1,5 @@
-import type { Actor, PageParams } from '../../../../kit/src/index.js';
+import type { Actor } from '../../../../kit/src/core/index.js';
+import type { PageParams } from '../../../../kit/src/http/index.js';
 import type { TaxonomyKind, TaxonomyRefRow } from '../../store/catalog-models.js';
 import { taxonomyPage, type TaxonomyFilter } from '../../store/catalog-lists.js';
 import type { QuestionBankDeps } from '../deps.js';

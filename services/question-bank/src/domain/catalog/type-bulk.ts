@@ -1,4 +1,4 @@
-import { AppError, type Actor } from '../../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../../kit/src/core/index.js';
 import * as store from '../../store/catalog-store.js';
 import type { QuestionBankDeps } from '../deps.js';
 import { writeScope } from './scope.js';

@@ -1,4 +1,5 @@
-import { AppError, isDuplicateKey, type Actor } from '../../../../kit/src/index.js';
+import { AppError, type Actor } from '../../../../kit/src/core/index.js';
+import { isDuplicateKey } from '../../../../kit/src/data/index.js';
 import { CORE_TYPES, type CoreType, type QuestionTypeRow } from '../../store/catalog-models.js';
 import { findTypes, type TypeFilter } from '../../store/catalog-lists.js';
 import * as store from '../../store/catalog-store.js';

@@ -1,4 +1,5 @@
-import { AppError, type SseStream } from '../../../../kit/src/index.js';
+import { AppError } from '../../../../kit/src/core/index.js';
+import type { SseStream } from '../../../../kit/src/http/index.js';
 import type { DeletionJobRow } from '../../store/deletion-models.js';
 import * as jobs from '../../store/deletion-store.js';
 import type { QuestionBankDeps } from '../deps.js';

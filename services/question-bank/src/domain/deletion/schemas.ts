@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { named } from '../../../../kit/src/index.js';
+import { named } from '../../../../kit/src/http/index.js';
 import { ID_PATTERN } from '../vocabulary.js';
 import type { Selection } from './impact.js';
 import { MAX_JOB_IDS, MAX_SYNC_IDS } from './plan.js';

@@ -3,7 +3,8 @@
 // with its search event, then the ledger COMPLETE. On a replica set the row writes run in one
 // transaction; without one, a crash at any point leaves no visible question, or all of them, and
 // an identical retry resumes with the same ids.
-import { AppError, isDuplicateKey } from '../../../../kit/src/index.js';
+import { AppError } from '../../../../kit/src/core/index.js';
+import { isDuplicateKey } from '../../../../kit/src/data/index.js';
 import type { IngestLedgerRow } from '../../store/ingest-models.js';
 import * as store from '../../store/ingest-store.js';
 import type { QuestionBankDeps } from '../deps.js';

@@ -2,7 +2,7 @@
 // type definition must exist there (unknown and another organization's are the same 404, so the
 // answer says nothing about other organizations); a taxonomy id may be unknown (the read model is
 // filled later by backfills) but never another organization's ref.
-import { AppError } from '../../../../kit/src/index.js';
+import { AppError } from '../../../../kit/src/core/index.js';
 import { MSG } from '../../messages.js';
 import * as catalog from '../../store/catalog-store.js';
 import { TAXONOMY_FIELDS } from '../../store/question-models.js';

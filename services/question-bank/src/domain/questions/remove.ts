@@ -1,4 +1,4 @@
-import { AppError } from '../../../../kit/src/index.js';
+import { AppError } from '../../../../kit/src/core/index.js';
 import { VERSION_BODY_FIELDS, type QuestionRow, type QuestionStatus } from '../../store/question-models.js';
 import { deleteOwnedProjections, deleteVersionsUpTo } from '../../store/deletion-store.js';
 import * as store from '../../store/question-store.js';

@@ -1,5 +1,5 @@
 // Pure: whole question rows and versions from inputs (create defaults, PATCH merge).
-import { AppError } from '../../../../kit/src/index.js';
+import { AppError } from '../../../../kit/src/core/index.js';
 import { MSG } from '../../messages.js';
 import {
   TAXONOMY_FIELDS,

@@ -1,4 +1,5 @@
-import { AppError, isDuplicateKey, type OutboxUnit } from '../../../../kit/src/index.js';
+import { AppError } from '../../../../kit/src/core/index.js';
+import { isDuplicateKey, type OutboxUnit } from '../../../../kit/src/data/index.js';
 import { searchProjectionChanged, SEARCH_TOPIC } from '../../events.js';
 import { VERSION_BODY_FIELDS, type QuestionRow } from '../../store/question-models.js';
 import * as store from '../../store/question-store.js';

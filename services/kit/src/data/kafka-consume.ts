@@ -1,9 +1,8 @@
 // The one way a service consumes a topic of platform events (issue 24): the topic and its
 // dead-letter topic ensured, the handler run once per event id, the subscription made through the
 // bus, so a bus that waits for Kafka in the background (kafka-start.ts) queues all three in order.
-import type { TopicDeclaration } from './kafka-config.js';
-import type { ConsumeOptions, EventBus, EventHandler } from './kafka.js';
-import type { Subscription } from './kafka-types.js';
+import type { TopicDeclaration } from '../core/index.js';
+import type { ConsumeOptions, EventBus, EventHandler, Subscription } from '../bus/index.js';
 import { idempotent, type IdempotencyStore } from './idempotent.js';
 
 /** How a consumed topic is created when it is missing: its catalogue entry's partitions and cleanup policy. */

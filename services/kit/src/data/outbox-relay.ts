@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation } from 'mongodb';
-import { cloudEventHeaders } from './cloudevents-headers.js';
-import type { BusMessage } from './kafka.js';
+import { cloudEventHeaders } from '../bus/index.js';
+import type { BusMessage } from '../bus/index.js';
 import type { Outbox } from './outbox.js';
 import type { OutboxEntryRow } from './outbox-model.js';
 import {

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type Joi from 'joi';
-import { AppError } from './errors.js';
+import { AppError } from '../core/index.js';
 import { applySpellings, spellingsFor } from './tolerant.js';
 
 export interface RequestSchemas {

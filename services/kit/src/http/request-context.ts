@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Express, NextFunction, Request, Response } from 'express';
-import { requestLineWriter, type Logger } from './logging.js';
-import type { ReadinessState } from './health.js';
-import type { ObserveDuration } from './metrics.js';
-import { AppError } from './errors.js';
+import { requestLineWriter, type Logger, AppError } from '../core/index.js';
+import type { ReadinessState, ObserveDuration } from '../core/index.js';
 
 declare module 'express-serve-static-core' {
   interface Request {

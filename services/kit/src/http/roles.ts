@@ -1,6 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { readActor, ROLES, type Role } from './actor.js';
-import { AppError } from './errors.js';
+import { readActor, ROLES, type Role, AppError } from '../core/index.js';
 
 /**
  * Route guard on the actor headers: no `X-User-Id`/`X-Actor-Id` is 401 UNAUTHENTICATED; a role

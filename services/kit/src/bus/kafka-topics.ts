@@ -1,8 +1,8 @@
 // Topic administration behind the bus: create missing topics under the policy, or (verify mode)
 // only check that the platform team created them, plus the small reads the bus and the operator need.
 import type { Admin } from 'kafkajs';
-import { requiredPartitions, topicCreationSpec, type TopicDeclaration, type TopicPolicy } from './kafka-config.js';
-import type { Logger } from './logging.js';
+import { requiredPartitions, topicCreationSpec, type TopicDeclaration, type TopicPolicy } from '../core/index.js';
+import type { Logger } from '../core/index.js';
 
 /** Logical names (kafka/topics.ts) to the names on the wire, and back. */
 export interface TopicNaming {

@@ -1,8 +1,8 @@
 // Kafka in the background of a process's start: the process serves with MongoDB alone while Kafka
 // does not answer yet, instead of failing its start and waiting for Kubernetes to restart it.
 import type { ConsumeOptions, EventBus, Subscription } from './kafka.js';
-import type { Logger } from './logging.js';
-import { backoffMs, type BackoffSteps } from './timing.js';
+import type { Logger } from '../core/index.js';
+import { backoffMs, type BackoffSteps } from '../core/index.js';
 
 /** The waits between attempts while Kafka does not answer (default 1 s doubling to 30 s). */
 export const KAFKA_START_BACKOFF: BackoffSteps = Object.freeze({ initialMs: 1000, maxMs: 30_000 });

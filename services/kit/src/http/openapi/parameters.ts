@@ -1,4 +1,4 @@
-import { ROLES } from '../actor.js';
+import { ROLES } from '../../core/index.js';
 import type { JsonObject } from './json.js';
 
 const ID = '[A-Za-z0-9_.:@-]{1,128}';

@@ -3,7 +3,7 @@
 // ~5% of a trivial request. `router` and `express` are pinned exactly in package.json, and
 // test/library-internals.test.ts fails when an update changes what is read here (issue 24).
 import type { Express, NextFunction, Request, Response, Router } from 'express';
-import { AppError, notFoundHandler } from './errors.js';
+import { AppError, notFoundHandler } from '../core/index.js';
 
 interface MatchResult {
   path: string;

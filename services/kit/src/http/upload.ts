@@ -7,8 +7,7 @@ import { extname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { NextFunction, Request, Response } from 'express';
-import { drainThen } from './drain.js';
-import { AppError } from './errors.js';
+import { drainThen, AppError } from '../core/index.js';
 
 export interface UploadOptions {
   /** The form field that carries the file; exactly one file, in this field. */

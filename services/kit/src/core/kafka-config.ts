@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import Joi from 'joi';
 import type { ITopicConfig, SASLOptions } from 'kafkajs';
-import { TOPIC_CATALOGUE } from '../../../kafka/topics.js';
+import { TOPIC_CATALOGUE } from '../../../../kafka/topics.js';
 import { ConfigError } from './config-error.js';
 import type { Registry } from 'prom-client';
 import type { Logger } from './logging.js';

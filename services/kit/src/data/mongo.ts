@@ -1,6 +1,5 @@
 import mongoose, { type ClientSession, type Connection } from 'mongoose';
-import type { Logger } from './logging.js';
-import type { MongoDriverOptions } from './mongo-tls.js';
+import type { Logger, MongoDriverOptions } from '../core/index.js';
 
 export interface MongoHandle {
   conn: Connection;

@@ -1,11 +1,17 @@
 import { readFileSync } from 'node:fs';
 import express, { Router, type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Registry } from 'prom-client';
-import { errorMiddleware } from './errors.js';
-import { readinessHandler, type HealthChecks, type ReadinessState } from './health.js';
-import type { Logger } from './logging.js';
-import { httpDurationObserver } from './metrics.js';
-import { internalTokenGuard, metricsGuard, type GuardTokens } from './actor.js';
+import {
+  errorMiddleware,
+  readinessHandler,
+  type HealthChecks,
+  type ReadinessState,
+  httpDurationObserver,
+  internalTokenGuard,
+  metricsGuard,
+  type GuardTokens,
+} from '../core/index.js';
+import type { Logger } from '../core/index.js';
 import { hasBody, installRequestLogger, requestTracker, requireJsonBody } from './request-context.js';
 import { mountRoutes, unmatchedRoute } from './routing.js';
 

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { EventHandler, PlatformEvent, ReceivedMessage } from './kafka.js';
+import type { EventHandler, PlatformEvent, ReceivedMessage } from '../bus/index.js';
 import { isDuplicateKey, isNamespaceExists, type MongoHandle } from './mongo.js';
 
 export interface ProcessedEventRow {

@@ -1,16 +1,17 @@
 import type { Express } from 'express';
 import type Joi from 'joi';
 import type { Registry } from 'prom-client';
-import { assertTrustBoundary, requiresTransactions, type CommonConfig } from './config.js';
-import { reportOnly, type HealthChecks, type ReadinessState } from './health.js';
-import { describeKafkaConnection, kafkaBusOptions } from './kafka-config.js';
-import { startKafkaInBackground } from './kafka-start.js';
-import { createKafkaBus, type EventBus, type KafkaBusOptions } from './kafka.js';
-import type { Logger } from './logging.js';
-import { createMetricsRegistry } from './metrics.js';
-import { mongoDriverOptions } from './mongo-tls.js';
-import { connectMongo, mongoCheck, type MongoHandle } from './mongo.js';
 import {
+  assertTrustBoundary,
+  requiresTransactions,
+  type CommonConfig,
+  reportOnly,
+  type HealthChecks,
+  type ReadinessState,
+  describeKafkaConnection,
+  kafkaBusOptions,
+  createMetricsRegistry,
+  mongoDriverOptions,
   runProcess,
   startProcess,
   type ProcessContext,
@@ -18,10 +19,12 @@ import {
   type ProcessHttp,
   type ProcessOptions,
   type ProcessStart,
-} from './process.js';
-import type { RunningServer } from './server.js';
-import { guardTokens } from './actor.js';
-import type { ServiceAppOptions } from './app.js';
+  guardTokens,
+} from '../core/index.js';
+import { startKafkaInBackground, createKafkaBus, type EventBus } from '../bus/index.js';
+import type { KafkaBusOptions, Logger, RunningServer } from '../core/index.js';
+import { connectMongo, mongoCheck, type MongoHandle } from '../data/index.js';
+import type { ServiceAppOptions } from '../http/index.js';
 
 /** What `build` gets: everything connected, nothing listening yet. */
 export interface ServiceContext<C> {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
-import { AppError } from './errors.js';
-import { isDuplicateKey } from './mongo.js';
+import { AppError } from '../core/index.js';
+import { isDuplicateKey } from '../data/index.js';
 
 export interface IdempotencyRecord {
   _id: Types.ObjectId;

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError } from './errors.js';
+import { AppError } from '../core/index.js';
 
 /** Why a stream ended; the handler's `signal.reason`. */
 export type SseCloseReason = 'client-closed' | 'slow-client' | 'drain' | 'server-closed' | 'error';

@@ -1,6 +1,6 @@
 import type { Consumer, ConsumerConfig, EachMessagePayload, Kafka, KafkaMessage } from 'kafkajs';
-import type { Logger } from './logging.js';
-import { backoffMs } from './timing.js';
+import type { Logger } from '../core/index.js';
+import { backoffMs } from '../core/index.js';
 import type { BusMessage, ReceivedMessage, RetryPolicy, SubscribeOptions, Subscription } from './kafka-types.js';
 
 export type { RetryPolicy } from './kafka-types.js';

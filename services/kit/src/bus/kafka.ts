@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Admin, type Producer, type LogEntry } from 'kafkajs';
-import type { KafkaBusOptions, TopicDeclaration } from './kafka-config.js';
+import type { KafkaBusOptions, TopicDeclaration, Logger } from '../core/index.js';
 import { PoisonMessageError, startConsumer } from './kafka-consumer.js';
 import {
   assertTopicsExist,
@@ -11,10 +11,8 @@ import {
   type TopicNaming,
 } from './kafka-topics.js';
 import { Counter, type Registry } from 'prom-client';
-import type { Logger } from './logging.js';
 import type { BusMessage, ReceivedMessage, SubscribeOptions, Subscription } from './kafka-types.js';
 
-export { parseBrokers, type KafkaBusOptions, type TopicDeclaration } from './kafka-config.js';
 export type {
   BusMessage,
   ConsumerState,

@@ -1,6 +1,6 @@
 // Pure decisions of the outbox (no I/O, time as an argument), unit-tested on their own.
 import type { OutboxEntryRow, OutboxStampRow } from './outbox-model.js';
-import { backoffMs } from './timing.js';
+import { backoffMs } from '../core/index.js';
 
 /**
  * Coalesces the stamps of one owner document: of the stamps one unit wrote for one key, only the
