@@ -3,11 +3,11 @@
 // re-exported here.
 import type { Logger } from '../../../../kit/src/core/index.js';
 import type { DocumentImportConfig } from '../../config.js';
+import type { ImportJobRow } from '../../store/job-models.js';
 import type { JobStore } from '../../store/job-store.js';
 import type {
   ApprovalTarget,
   JobCounters,
-  JobFailure,
   JobKind,
   JobSource,
   JobStatus,
@@ -50,30 +50,33 @@ export interface QueueInfo {
   workerConcurrency: number;
 }
 
-/** List and stream snapshot shape (the contract's summary fields). */
-export interface JobSummary {
+/** The stored row's fields a summary shows as they are stored. */
+type StoredSummaryFields =
+  | 'jobKind'
+  | 'source'
+  | 'title'
+  | 'questionFileName'
+  | 'fileName'
+  | 'status'
+  | 'fileStatus'
+  | 'extractionStatus'
+  | 'parseStatus'
+  | 'matchStatus'
+  | 'reviewStatus'
+  | 'progress'
+  | 'errorSummary'
+  | 'organizationId'
+  | 'createdBy'
+  | 'run'
+  | 'autoApproveToQuestionBank'
+  | 'subjectId'
+  | 'gradeLevel'
+  | 'questionStorageKey'
+  | 'counters';
+
+/** List and stream snapshot shape (the contract's summary fields): the stored ones, the id and the times as text. */
+export interface JobSummary extends Pick<ImportJobRow, StoredSummaryFields> {
   id: string;
-  jobKind: JobKind;
-  source: JobSource;
-  title: string | null;
-  questionFileName: string;
-  fileName: string;
-  status: JobStatus;
-  fileStatus: string;
-  extractionStatus: string;
-  parseStatus: string;
-  matchStatus: string;
-  reviewStatus: string;
-  progress: number;
-  errorSummary: JobFailure | null;
-  organizationId: string;
-  createdBy: string;
-  run: number;
-  autoApproveToQuestionBank: boolean;
-  subjectId: string | null;
-  gradeLevel: number | null;
-  questionStorageKey: string | null;
-  counters: JobCounters;
   createdAt: string;
   updatedAt: string;
   queuedAt: string;
