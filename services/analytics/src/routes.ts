@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { Connection } from 'mongoose';
-import { readActor, type Actor } from '../../kit/src/core/index.js';
+import { readActor, type Actor, pageParams, type PageParams } from '../../kit/src/core/index.js';
 import {
   errorResponse,
   idempotencyKey,
@@ -8,12 +8,10 @@ import {
   listData,
   ok,
   okResponse,
-  pageParams,
   ref,
   routerFor,
   routes,
   type JsonObject,
-  type PageParams,
   type Route,
   type ValidRequest,
   type Empty,

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { Router } from 'express';
 import Joi from 'joi';
 import request from 'supertest';
-import { createLogger, createMetricsRegistry } from '../src/core/index.js';
-import { createApp, list, listMeta, pageParams, pagingKeys, validate } from '../src/http/index.js';
+import { createLogger, createMetricsRegistry, listMeta, pageParams } from '../src/core/index.js';
+import { createApp, list, pagingKeys, validate } from '../src/http/index.js';
 import { LogCapture } from './support/log-capture.js';
 
 describe('list envelope paging (pure)', () => {

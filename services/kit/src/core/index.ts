@@ -79,6 +79,7 @@ export {
 export { mongoTlsConfig, mongoDriverOptions, type MongoTlsConfig, type MongoDriverOptions } from './mongo-tls.js';
 export { timeOrderedIds } from './ids.js';
 export { backoffMs, withTimeout, type BackoffSteps } from './timing.js';
+export { pageParams, listMeta, PAGE_BOUNDS, type PageOptions, type PageParams, type ListMeta } from './paging.js';
 
 // For the kit's upper layers (the http layer's app, request line, uploads and 404s), not for services.
 export { readinessHandler } from './health.js';

@@ -1,16 +1,7 @@
 // The kit's http layer: the Express app, declared routes and their validation, the response
 // envelope, uploads, SSE, the Idempotency-Key middleware and the OpenAPI document builders. It
 // imports the core and data layers only.
-export {
-  ok,
-  list,
-  listMeta,
-  pageParams,
-  pagingKeys,
-  type ListMeta,
-  type PageOptions,
-  type PageParams,
-} from './envelope.js';
+export { ok, list, pagingKeys } from './envelope.js';
 export { upload, UPLOAD_TEMP_PREFIX, type UploadOptions, type UploadedFile } from './upload.js';
 export { sse, StreamRegistry, type SseStream, type SseHandler, type SseOptions } from './sse.js';
 export {

@@ -1,7 +1,6 @@
 // The inbox use cases: non-admin callers reach only rows addressed to them; an admin reaches any
 // row by id and may list one user or everyone. The X-Organization-Id header never filters.
-import { AppError, type Actor } from '../../../kit/src/core/index.js';
-import type { PageParams } from '../../../kit/src/http/index.js';
+import { AppError, type Actor, type PageParams } from '../../../kit/src/core/index.js';
 import { CODES, MSG } from '../messages.js';
 import * as store from '../store/notification-store.js';
 import type { NotificationDeps } from './deps.js';

@@ -1,15 +1,6 @@
 import type { Request, Response } from 'express';
-import { readActor } from '../../../kit/src/core/index.js';
-import {
-  listMeta,
-  ok,
-  ref,
-  requireRole,
-  routes,
-  type JsonObject,
-  type PageParams,
-  type Route,
-} from '../../../kit/src/http/index.js';
+import { readActor, listMeta, type PageParams } from '../../../kit/src/core/index.js';
+import { ok, ref, requireRole, routes, type JsonObject, type Route } from '../../../kit/src/http/index.js';
 import type { NotificationDeps } from '../domain/deps.js';
 import * as inbox from '../domain/inbox.js';
 import { getPreferences, patchPreferences } from '../domain/preferences.js';

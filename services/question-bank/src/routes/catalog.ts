@@ -1,14 +1,11 @@
-import { readActor, type Actor } from '../../../kit/src/core/index.js';
+import { readActor, type Actor, pageParams, type PageOptions, type PageParams } from '../../../kit/src/core/index.js';
 import {
   list,
   ok,
   okResponse,
-  pageParams,
   ref,
   type Empty,
   type JsonObject,
-  type PageOptions,
-  type PageParams,
   type Route,
   type RouteDeclaration,
 } from '../../../kit/src/http/index.js';

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import type { PageOptions } from '../../../kit/src/core/index.js';
 import {
   dateTimeString,
   documented,
@@ -8,7 +9,6 @@ import {
   tolerant,
   trimmedString,
   TRIMMED_WHITESPACE,
-  type PageOptions,
 } from '../../../kit/src/http/index.js';
 import type { CreateFolderInput, PatchFolderInput } from '../domain/catalog/folders.js';
 import type { ListGroupsQuery } from '../domain/catalog/groups.js';

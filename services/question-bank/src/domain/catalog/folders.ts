@@ -1,5 +1,4 @@
-import { AppError, type Actor } from '../../../../kit/src/core/index.js';
-import type { PageParams } from '../../../../kit/src/http/index.js';
+import { AppError, type Actor, type PageParams } from '../../../../kit/src/core/index.js';
 import type { FOLDER_VISIBILITIES, QuestionFolderRow } from '../../store/catalog-models.js';
 import { folderPage, type FolderFilter } from '../../store/catalog-lists.js';
 import * as store from '../../store/catalog-store.js';

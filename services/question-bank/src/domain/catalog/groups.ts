@@ -1,5 +1,4 @@
-import type { Actor } from '../../../../kit/src/core/index.js';
-import type { PageParams } from '../../../../kit/src/http/index.js';
+import type { Actor, PageParams } from '../../../../kit/src/core/index.js';
 import type { QuestionGroupRow } from '../../store/catalog-models.js';
 import { groupPage, type GroupFilter } from '../../store/catalog-lists.js';
 import * as store from '../../store/catalog-store.js';

@@ -1,5 +1,4 @@
-import type { Actor } from '../../../../kit/src/core/index.js';
-import type { PageParams } from '../../../../kit/src/http/index.js';
+import type { Actor, PageParams } from '../../../../kit/src/core/index.js';
 import type { TaxonomyKind, TaxonomyRefRow } from '../../store/catalog-models.js';
 import { taxonomyPage, type TaxonomyFilter } from '../../store/catalog-lists.js';
 import type { QuestionBankDeps } from '../deps.js';

@@ -1,5 +1,4 @@
-import type { Actor } from '../../../../kit/src/core/index.js';
-import { pageParams } from '../../../../kit/src/http/index.js';
+import { type Actor, pageParams } from '../../../../kit/src/core/index.js';
 import type { QuestionRow, QuestionVersionRow } from '../../store/question-models.js';
 import * as store from '../../store/question-store.js';
 import type { QuestionBankDeps } from '../deps.js';
