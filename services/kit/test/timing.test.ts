@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { backoffMs, withTimeout } from '../src/core/index.js';
-import { canonicalDigest, canonicalJson } from '../src/http/index.js';
+import { backoffMs, withTimeout, canonicalDigest, canonicalJson } from '../src/core/index.js';
 
 const rejection = async (p: Promise<unknown>): Promise<Error> => {
   try {

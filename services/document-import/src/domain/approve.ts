@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError, toAppError } from '../../../kit/src/core/index.js';
-import { canonicalJson } from '../../../kit/src/http/index.js';
+import { AppError, toAppError, canonicalJson } from '../../../kit/src/core/index.js';
 import { autoApprovalOf } from './jobs/queries.js';
 import { findApproval, recordApproval, recordAutoApprovalFailure } from './jobs/review.js';
 import type { JobDeps, JobDetail } from './jobs/types.js';

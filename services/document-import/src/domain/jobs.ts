@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { UploadedFile } from '../../../kit/src/http/index.js';
+import type { UploadedFile } from '../../../kit/src/core/index.js';
 import { listJobs as listJobPage } from './jobs/queries.js';
 import { submitJob } from './jobs/submit.js';
 import type { JobFilters, JobStatusView, JobSummary, Paging } from './jobs/types.js';

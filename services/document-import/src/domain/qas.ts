@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { UploadedFile } from '../../../kit/src/http/index.js';
+import type { UploadedFile } from '../../../kit/src/core/index.js';
 import type { QasOutput } from '../parser/index.js';
 import { assertZipMagic, refusalOf } from './docx-file.js';
 

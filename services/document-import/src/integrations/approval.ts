@@ -1,6 +1,5 @@
 import Joi from 'joi';
-import { AppError } from '../../../kit/src/core/index.js';
-import { canonicalDigest } from '../../../kit/src/http/index.js';
+import { AppError, canonicalDigest } from '../../../kit/src/core/index.js';
 import type { QasOutput } from '../parser/index.js';
 import type { ExamClient, ExamCreate } from './exam-client.js';
 import type { Scope } from './http.js';

@@ -11,6 +11,15 @@ export interface AppErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * One refused field in a VALIDATION_ERROR's `details` (`path` like `body.title`): what the http
+ * layer's `validate()` builds and what domain rules add when they refuse input themselves.
+ */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
 /** The one error type services throw; the kit alone turns it into a status and a body. */
 export class AppError extends Error {
   readonly code: string;

@@ -11,7 +11,15 @@ export {
 } from './config.js';
 export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './logging.js';
 export { createMetricsRegistry } from './metrics.js';
-export { AppError, STATUS, statusFor, toAppError, errorMiddleware, type AppErrorOptions } from './errors.js';
+export {
+  AppError,
+  STATUS,
+  statusFor,
+  toAppError,
+  errorMiddleware,
+  type AppErrorOptions,
+  type FieldError,
+} from './errors.js';
 export {
   readActor,
   internalTokenGuard,
@@ -79,6 +87,8 @@ export {
 export { mongoTlsConfig, mongoDriverOptions, type MongoTlsConfig, type MongoDriverOptions } from './mongo-tls.js';
 export { timeOrderedIds } from './ids.js';
 export { backoffMs, withTimeout, type BackoffSteps } from './timing.js';
+export type { UploadedFile } from './uploaded-file.js';
+export { canonicalJson, canonicalDigest } from './canonical.js';
 export { pageParams, listMeta, PAGE_BOUNDS, type PageOptions, type PageParams, type ListMeta } from './paging.js';
 
 // For the kit's upper layers (the http layer's app, request line, uploads and 404s), not for services.

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
-import { AppError } from '../core/index.js';
+import { AppError, canonicalDigest } from '../core/index.js';
 import { isDuplicateKey } from '../data/index.js';
 
 export interface IdempotencyRecord {
@@ -212,23 +211,4 @@ function fingerprintOf(req: Request): string {
     if (err instanceof RangeError) throw new AppError('VALIDATION_ERROR', 'Request body is nested too deeply');
     throw err;
   }
-}
-
-/** SHA-256 (hex) of `canonicalJson(value)`: equal values, key order ignored, give equal digests. */
-export function canonicalDigest(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
-}
-
-/** JSON with object keys sorted at every depth, so key order does not change the fingerprint. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
-    const obj = value as Record<string, unknown>;
-    const parts = Object.keys(obj)
-      .filter((k) => obj[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`);
-    return `{${parts.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

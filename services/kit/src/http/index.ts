@@ -2,18 +2,16 @@
 // envelope, uploads, SSE, the Idempotency-Key middleware and the OpenAPI document builders. It
 // imports the core and data layers only.
 export { ok, list, pagingKeys } from './envelope.js';
-export { upload, UPLOAD_TEMP_PREFIX, type UploadOptions, type UploadedFile } from './upload.js';
+export { upload, UPLOAD_TEMP_PREFIX, type UploadOptions } from './upload.js';
 export { sse, StreamRegistry, type SseStream, type SseHandler, type SseOptions } from './sse.js';
 export {
-  canonicalJson,
-  canonicalDigest,
   idempotencyKey,
   idempotencyRecordModel,
   type IdempotencyKeyOptions,
   type IdempotencyRecord,
 } from './idempotency.js';
 export { requireRole } from './roles.js';
-export { validate, type RequestSchemas, type FieldError } from './validate.js';
+export { validate, type RequestSchemas } from './validate.js';
 export { tolerant, applySpellings, type Spelling, type SpellingConflict } from './tolerant.js';
 export { trimmedString, trimmedPattern, dateTimeString, TRIMMED_WHITESPACE } from './text.js';
 export {

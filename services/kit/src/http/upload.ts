@@ -7,7 +7,7 @@ import { extname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { NextFunction, Request, Response } from 'express';
-import { drainThen, AppError } from '../core/index.js';
+import { drainThen, AppError, type UploadedFile } from '../core/index.js';
 
 export interface UploadOptions {
   /** The form field that carries the file; exactly one file, in this field. */
@@ -31,18 +31,6 @@ export interface UploadOptions {
    * the routes of a process, so the cap (and the spool's size) holds for the process.
    */
   maxConcurrent?: number;
-}
-
-export interface UploadedFile {
-  /** A temp file the kit removes when the response ends; rename it away to keep it. */
-  path: string;
-  /** The client's file name, without any directory part. */
-  originalName: string;
-  size: number;
-  /** As the client declared it: a claim, not a check. */
-  mimeType: string;
-  /** Hex SHA-256 of the bytes, for idempotency and ledgers. */
-  sha256: string;
 }
 
 declare module 'express-serve-static-core' {

@@ -1,17 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
 import type Joi from 'joi';
-import { AppError } from '../core/index.js';
+import { AppError, type FieldError } from '../core/index.js';
 import { applySpellings, spellingsFor } from './tolerant.js';
 
 export interface RequestSchemas {
   params?: Joi.Schema;
   query?: Joi.Schema;
   body?: Joi.Schema;
-}
-
-export interface FieldError {
-  path: string;
-  message: string;
 }
 
 export interface ValidatedInput {

@@ -1,6 +1,6 @@
 // Pure: the canonical form of a reviewed AI payload and the ids derived from a record.
 import { createHash } from 'node:crypto';
-import { canonicalDigest, canonicalJson } from '../../../../kit/src/http/index.js';
+import { canonicalDigest, canonicalJson } from '../../../../kit/src/core/index.js';
 
 export { canonicalJson };
 

@@ -2,8 +2,7 @@
 // (text and JSON, the JSON recording source, previewId, provider, model and normalized steps) and,
 // when given, the answer keys with the options' correctness and the TRUE_FALSE_GROUP booleans.
 // Content, options' text, type, status, source and provenance stay as they are.
-import { AppError } from '../../../../kit/src/core/index.js';
-import type { FieldError } from '../../../../kit/src/http/index.js';
+import { AppError, type FieldError } from '../../../../kit/src/core/index.js';
 import type { OptionRow, QuestionBody, SubItemRow } from '../../store/question-models.js';
 import { contentJsonOf } from '../questions/body.js';
 

@@ -1,7 +1,6 @@
 // Pure: the replay identity of an ingest and its canonical request digest.
 import { createHash } from 'node:crypto';
-import { AppError } from '../../../../kit/src/core/index.js';
-import { canonicalJson } from '../../../../kit/src/http/index.js';
+import { AppError, canonicalJson } from '../../../../kit/src/core/index.js';
 import type { IngestInput } from './types.js';
 
 export const MAX_KEY_LENGTH = 120;
