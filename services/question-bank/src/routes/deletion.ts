@@ -5,7 +5,7 @@ import type { QuestionBankDeps } from '../domain/deps.js';
 import { permanentDelete, permanentDeleteImpact } from '../domain/deletion/impact.js';
 import { cancelJob, createJob, getJob, streamJob } from '../domain/deletion/jobs.js';
 import type { NewJobInput } from '../domain/deletion/plan.js';
-import { impactBody, jobBody, jobIdParams, permanentDeleteBody } from '../domain/deletion/schemas.js';
+import { impactBody, jobBody, jobIdParams, permanentDeleteBody } from '../schemas/deletion.js';
 import { writerOf, type Writer } from '../domain/questions/scope.js';
 import { okWithMessage, standardErrors } from './docs.js';
 import { okWith, writeRoute, writerCall } from './declare.js';
