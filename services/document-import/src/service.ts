@@ -4,9 +4,9 @@ import type { Express } from 'express';
 import Joi from 'joi';
 import { guardTokens } from '../../kit/src/core/index.js';
 import { syncIndexes } from '../../kit/src/data/index.js';
-import { StreamRegistry } from '../../kit/src/http/index.js';
 import type { ServiceContext, ServiceDefinition } from '../../kit/src/service/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
+import { streamRegistry } from './routes/streams.js';
 import { documentImportConfigSchema, sandboxOptions, type DocumentImportConfig } from './config.js';
 import { configureParserSandbox } from './sandbox/index.js';
 import type { ImportDeps } from './domain/deps.js';
@@ -48,10 +48,8 @@ async function assemble(ctx: ServiceContext<ImportServiceConfig>): Promise<Built
   // Jobs in flight when the last process stopped: re-enqueued, or FAILED when their payload is gone.
   const recovered = await recoverJobs(jobs);
   logger.info(recovered, 'import jobs recovered');
-  const streams = new StreamRegistry();
   const deps: ImportDeps = {
     logger,
-    streams,
     heartbeatMs: config.DOCX_IMPORT_SSE_HEARTBEAT_MS,
     uploadSpool: { dir: config.UPLOAD_SPOOL_DIR, maxConcurrent: config.UPLOAD_MAX_CONCURRENT },
     parseQas: qasParser(config),
@@ -62,7 +60,13 @@ async function assemble(ctx: ServiceContext<ImportServiceConfig>): Promise<Built
     clock: () => new Date(),
   };
   const app = buildApp(deps, { metrics, readiness, checks, ...guardTokens(config) });
-  return { app, deps, jobs, beforeDrain: [() => void streams.closeAll()], stoppers: [() => opened.close()] };
+  return {
+    app,
+    deps,
+    jobs,
+    beforeDrain: [() => void streamRegistry(deps).closeAll()],
+    stoppers: [() => opened.close()],
+  };
 }
 
 /** The document-import service as the kit starts it: main.ts runs it, tests start it in-process. */

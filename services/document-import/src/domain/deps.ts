@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import type { Logger } from '../../../kit/src/core/index.js';
-import type { StreamRegistry } from '../../../kit/src/http/index.js';
 import type { JobDeps, JobDetail } from './jobs/types.js';
 import type { QasParser } from './qas.js';
 import type { Scope } from './scope.js';
@@ -47,8 +46,7 @@ export type BaselineReparse = (sourceText: string) => Record<string, unknown>;
 /** What the routes need, built once in service.ts. */
 export interface ImportDeps {
   logger: Logger;
-  /** Every open event stream, closed at the start of drain. */
-  streams: StreamRegistry;
+  /** Heartbeat period of the job event streams (DOCX_IMPORT_SSE_HEARTBEAT_MS). */
   heartbeatMs: number;
   /** Where uploads spool and how many at once (one upload middleware per process shares the cap). */
   uploadSpool: { dir: string; maxConcurrent: number };

@@ -1,8 +1,15 @@
-import type { SseStream } from '../../../kit/src/http/index.js';
 import { jobEvents, listJobs } from './jobs/queries.js';
 import type { JobSummary, JobUpdate } from './jobs/types.js';
 import type { ImportDeps } from './deps.js';
 import { canSee, jobScope, visibleJob, type Scope } from './scope.js';
+
+/**
+ * Where a job stream's events go: the route hands its server-sent-events stream, so the domain
+ * sends events without holding HTTP. `send` is false once the stream closed (the event is dropped).
+ */
+export interface JobEventSink {
+  send(event: string, data: unknown, id?: string): boolean;
+}
 
 /** Stored jobs replayed by the all-jobs stream: the newest this many the actor may see. */
 export const REPLAY_LIMIT = 100;
@@ -11,7 +18,7 @@ export const REPLAY_LIMIT = 100;
  * Live updates that arrive while the replay is still being read wait, then follow it in order:
  * subscribing first and holding back means no change falls between the replay and the live part.
  */
-function liveAfterReplay(stream: SseStream, visible: (job: JobSummary) => boolean) {
+function liveAfterReplay(stream: JobEventSink, visible: (job: JobSummary) => boolean) {
   let held: JobUpdate[] | null = [];
   const send = (u: JobUpdate) => stream.send('job.updated', u.job, `${u.job.id}:${u.job.updatedAt}`);
   return {
@@ -29,7 +36,7 @@ function liveAfterReplay(stream: SseStream, visible: (job: JobSummary) => boolea
 }
 
 /** One job: its stored events oldest first, its current summary, then live `job.updated`. */
-export async function streamJob(deps: ImportDeps, s: Scope, id: string, stream: SseStream): Promise<() => void> {
+export async function streamJob(deps: ImportDeps, s: Scope, id: string, stream: JobEventSink): Promise<() => void> {
   const job = await visibleJob(deps.jobs, s, id);
   const live = liveAfterReplay(stream, (j) => j.id === job.id);
   const unsubscribe = deps.jobs.live.subscribe(job.id, live.listener);
@@ -47,7 +54,7 @@ export async function streamJob(deps: ImportDeps, s: Scope, id: string, stream: 
 }
 
 /** Every job the actor may see: the newest stored ones as `job.snapshot`, `ready`, then live `job.updated`. */
-export async function streamAllJobs(deps: ImportDeps, s: Scope, stream: SseStream): Promise<() => void> {
+export async function streamAllJobs(deps: ImportDeps, s: Scope, stream: JobEventSink): Promise<() => void> {
   const live = liveAfterReplay(stream, (j) => canSee(s, j));
   const unsubscribe = deps.jobs.live.subscribe(null, live.listener);
   try {

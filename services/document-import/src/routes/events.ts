@@ -4,10 +4,15 @@ import { streamAllJobs, streamJob } from '../domain/streams.js';
 import { eventStream, JOB_ERRORS, refused, SCOPE_ERRORS, SCOPE_HEADERS, SECURED } from './doc.js';
 import { jobIdParams } from './schemas.js';
 import { requireScope, scope } from './scope.js';
+import { streamRegistry } from './streams.js';
 
 const route = routes<ImportDeps>();
 const inScope = () => [requireScope];
-const streamOptions = (deps: ImportDeps) => ({ registry: deps.streams, heartbeatMs: deps.heartbeatMs, retryMs: 3000 });
+const streamOptions = (deps: ImportDeps) => ({
+  registry: streamRegistry(deps),
+  heartbeatMs: deps.heartbeatMs,
+  retryMs: 3000,
+});
 const UNAVAILABLE = refused({ 503: 'Unavailable' });
 
 /** The job event streams (server-sent events): every job the caller may see, or one job. */

@@ -10,6 +10,7 @@ import { MAX_DOCX_BYTES, MSG } from '../messages.js';
 import { answers, docxForm, eventStream, refused, SCOPE_ERRORS, SCOPE_HEADERS, SECURED } from './doc.js';
 import { uploadJobFields } from './schemas.js';
 import { requireScope, scope } from './scope.js';
+import { streamRegistry } from './streams.js';
 
 const uploads = new WeakMap<ImportDeps, RequestHandler>();
 
@@ -111,7 +112,7 @@ export const qasRoutes: ReadonlyArray<Route<ImportDeps>> = [
       extra: SECURED,
     },
     handle: (req, res, deps, next) => {
-      sse((stream) => streamParse(deps, stream, req, res), { registry: deps.streams })(req, res, next);
+      sse((stream) => streamParse(deps, stream, req, res), { registry: streamRegistry(deps) })(req, res, next);
     },
   }),
   route({
