@@ -7,6 +7,7 @@ import { buildApp, SERVICE_NAME } from './app.js';
 import { questionBankConfigSchema, type QuestionBankConfig } from './config.js';
 import { createDeletionRunner } from './domain/deletion/runner.js';
 import type { QuestionBankDeps } from './domain/deps.js';
+import { jobStreams } from './routes/deletion.js';
 import { aiPreviewModels } from './store/ai-preview-models.js';
 import { catalogModels } from './store/catalog-models.js';
 import { deletionModels } from './store/deletion-models.js';
@@ -45,6 +46,6 @@ export const questionBankService: ServiceDefinition<QuestionBankConfig, BuiltQue
     // Jobs left running or pending by a stopped or crashed instance are resumed from here.
     deps.deletion.start();
     stoppers.unshift(() => deps.deletion!.stop());
-    return { app, deps, relay, stoppers, beforeDrain: [() => void deps.deletion?.streams.closeAll()] };
+    return { app, deps, relay, stoppers, beforeDrain: [() => void jobStreams(deps).closeAll()] };
   },
 };

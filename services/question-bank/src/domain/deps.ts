@@ -11,7 +11,6 @@
 // - `clock` and `newId` are the only time and id sources, so tests can pin them.
 import type { Logger } from '../../../kit/src/core/index.js';
 import type { MongoHandle, Outbox } from '../../../kit/src/data/index.js';
-import type { StreamRegistry } from '../../../kit/src/http/index.js';
 import type { QuestionBankModels } from '../store/models.js';
 
 export type { QuestionBankModels } from '../store/models.js';
@@ -33,8 +32,6 @@ export interface QuestionBankDeps {
  */
 export interface DeletionRunner {
   readonly owner: string;
-  /** The open job event streams, closed at drain. */
-  readonly streams: StreamRegistry;
   start(): void;
   /** A job was created here: look now instead of at the next poll. */
   kick(): void;

@@ -40,15 +40,25 @@ const EVENT_SCHEMA = {
   },
 };
 
-/** One SSE handler per dependency set: its stream registry is what shutdown closes. */
+const registries = new WeakMap<QuestionBankDeps, StreamRegistry>();
+/** The open job event streams of one dependency set (one app): service.ts closes them at drain. */
+export function jobStreams(deps: QuestionBankDeps): StreamRegistry {
+  let registry = registries.get(deps);
+  if (!registry) {
+    registry = new StreamRegistry();
+    registries.set(deps, registry);
+  }
+  return registry;
+}
+
+/** One SSE handler per dependency set, on that set's stream registry. */
 const streams = new WeakMap<QuestionBankDeps, RequestHandler>();
 function jobEvents(deps: QuestionBankDeps): RequestHandler {
   let handler = streams.get(deps);
   if (!handler) {
-    const registry = deps.deletion?.streams ?? new StreamRegistry();
     const id = (req: { params: unknown }) => (req.params as { id: string }).id;
     handler = sse((stream, req) => streamJob(deps, writerOf(readActor(req)), id(req), stream), {
-      registry,
+      registry: jobStreams(deps),
       heartbeatMs: JOB_STREAM_HEARTBEAT_MS,
     });
     streams.set(deps, handler);

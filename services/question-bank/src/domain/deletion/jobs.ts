@@ -1,5 +1,4 @@
 import { AppError } from '../../../../kit/src/core/index.js';
-import type { SseStream } from '../../../../kit/src/http/index.js';
 import type { DeletionJobRow } from '../../store/deletion-models.js';
 import * as jobs from '../../store/deletion-store.js';
 import type { QuestionBankDeps } from '../deps.js';
@@ -43,10 +42,20 @@ export async function cancelJob(deps: QuestionBankDeps, w: Writer, id: string): 
 }
 
 /**
+ * Where a job's events go: the route hands its server-sent-events stream, so the domain sends and
+ * closes without holding HTTP. `send` is false once the stream closed.
+ */
+export interface JobEventSink {
+  send(event: string, data: unknown, id?: string): boolean;
+  close(): void;
+  readonly closed: boolean;
+}
+
+/**
  * The job's event stream: `snapshot` first, then `job.updated` whenever its revision moved, and
  * the stream closes after the event that shows a finished job (at once if it already was).
  */
-export async function streamJob(deps: QuestionBankDeps, w: Writer, id: string, stream: SseStream) {
+export async function streamJob(deps: QuestionBankDeps, w: Writer, id: string, stream: JobEventSink) {
   const first = await findScoped(deps, w, id);
   stream.send('snapshot', jobView(first), String(first.revision));
   if (isTerminal(first.status)) {

@@ -2,7 +2,6 @@
 // A job row is its own lease: claimed atomically, renewed by a heartbeat, released on stop; every
 // progress write is filtered by the holder, and every status change is a compare-and-set.
 import { randomUUID } from 'node:crypto';
-import { StreamRegistry } from '../../../../kit/src/http/index.js';
 import type { DeletionJobRow } from '../../store/deletion-models.js';
 import * as jobs from '../../store/deletion-store.js';
 import type { DeletionRunner, QuestionBankDeps } from '../deps.js';
@@ -151,7 +150,6 @@ export function createDeletionRunner(deps: QuestionBankDeps, options: DeletionRu
 
   return {
     owner,
-    streams: new StreamRegistry(),
     start() {
       loop ??= run();
     },
