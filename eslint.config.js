@@ -94,6 +94,11 @@ const noApi = (depth) => ({
   regex: `${up(depth)}(${API})`,
   message: 'domain code never imports the api (routes, schemas, app, service, main, consumers)',
 });
+/** Domain code takes the kit's pure and storage layers; HTTP (and the service assembly above it) stays in the api. */
+const noKitHttp = {
+  regex: '(^|/)kit/src/(http|service)/',
+  message: "domain code uses the kit's core, data and bus layers, never its HTTP layer",
+};
 const noUpper = {
   regex: `${up(1)}((${API})|(domain|store|jobs|worker)/)`,
   message: 'adapters (integrations/) import no api, domain, store, jobs or worker code',
@@ -122,7 +127,7 @@ function serviceZones(svc) {
   const src = `services/${svc}/src`;
   const own = [otherServices(svc), kitEntry(false)];
   const domainDepths = [1, 2, 3].map((d) =>
-    restrict([`${src}/domain/${'*/'.repeat(d - 1)}*.ts`], [...own, noApi(d)], DRIVERS),
+    restrict([`${src}/domain/${'*/'.repeat(d - 1)}*.ts`], [...own, noApi(d), noKitHttp], DRIVERS),
   );
   return [
     restrict([`${src}/**/*.ts`], own),

@@ -1,6 +1,7 @@
 // The kit's core layer: what every process needs (config, logging, metrics, errors, ids, timing,
-// the actor and the access token, the process lifecycle with its HTTP server). It imports no other
-// layer and loads neither express, mongoose nor kafkajs, so the operator imports it too.
+// the actor and the access token, the process lifecycle with its HTTP server) and the pure helpers
+// domain code uses (paging, canonical JSON, the FieldError and UploadedFile types). It imports no
+// other layer and loads neither express, mongoose nor kafkajs, so the operator imports it too.
 export {
   loadConfig,
   ConfigError,
