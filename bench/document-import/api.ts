@@ -32,15 +32,32 @@ export class ImportApi {
     return (await fetch(`${this.base}/readyz`).catch(() => null))?.ok ?? false;
   }
 
+  /** Uploads refused with 503 and Retry-After (UPLOADS_BUSY, DOCX_PARSER_BUSY) and sent again, as a client must. */
+  busyRetries = 0;
+
+  /**
+   * One upload into a job. A 503 with Retry-After (the API's admission cap: UPLOAD_MAX_CONCURRENT
+   * uploads at once) is waited out and sent again, as a teacher's client does; `started` is the
+   * first attempt, so the wait counts in the figures.
+   */
   async upload(bytes: Uint8Array, fileName: string): Promise<Submitted> {
-    const form = new FormData();
-    form.append('file', new Blob([bytes]), fileName);
     const started = Date.now();
-    const res = await fetch(`${this.base}/v1/import/docx/qas/jobs`, { method: 'POST', headers: TEACHER, body: form });
-    const accepted = Date.now();
-    if (res.status !== 202) throw new Error(`bench: upload ${fileName}: ${res.status} ${await res.text()}`);
-    const job = await json<{ id: string; status: string }>(res, `upload ${fileName}`);
-    return { id: job.id, started, accepted };
+    for (;;) {
+      const form = new FormData();
+      form.append('file', new Blob([bytes]), fileName);
+      const res = await fetch(`${this.base}/v1/import/docx/qas/jobs`, { method: 'POST', headers: TEACHER, body: form });
+      const retryAfter = res.status === 503 ? Number(res.headers.get('retry-after')) : NaN;
+      if (Number.isFinite(retryAfter)) {
+        await res.body?.cancel();
+        this.busyRetries += 1;
+        await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+        continue;
+      }
+      const accepted = Date.now();
+      if (res.status !== 202) throw new Error(`bench: upload ${fileName}: ${res.status} ${await res.text()}`);
+      const job = await json<{ id: string; status: string }>(res, `upload ${fileName}`);
+      return { id: job.id, started, accepted };
+    }
   }
 
   /** How many jobs whose file name contains `q` have `status` (one cheap list read, limit 1). */
