@@ -1,18 +1,8 @@
-import { counterObject, ref, type JsonObject } from '../../../kit/src/http/index.js';
+import { counterObject, LIST_META_SCHEMA, ref, type JsonObject } from '../../../kit/src/http/index.js';
 
 /** The job views the routes answer with (summaries, detail, status, draft, approval). */
 export const JOB_VIEW_SCHEMAS: JsonObject = {
-  ListMeta: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['page', 'limit', 'total', 'totalPages'],
-    properties: {
-      page: { type: 'integer', minimum: 0 },
-      limit: { type: 'integer', minimum: 0 },
-      total: { type: 'integer', minimum: 0 },
-      totalPages: { type: 'integer', minimum: 0 },
-    },
-  },
+  ListMeta: LIST_META_SCHEMA,
   ImportQueue: {
     type: 'object',
     description:

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../../kit/src/http/index.js';
-import { CORE_TYPES } from '../store/question-models.js';
+import { CORE_TYPES, TAXONOMY_FIELDS } from '../store/question-models.js';
 import { TAXONOMY_REF_MEMBERS } from './schemas-hydration.js';
 
 /** A blueprint item's display refs: these members of a hydrated question, each by reference to its shape. */
@@ -146,20 +146,7 @@ export const BLUEPRINT_SCHEMAS: JsonObject = {
       taxonomy: {
         type: 'object',
         additionalProperties: false,
-        required: [
-          'subjectId',
-          'gradeLevel',
-          'difficulty',
-          'educationLevelId',
-          'gradeId',
-          'curriculumId',
-          'curriculumNodeId',
-          'examTrackId',
-          'questionSourceId',
-          'difficultyLevelId',
-          'chapterId',
-          'topicId',
-        ],
+        required: ['subjectId', 'gradeLevel', 'difficulty', ...TAXONOMY_FIELDS],
         properties: {
           subjectId: { type: 'string' },
           gradeLevel: { type: 'integer' },

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { documentedAs, named } from '../../../kit/src/http/index.js';
 import type { ScopeQuery } from '../domain/questions/scope.js';
+import type { BlueprintRuleFields } from '../domain/blueprint/plan.js';
 import { CORE_TYPES, TAXONOMY_FIELDS, type TaxonomyField } from '../domain/vocabulary.js';
 import { FLAG_VALUES } from './catalog.js';
 import { DIFFICULTIES, ID_PATTERN } from './questions.js';
@@ -23,18 +24,7 @@ const int = (min: number, max: number) => Joi.number().strict().integer().min(mi
 const idList = (max: number) => Joi.array().items(id).max(max);
 
 /** One rule as sent: a count and the filters that narrow it. */
-type RuleBody = Partial<Record<TaxonomyField, string>> & {
-  count: number;
-  subjectId?: string;
-  gradeLevel?: number;
-  customTypeId?: string;
-  type?: string;
-  types?: string[];
-  difficulty?: string;
-  difficulties?: string[];
-  requireGrouped?: boolean;
-  excludeQuestionIds?: string[];
-};
+type RuleBody = Partial<Record<TaxonomyField, string>> & BlueprintRuleFields;
 
 const rule = named(
   'BlueprintRule',

@@ -3,7 +3,9 @@ import { TAXONOMY_FIELDS } from '../../store/question-models.js';
 import { scopeFilter, type ReadScope } from '../questions/scope.js';
 import { pickSeeded } from './shuffle.js';
 
-export interface BlueprintRule {
+/** A rule's named members: a count and the filters that narrow it (the route's body shape builds on it). */
+// A type, not an interface: the body's type (an intersection with it) must fit BlueprintRule's index signature.
+export type BlueprintRuleFields = {
   count: number;
   subjectId?: string;
   gradeLevel?: number;
@@ -14,6 +16,10 @@ export interface BlueprintRule {
   difficulties?: string[];
   requireGrouped?: boolean;
   excludeQuestionIds?: string[];
+};
+
+/** A rule: its named members and the taxonomy id filters (TAXONOMY_FIELDS). */
+export interface BlueprintRule extends BlueprintRuleFields {
   [taxonomy: string]: unknown;
 }
 
