@@ -1,6 +1,6 @@
 import type { KeyEntry } from './keys.js';
 import type { LabeledDraft, QDraft } from './drafts.js';
-import { fromOptionStyle, fromStemMark, type Feature, type StyleKind } from './marks.js';
+import { documentAnswerLooks, fromOptionStyle, fromStemMark, type Feature, type StyleKind } from './marks.js';
 import { bodyText, draftSegs } from './options.js';
 import { TF_SUFFIX_RE } from './patterns.js';
 import type { Seg } from './types.js';
@@ -25,6 +25,9 @@ export interface Parsed {
 
 export interface Resolved extends Parsed {
   evidence: Evidence | null;
+  /** how far the evidence can be trusted, 0–1: the source, how consistently the document keeps its convention,
+   * sources that agree or disagree */
+  confidence: number;
   source: AnswerSource | null;
   style: StyleKind | null;
   /** the other evidence that disagreed with the answer taken: "red option C" */
@@ -120,6 +123,27 @@ function fromKeys(q: QDraft, keys: KeyLookup): { parsed: Parsed; list: boolean }
   return k ? { parsed: parseRaw(k.raw), list: k.list === true } : null;
 }
 
+/** The question has a key of its own: a key line, a key entry, or a marker on an option. */
+export function explicitlyKeyed(q: QDraft, keys: KeyLookup): boolean {
+  return fromLines(q) !== null || keys(q) !== undefined || q.options.some((o) => o.marker);
+}
+
+/** What the document uses as its key, learnt from the questions without a key of their own. */
+export function documentConvention(questions: QDraft[], keys: KeyLookup): Convention {
+  const unkeyed = questions.filter((q) => !explicitlyKeyed(q, keys));
+  const { looks, share } = documentAnswerLooks(unkeyed.map((q) => q.options));
+  const statements = unkeyed.filter((q) => q.subs.length >= 2 && !q.tfTable);
+  const markedStatements = statements.filter((q) => SUB_KINDS.some((k) => q.subs.some((s) => marked(s, k)))).length;
+  const open = unkeyed.filter((q) => q.options.length === 0 && q.subs.length === 0);
+  const stemMarked = open.filter((q) => fromStemMark(q) !== null).length;
+  return {
+    looks,
+    share,
+    stemMarks: looks.length > 0 || (stemMarked > 0 && stemMarked >= 0.5 * open.length),
+    subMarks: markedStatements > 0 && markedStatements >= 0.5 * statements.length,
+  };
+}
+
 /** A key line or key entry naming letters: lower-case a)…d) under such a question are options. */
 export function explicitKind(q: QDraft, keys: KeyLookup): 'letters' | 'tf' | null {
   const p = fromLines(q) ?? fromKeys(q, keys)?.parsed;
@@ -133,13 +157,16 @@ function fromMarkers(list: LabeledDraft[]): string[] | null {
 
 // ---- true/false statements ----
 
-function marked(d: LabeledDraft, kind: 'red' | 'underline' | 'highlight'): boolean {
+export function marked(d: LabeledDraft, kind: 'red' | 'underline' | 'highlight'): boolean {
   return draftSegs(d).some((s: Seg) => s.kind === 'text' && s[kind] && s.text.trim() !== '');
 }
 
-const SUB_KINDS = ['red', 'highlight', 'underline'] as const;
+export const SUB_KINDS = ['red', 'highlight', 'underline'] as const;
 
-function fromSubs(q: QDraft): { tf: Record<string, boolean>; source: AnswerSource; style: StyleKind | null } | null {
+function fromSubs(
+  q: QDraft,
+  conv: Convention,
+): { tf: Record<string, boolean>; source: AnswerSource; style: StyleKind | null } | null {
   if (q.subs.length === 0) return null;
   if (q.tfTable && q.tfTable.size > 0) return { tf: Object.fromEntries(q.tfTable), source: 'tf-table', style: null };
   const suffix = q.subs.map((s) =>
@@ -154,7 +181,7 @@ function fromSubs(q: QDraft): { tf: Record<string, boolean>; source: AnswerSourc
     return { tf, source: 'tf-suffix', style: null };
   }
   for (const kind of SUB_KINDS) {
-    if (!q.subs.some((s) => marked(s, kind))) continue;
+    if (!conv.subMarks || !q.subs.some((s) => marked(s, kind))) continue;
     return {
       tf: Object.fromEntries(q.subs.map((s) => [s.label, marked(s, kind)])),
       source: 'format-distinct',
@@ -200,41 +227,105 @@ interface Candidate {
   source: AnswerSource;
   parsed: Parsed;
   style: StyleKind | null;
+  confidence: number;
+}
+
+/** What the document uses as its key convention, learnt from all its questions (marks.ts `answerConvention`). */
+export interface Convention {
+  /** the looks that mark answers in this document, most used first; empty: formatting is no key here */
+  looks: Feature[];
+  /** the share of its choice questions without another key that wear the first look on exactly one option */
+  share: number;
+  /** formatting in a stem without options may be a fill-in answer (the document marks answers by looks) */
+  stemMarks: boolean;
+  /** true/false statements are marked true by a look (most statement groups wear one) */
+  subMarks: boolean;
+}
+
+export const NO_CONVENTION: Convention = { looks: [], share: 0, stemMarks: false, subMarks: false };
+
+// Confidence per source: an explicit key naming an option is nearly certain; a look is as certain as the document
+// is consistent in using it.
+const KEY_CONFIDENCE = 0.97;
+const LIST_CONFIDENCE = 0.95;
+const MARKER_CONFIDENCE = 0.93;
+const TF_CONFIDENCE = 0.9;
+
+function formatConfidence(conv: Convention, feature: string, weak: boolean): number {
+  const rank = conv.looks.indexOf(feature);
+  const base = 0.5 + 0.45 * conv.share;
+  return Math.round((rank === 0 ? base : base - 0.15) * (weak ? 0.8 : 1) * 100) / 100;
+}
+
+/** A key naming letters the question has no option for is no key of this question. */
+function fits(q: QDraft, p: Parsed): boolean {
+  if (!p.letters || q.options.length === 0) return true;
+  return p.letters.every((l) => q.options.some((o) => o.label === l));
 }
 
 /** Every piece of evidence for the question's answer, strongest first. */
-function candidates(q: QDraft, keys: KeyLookup, looks: Feature[]): Candidate[] {
+function candidates(q: QDraft, keys: KeyLookup, conv: Convention): Candidate[] {
   const out: Candidate[] = [];
   const lineAnswer = fromLines(q);
-  if (lineAnswer) out.push({ source: 'key-line', parsed: lineAnswer, style: null });
+  if (lineAnswer && fits(q, lineAnswer)) {
+    const quoted = lineAnswer.letters !== undefined && q.answerLines.every((r) => parseRaw(r).text !== undefined);
+    out.push({ source: 'key-line', parsed: lineAnswer, style: null, confidence: quoted ? 0.9 : KEY_CONFIDENCE });
+  }
   const key = fromKeys(q, keys);
   const keyAnswer = key && byOptionText(q, key.parsed);
-  if (key && keyAnswer) out.push({ source: key.list ? 'key-list' : 'key-table', parsed: keyAnswer, style: null });
+  if (key && keyAnswer && fits(q, keyAnswer)) {
+    out.push({
+      source: key.list ? 'key-list' : 'key-table',
+      parsed: keyAnswer,
+      style: null,
+      confidence: LIST_CONFIDENCE,
+    });
+  }
   const markers = fromMarkers(q.options);
-  if (markers) out.push({ source: 'marker', parsed: { letters: markers }, style: null });
-  const subs = fromSubs(q);
-  if (subs) out.push({ source: subs.source, parsed: { tf: subs.tf }, style: subs.style });
-  const style = fromOptionStyle(q.options, looks);
-  if (style) out.push({ source: 'format-distinct', parsed: { letters: style.letters }, style: style.style });
+  if (markers) out.push({ source: 'marker', parsed: { letters: markers }, style: null, confidence: MARKER_CONFIDENCE });
+  const subs = fromSubs(q, conv);
+  if (subs) {
+    const confidence = subs.source === 'format-distinct' ? 0.8 : TF_CONFIDENCE;
+    out.push({ source: subs.source, parsed: { tf: subs.tf }, style: subs.style, confidence });
+  }
+  const style = conv.looks.length > 0 || out.length > 0 ? fromOptionStyle(q.options, conv.looks) : null;
+  // each marked option must wear one of the document's answer looks (a green label on a red answer is red)
+  // (beside a key of its own, any look is evidence that may disagree with it)
+  const keyLook =
+    style &&
+    (conv.looks.find((f) => style.extras.every((e) => e.includes(f))) ?? (out.length > 0 ? style.feature : null));
+  if (style && keyLook) {
+    out.push({
+      source: 'format-distinct',
+      parsed: { letters: style.letters },
+      style: style.style,
+      confidence: formatConfidence(conv, keyLook, style.weak),
+    });
+  }
   return out;
 }
 
 /** The answer of one question and where it came from; explicit keys win, other evidence that disagrees is named. */
-export function resolveAnswer(q: QDraft, keys: KeyLookup, looks: Feature[] = []): Resolved {
-  const found = candidates(q, keys, looks);
-  const blank = found.length === 0 ? fromStemMark(q) : null;
-  if (blank) found.push({ source: 'format-distinct', parsed: { text: blank }, style: null });
+export function resolveAnswer(q: QDraft, keys: KeyLookup, conv: Convention = NO_CONVENTION): Resolved {
+  const found = candidates(q, keys, conv);
+  const blank = found.length === 0 && conv.stemMarks ? fromStemMark(q) : null;
+  if (blank) found.push({ source: 'format-distinct', parsed: { text: blank }, style: null, confidence: 0.6 });
   const first = found[0];
-  if (!first) return { evidence: null, source: null, style: null, conflict: null };
+  if (!first) return { evidence: null, source: null, style: null, conflict: null, confidence: 0 };
   const against = found.find((c) => !sameAnswer(first.parsed, c.parsed));
   const conflict = against
     ? `${describe(first.source, first.parsed)} disagrees with ${describe(against.source, against.parsed, against.style)}`
     : null;
+  const agreeing = found.length > 1 && !against;
+  const confidence = against
+    ? Math.min(first.confidence, 0.6)
+    : Math.min(0.99, first.confidence + (agreeing ? 0.03 : 0));
   return {
     ...first.parsed,
     evidence: SOURCE_EVIDENCE[first.source],
     source: first.source,
     style: first.style,
     conflict,
+    confidence: Math.round(confidence * 100) / 100,
   };
 }

@@ -21,10 +21,14 @@ export const LOW_CONFIDENCE = 0.7;
 
 const NUMERIC_RE = /^-?\d+(?:[.,]\d+)?$/;
 
-function choice(q: QDraft, a: Resolved): Classified {
-  if ((a.letters?.length ?? 0) > 1) return { type: 'MULTIPLE_CHOICE', confidence: 0.95, review_reason: null };
-  if (a.style === 'highlight') return { type: 'DGNL_SINGLE_CHOICE', confidence: 0.9, review_reason: null };
-  return { type: 'SINGLE_CHOICE', confidence: a.letters ? 0.95 : 0.75, review_reason: null };
+// A choice question's type is as sure as the answer that decides it: one marked option or several.
+function choice(a: Resolved, dgnl: boolean): Classified {
+  const sure = Math.min(0.95, a.confidence);
+  if ((a.letters?.length ?? 0) > 1) return { type: 'MULTIPLE_CHOICE', confidence: sure, review_reason: null };
+  if (a.style === 'highlight' && dgnl) {
+    return { type: 'DGNL_SINGLE_CHOICE', confidence: Math.min(0.9, sure), review_reason: null };
+  }
+  return { type: 'SINGLE_CHOICE', confidence: a.letters ? sure : 0.75, review_reason: null };
 }
 
 function reviewReason(q: QDraft, hasMedia: boolean): Classified['review_reason'] {
@@ -46,11 +50,12 @@ function open(q: QDraft, a: Resolved, hasMedia: boolean): Classified {
   return { type: 'ESSAY', confidence: review ? 0.5 : 0.6, review_reason: review };
 }
 
-/** The contract's deterministic fallback: explicit hints first, then the shape of the question. */
-export function classify(q: QDraft, a: Resolved, hasMedia: boolean): Classified {
-  if (q.options.length >= 2) return choice(q, a);
-  if (q.subs.length >= 2 && (a.tf || q.partHint === 'TRUE_FALSE')) {
-    return { type: 'TRUE_FALSE_GROUP', confidence: a.tf ? 0.95 : 0.75, review_reason: null };
+/** The contract's deterministic fallback: explicit hints first, then the shape of the question. A highlighted answer
+ * is DGNL single choice only in a DGNL exam (`dgnl`: the document names itself one). */
+export function classify(q: QDraft, a: Resolved, hasMedia: boolean, dgnl = false): Classified {
+  if (q.options.length >= 2) return choice(a, dgnl);
+  if ((q.subs.length >= 2 && (a.tf || q.partHint === 'TRUE_FALSE')) || (q.subs.length === 1 && a.tf)) {
+    return { type: 'TRUE_FALSE_GROUP', confidence: a.tf ? Math.min(0.95, a.confidence) : 0.75, review_reason: null };
   }
   return open(q, a, hasMedia);
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { explicitKind, keyLookup, resolveAnswer, type Resolved } from './answers.js';
-import { documentAnswerLooks } from './marks.js';
+import { documentConvention, explicitKind, keyLookup, resolveAnswer, type Resolved } from './answers.js';
 import { subsAsOptions } from './options.js';
 import { noQuestionsError } from './empty.js';
 import { buildModel, type DocModel } from './model.js';
@@ -32,7 +31,17 @@ export interface QasOutput {
   stats: Record<string, unknown>;
 }
 
-function documentWarnings(answers: Resolved[], model: DocModel, warnings: Warning[]): void {
+const DGNL_RE = /ĐGNL|DGNL|đánh\s+giá\s+năng\s+lực/iu;
+
+/** A DGNL (aptitude) exam names itself so: there a highlighted option is the DGNL single choice. */
+function isDgnl(model: DocModel): boolean {
+  for (const b of model.blocks) {
+    if (b.kind === 'p' && DGNL_RE.test(b.segs.map((s) => s.text).join(''))) return true;
+  }
+  return false;
+}
+
+function documentWarnings(answers: Resolved[], model: DocModel, warnings: Warning[], dgnl: boolean): void {
   const styled = answers.filter((a) => a.evidence === 'DOCX_STYLE_HINT');
   if (styled.length > 0) {
     warnings.push({
@@ -40,7 +49,7 @@ function documentWarnings(answers: Resolved[], model: DocModel, warnings: Warnin
       message: `${styled.length} answers read from the option formatted unlike its siblings (colour, bold, underline, italic or highlight)`,
     });
   }
-  if (styled.some((a) => a.style === 'highlight')) {
+  if (dgnl && styled.some((a) => a.style === 'highlight')) {
     warnings.push({ code: 'DOCX_NATIVE_DGNL_FALLBACK', message: 'highlighted answers read as DGNL single choice' });
   }
   if (model.unsupportedMath.length > 0) {
@@ -57,9 +66,13 @@ function documentWarnings(answers: Resolved[], model: DocModel, warnings: Warnin
   }
 }
 
-function questionWarnings(id: string, a: Resolved, warnings: Warning[]): void {
+// Every question without an answer is named, but an essay the document declares one (points, an essay part).
+function questionWarnings(id: string, a: Resolved, item: Record<string, unknown>, warnings: Warning[]): void {
   if (a.conflict) warnings.push({ code: 'DOCX_NATIVE_ANSWER_CONFLICT', message: a.conflict, question_id: id });
-  if (!a.evidence) warnings.push({ code: 'DOCX_NATIVE_ANSWER_MISSING', message: 'no answer found', question_id: id });
+  const declaredEssay = item.type === 'ESSAY' && (item.type_confidence as number) >= 0.9;
+  if (!a.evidence && !declaredEssay) {
+    warnings.push({ code: 'DOCX_NATIVE_ANSWER_MISSING', message: 'no answer found', question_id: id });
+  }
 }
 
 const VIETNAMESE_RE = /[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]/giu;
@@ -88,20 +101,21 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
   const keys = keyLookup(structure.keys);
   const warnings: Warning[] = [];
   const vietnamese = isVietnamese(structure);
+  const dgnl = isDgnl(model);
   for (const q of structure.questions) {
     const key = explicitKind(q, keys);
     if (subsAsOptions(q, key, vietnamese)) structure.conventions.add('options:lower-case');
   }
-  const looks = documentAnswerLooks(structure.questions.map((q) => q.options));
-  const answers = structure.questions.map((q) => resolveAnswer(q, keys, looks));
+  const convention = documentConvention(structure.questions, keys);
+  const answers = structure.questions.map((q) => resolveAnswer(q, keys, convention));
   const questions = structure.questions.map((q, i) => {
     const a = answers[i]!;
-    const item = questionItem(q, a, warnings);
-    if (item.type !== 'ESSAY') questionWarnings(q.id, a, warnings);
+    const item = questionItem(q, a, warnings, dgnl);
+    questionWarnings(q.id, a, item, warnings);
     return item;
   });
   if (questions.length === 0) throw noQuestionsError(model.blocks);
-  documentWarnings(answers, model, warnings);
+  documentWarnings(answers, model, warnings, dgnl);
   const byType = countBy(questions.map((q) => q.type as string));
   return {
     document_id: opts.documentId ?? `docx-${createHash('sha256').update(bytes).digest('hex').slice(0, 24)}`,

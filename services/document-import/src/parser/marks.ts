@@ -7,9 +7,32 @@ export type StyleKind = 'red' | 'color' | 'highlight' | 'underline' | 'bold' | '
 
 export type Feature = string;
 
+/** A colour's family (`green` for 00B050, 9BBB59 and 00AA00 alike): teachers mark answers in shades of one colour. */
+export function colourFamily(hex: string): string {
+  const n = Number.parseInt(hex, 16);
+  if (!Number.isFinite(n) || hex.length !== 6) return hex.toLowerCase();
+  const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((v) => v / 255) as [number, number, number];
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  if (max - min < 0.15) return max < 0.35 ? 'dark' : 'gray';
+  const d = max - min;
+  const h = max === r ? (((g - b) / d) % 6) * 60 : max === g ? ((b - r) / d + 2) * 60 : ((r - g) / d + 4) * 60;
+  const hue = (h + 360) % 360;
+  const bands: [number, string][] = [
+    [15, 'red'],
+    [45, 'orange'],
+    [70, 'yellow'],
+    [170, 'green'],
+    [200, 'cyan'],
+    [260, 'blue'],
+    [345, 'purple'],
+  ];
+  return bands.find(([end]) => hue < end)?.[1] ?? 'red';
+}
+
 function features(look: Look): Feature[] {
   const out: Feature[] = [];
-  if (look.color) out.push(`color:${look.color}`);
+  if (look.color) out.push(`color:${colourFamily(look.color)}`);
   if (look.highlight) out.push('highlight');
   if (look.underline) out.push('underline');
   if (look.bold) out.push('bold');
@@ -70,7 +93,7 @@ const PRIORITY: StyleKind[] = ['red', 'color', 'highlight', 'underline', 'bold',
 
 function kindOf(f: Feature, looks: Look[]): StyleKind {
   if (!f.startsWith('color:')) return f as StyleKind;
-  const red = looks.some((l) => l.red && `color:${l.color}` === f);
+  const red = looks.some((l) => l.red && l.color !== null && `color:${colourFamily(l.color)}` === f);
   return red ? 'red' : 'color';
 }
 
@@ -133,8 +156,12 @@ function weakMarks(looks: OptionLook[]): Found | null {
 export interface StyleMark {
   letters: string[];
   style: StyleKind;
-  /** the look that marked the answer (`color:00aa00`, `bold`…), for learning the document's own answer look */
+  /** a few marked characters, not the option's dress */
+  weak: boolean;
+  /** the look that marked the answer (`color:green`, `bold`…), for learning the document's own answer look */
   feature: Feature;
+  /** every look each marked option adds to the layout (its feature alone for a weak mark) */
+  extras: Feature[][];
 }
 
 // Options marked by different looks (a red B and a green D): the document's own answer looks, learnt from its
@@ -151,28 +178,55 @@ function preferring(found: Found, preferred: Feature[]): Found {
 export function fromOptionStyle(list: LabeledDraft[], preferred: Feature[] = []): StyleMark | null {
   if (list.length < 2) return null;
   const looks = list.map(optionLook);
-  const raw = strongMarks(looks) ?? weakMarks(looks);
+  const strong = strongMarks(looks);
+  const raw = strong ?? weakMarks(looks);
   if (!raw) return null;
   const found = preferring(raw, preferred);
   const segLooks = list.flatMap((d) => d.segs as Look[]);
   return {
     letters: found.hits.map((i) => list[i]!.label),
     style: kindOf(found.feature, segLooks),
+    weak: strong === null,
     feature: found.feature,
+    extras:
+      found.extras && found.extras.length === found.hits.length ? found.extras : found.hits.map(() => [found.feature]),
   };
 }
 
-/** The looks that mark the answer of questions with a single marked option (twice at least), most used first. */
-export function documentAnswerLooks(lists: LabeledDraft[][]): Feature[] {
+export interface LookConvention {
+  looks: Feature[];
+  share: number;
+}
+
+/**
+ * The looks this document uses as its answer key, learnt from its choice questions that have no other key: a look is
+ * a key only when it marks exactly one option (or a few) in a good part of them, never when it is the dress of
+ * every option (layout). A paper without a key marks nothing consistently and gets no looks at all. `share`: the
+ * part of those questions that wear the first look.
+ */
+export function documentAnswerLooks(lists: LabeledDraft[][]): LookConvention {
   const counts = new Map<Feature, number>();
-  for (const list of lists) {
+  const choice = lists.filter((l) => l.length >= 2);
+  let keyed = 0;
+  for (const list of choice) {
     const mark = fromOptionStyle(list);
-    if (mark?.letters.length === 1) counts.set(mark.feature, (counts.get(mark.feature) ?? 0) + 1);
+    if (!mark || mark.letters.length > Math.max(1, list.length - 2)) continue;
+    const worn = mark.extras.reduce((common, e) => common.filter((f) => e.includes(f)));
+    for (const f of worn) counts.set(f, (counts.get(f) ?? 0) + 1);
+    keyed++;
   }
-  return [...counts]
-    .filter(([, n]) => n >= 2)
+  const total = choice.length;
+  // one question alone proves nothing of a convention unless the document has only that one
+  // a look is the document's when it marks a fifth of its questions at least
+  const least = Math.ceil(total * 0.2);
+  const looks = [...counts]
+    .filter(([, n]) => n >= least)
     .sort((a, b) => b[1] - a[1])
     .map(([f]) => f);
+  const first = looks[0] === undefined ? 0 : counts.get(looks[0])!;
+  // marked options must key a good part of the questions, else their looks are emphasis, not a key
+  if (total === 0 || looks.length === 0 || keyed < 0.3 * total) return { looks: [], share: 0 };
+  return { looks, share: first / total };
 }
 
 const BLANK_FEATURE = (f: Feature): boolean => f !== 'bold' && f !== 'italic';

@@ -56,10 +56,10 @@ function numeric(text: string | undefined): number | null {
   return Number(text.replace(/\s/g, '').replace(',', '.'));
 }
 
-export function questionItem(q: QDraft, a: Resolved, warnings: Warning[]): Record<string, unknown> {
+export function questionItem(q: QDraft, a: Resolved, warnings: Warning[], dgnl = false): Record<string, unknown> {
   const segs = allSegs(q);
   const media = segs.filter((s) => s.media).map((s) => mediaItem(s.media!));
-  const c = classify(q, a, media.length > 0);
+  const c = classify(q, a, media.length > 0, dgnl);
   if (c.confidence < LOW_CONFIDENCE) {
     warnings.push({ code: 'QUESTION_TYPE_LOW_CONFIDENCE', message: `type ${c.type} guessed`, question_id: q.id });
   }
@@ -78,6 +78,7 @@ export function questionItem(q: QDraft, a: Resolved, warnings: Warning[]): Recor
     options: q.options.map((o) => ({ label: o.label, content: bodyText(o) })),
     sub_items: essaySubs ? [] : q.subs.map((s) => subItem(s, a)),
     correct_answer: correctAnswer(c, a),
+    answer_confidence: a.evidence ? a.confidence : null,
     correct_answer_numeric: c.type === 'SHORT_NUMERIC_ANSWER' ? numeric(a.text) : null,
     solution: q.solution.length > 0 ? linesText(q.solution) : null,
     formulas: segs.filter((s) => s.kind === 'math').map((s) => ({ latex: s.latex })),

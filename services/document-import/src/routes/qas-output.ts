@@ -144,6 +144,13 @@ export const QAS_OUTPUT_SCHEMAS: JsonObject = {
         ],
       },
       correct_answer_numeric: { type: ['number', 'null'] },
+      answer_confidence: {
+        type: ['number', 'null'],
+        minimum: 0,
+        maximum: 1,
+        description:
+          "How far the answer can be trusted (null without one): an explicit key naming an option 0.97, a key list or table 0.95, a marker 0.93; a look (`format-distinct`) 0.5 + 0.45 × the share of the document's choice questions keyed by that look, less for another of the document's looks or a mark on a few characters; capped at 0.6 when other evidence disagrees, raised a little when it agrees. A look is an answer only where the document uses it as its key (it marks one option in a good part of its questions); a paper without a key gets no answers. `type_confidence` of a choice question is at most this. Set by the native parser.",
+      },
       solution: { type: ['string', 'null'] },
       formulas: {
         type: 'array',

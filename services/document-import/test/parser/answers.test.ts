@@ -36,11 +36,18 @@ describe('docx parser: answers', () => {
     expect(codes(out)).not.to.include('DOCX_NATIVE_DGNL_FALLBACK');
   });
 
-  it('reads a yellow highlight as DGNL single choice with its warning', async () => {
-    const { out, qs } = await parse(['Câu 1. dgnl', 'A. x\tB. y\t[[h:C. z]]\tD. w']);
+  it('reads a yellow highlight as DGNL single choice with its warning in an exam that names itself DGNL', async () => {
+    const { out, qs } = await parse(['ĐỀ THI ĐÁNH GIÁ NĂNG LỰC', 'Câu 1. dgnl', 'A. x\tB. y\t[[h:C. z]]\tD. w']);
     expect(qs[0]!.type).to.equal('DGNL_SINGLE_CHOICE');
     expect(qs[0]!.correct_answer).to.equal('C');
     expect(codes(out)).to.include('DOCX_NATIVE_DGNL_FALLBACK');
+  });
+
+  it('reads a highlighted answer elsewhere as an ordinary single choice', async () => {
+    const { out, qs } = await parse(['Câu 1. Thủ đô của Việt Nam?', 'A. Huế\tB. Hà Nội\t[[h:C. z]]\tD. w']);
+    expect(qs[0]!.type).to.equal('SINGLE_CHOICE');
+    expect(qs[0]!.correct_answer).to.equal('C');
+    expect(codes(out)).not.to.include('DOCX_NATIVE_DGNL_FALLBACK');
   });
 
   it('reads several marked options as MULTIPLE_CHOICE', async () => {

@@ -73,7 +73,8 @@ function choiceDoc(
   { mark, multi = false }: { mark: Mark; multi?: boolean },
 ): CorpusDoc {
   const r = rng(seed);
-  const blocks: Block[] = [];
+  // a highlighted answer is the DGNL single choice of an exam that names itself a DGNL (aptitude) exam
+  const blocks: Block[] = mark === HIGHLIGHT ? ['ĐỀ THI ĐÁNH GIÁ NĂNG LỰC (ĐGNL)'] : [];
   const truth: Truth[] = [];
   for (let n = 1; n <= count; n++) {
     const first = LETTERS[Math.floor(r() * 4)]!;
