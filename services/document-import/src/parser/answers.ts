@@ -97,10 +97,19 @@ export function answerValue(raw: string, choices: boolean, colon: boolean): stri
   return colon && t.length <= 120 ? t : null;
 }
 
+const TRUTH_WORD_RE = /^(?:(Đúng|True|Richtig|Vero|Vrai|Verdadero)|Sai|False|Falsch|Falso|Faux)$/iu;
+
+/** A single truth value keys a question that is one statement: `… → Sai` is `{ a: false }`. */
+function asStatement(q: QDraft, p: Parsed): Parsed {
+  if (p.text === undefined || q.options.length > 0 || q.subs.length > 1) return p;
+  const m = TRUTH_WORD_RE.exec(p.text.trim());
+  return m ? { tf: { a: m[1] !== undefined } } : p;
+}
+
 /** The first of the question's key lines that gives an answer (a quoted text must be one of its options'). */
 function fromLines(q: QDraft): Parsed | null {
   for (const raw of q.answerLines) {
-    const p = byOptionText(q, parseRaw(raw));
+    const p = byOptionText(q, asStatement(q, parseRaw(raw)));
     if (p) return p;
   }
   return null;

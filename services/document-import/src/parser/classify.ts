@@ -54,7 +54,7 @@ function open(q: QDraft, a: Resolved, hasMedia: boolean): Classified {
  * is DGNL single choice only in a DGNL exam (`dgnl`: the document names itself one). */
 export function classify(q: QDraft, a: Resolved, hasMedia: boolean, dgnl = false): Classified {
   if (q.options.length >= 2) return choice(a, dgnl);
-  if ((q.subs.length >= 2 && (a.tf || q.partHint === 'TRUE_FALSE')) || (q.subs.length === 1 && a.tf)) {
+  if ((q.subs.length >= 2 && (a.tf || q.partHint === 'TRUE_FALSE')) || (q.subs.length <= 1 && a.tf)) {
     return { type: 'TRUE_FALSE_GROUP', confidence: a.tf ? Math.min(0.95, a.confidence) : 0.75, review_reason: null };
   }
   return open(q, a, hasMedia);

@@ -33,6 +33,12 @@ export interface QDraft {
   subs: LabeledDraft[];
   /** the raw values of its key lines (`Đáp án: C` → `C`) */
   answerLines: string[];
+  /** a key field was laid out but left empty (`Answer:`): the question looks keyed */
+  keyField?: boolean;
+  /** metadata lines (`Difficulty: Hard`), kept out of the stem and the solution */
+  meta: Line[];
+  /** keys removed from the student-visible text (`… → Sai`), as found */
+  removedKeys?: string[];
   solution: Line[];
   tables: number;
   points: number | null;
@@ -70,7 +76,15 @@ export interface Structure {
   vietnamese: boolean;
 }
 
+/** One way to read a document's layout; the structure reader tries the candidates and keeps the best (structure.ts). */
+export interface Reading {
+  /** Word-numbered items (`1)`, `2)` …, restarting under each question) after a typed question label are its
+   * options, lettered by order, rather than questions of their own */
+  listOptions: boolean;
+}
+
 export interface State extends Structure {
+  reading: Reading;
   cur: QDraft | null;
   group: GroupDraft | null;
   /** the open headings, outermost first */

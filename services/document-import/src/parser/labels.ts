@@ -9,6 +9,7 @@ import {
   MID_QUESTION_RE,
   OPTION_START_RE,
   QUESTION_RE,
+  UNNUMBERED_QUESTION_RE,
 } from './patterns.js';
 import type { Block, Para } from './types.js';
 
@@ -44,6 +45,8 @@ function bareAllowed(st: State, n: number): boolean {
 }
 
 function wordStart(st: State, line: Line): Start | null {
+  const unnumbered = UNNUMBERED_QUESTION_RE.exec(line.text);
+  if (unnumbered) return { number: lastNumber(st) + 1, rest: unnumbered[0].length, kind: 'word' };
   const word = QUESTION_RE.exec(line.text);
   if (!word) return null;
   const n = Number(word[1]);
@@ -51,7 +54,18 @@ function wordStart(st: State, line: Line): Start | null {
   return { number: n > 999 ? lastNumber(st) + 1 : n, rest: word[0].length, kind: 'word' };
 }
 
-function autoStart(line: Line): Start | null {
+/** Under the list-options reading, a Word-numbered item counting 1, 2, 3 under a typed question is its option. */
+export function listOption(st: State, line: Line): boolean {
+  const q = st.cur;
+  if (!st.reading.listOptions || !q || !line.auto || q.labelKind === 'auto' || q.labelKind === 'implicit') return false;
+  const n = AUTO_QUESTION_LABEL_RE.exec(line.auto.label)?.[1];
+  if (n === undefined) return false;
+  if (q.options.length === 0) return Number(n) === 1 && q.subs.length === 0 && q.mode === 'stem';
+  return q.lettersByOrder === true && Number(n) === q.options.length + 1;
+}
+
+function autoStart(st: State, line: Line): Start | null {
+  if (listOption(st, line)) return null;
   const auto = line.auto?.level === 0 ? AUTO_QUESTION_LABEL_RE.exec(line.auto.label) : null;
   return auto ? { number: Number(auto[1]), rest: line.auto!.label.length + 1, kind: 'auto' } : null;
 }
@@ -65,7 +79,7 @@ function bareStart(st: State, line: Line): Start | null {
 }
 
 export function questionStart(st: State, line: Line): Start | null {
-  return wordStart(st, line) ?? autoStart(line) ?? bareStart(st, line);
+  return wordStart(st, line) ?? autoStart(st, line) ?? bareStart(st, line);
 }
 
 /** Where the next worded label numbered `want` sits in the line after `from` (the start of its word), or -1. */
@@ -112,8 +126,8 @@ function isBlankPara(p: Para): boolean {
 
 /** Labels of questions or options in a paragraph: worded, bracketed, Word-numbered, or an option A. */
 function labelled(p: Para, first: string): boolean {
-  if (QUESTION_RE.test(first) || BRACKET_QUESTION_RE.test(first) || OPTION_START_RE.exec(first)?.[1] === 'A')
-    return true;
+  if (QUESTION_RE.test(first) || UNNUMBERED_QUESTION_RE.test(first) || BRACKET_QUESTION_RE.test(first)) return true;
+  if (OPTION_START_RE.exec(first)?.[1] === 'A') return true;
   return p.autoLabel !== undefined && /^\(?(?:\d{1,3}|[Aa])[.):]?$/.test(p.autoLabel);
 }
 

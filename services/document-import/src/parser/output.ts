@@ -28,6 +28,9 @@ export function mediaItem(m: MediaRef): Record<string, unknown> {
   };
 }
 
+/** `(1 điểm)` before the stem is the question's `points`, not its text. */
+const LEADING_POINTS_RE = /^\s*\(\s*\d+(?:[.,]\d+)?\s*điểm\s*\)\s*/iu;
+
 function linesText(lines: Line[]): string {
   return lines
     .map((l) => l.text)
@@ -42,6 +45,12 @@ function allSegs(q: QDraft): Seg[] {
 function subItem(s: LabeledDraft, a: Resolved): Record<string, unknown> {
   const content = bodyText(s).replace(TF_SUFFIX_RE, '').trim();
   return { label: s.label, content, correct_boolean: a.tf?.[s.label] ?? null };
+}
+
+/** The statements of a true/false question; a question that is one statement keyed true or false is its own. */
+function statements(q: QDraft, a: Resolved, stem: string): Record<string, unknown>[] {
+  if (q.subs.length > 0 || !a.tf || q.options.length > 0) return q.subs.map((s) => subItem(s, a));
+  return [{ label: 'a', content: stem.trim(), correct_boolean: a.tf.a ?? null }];
 }
 
 function correctAnswer(c: Classified, a: Resolved): unknown {
@@ -64,7 +73,9 @@ export function questionItem(q: QDraft, a: Resolved, warnings: Warning[], dgnl =
     warnings.push({ code: 'QUESTION_TYPE_LOW_CONFIDENCE', message: `type ${c.type} guessed`, question_id: q.id });
   }
   const essaySubs = c.type !== 'TRUE_FALSE_GROUP' && q.subs.length > 0;
-  const stem = linesText(q.stem) + (essaySubs ? '\n' + q.subs.map((s) => segText(draftSegs(s))).join('\n') : '');
+  const stem = (
+    linesText(q.stem) + (essaySubs ? '\n' + q.subs.map((s) => segText(draftSegs(s))).join('\n') : '')
+  ).replace(LEADING_POINTS_RE, '');
   return {
     id: q.id,
     number: q.number,
@@ -76,7 +87,7 @@ export function questionItem(q: QDraft, a: Resolved, warnings: Warning[], dgnl =
     points: q.points,
     content: stem.trim(),
     options: q.options.map((o) => ({ label: o.label, content: bodyText(o) })),
-    sub_items: essaySubs ? [] : q.subs.map((s) => subItem(s, a)),
+    sub_items: essaySubs ? [] : statements(q, a, stem),
     correct_answer: correctAnswer(c, a),
     answer_confidence: a.evidence ? a.confidence : null,
     correct_answer_numeric: c.type === 'SHORT_NUMERIC_ANSWER' ? numeric(a.text) : null,

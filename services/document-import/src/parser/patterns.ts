@@ -7,7 +7,7 @@ export const QUESTION_RE =
 /** `[12]` */
 export const BRACKET_QUESTION_RE = /^\s*\[\s*0*(\d{1,4})\s*\]\s*[.:)]?/u;
 /** A bare number: `12.`, `12)`, `17:`, `3..`, `12` alone, or glued to the stem's first capital (`12Which`). */
-export const BARE_QUESTION_RE = /^\s*0*(\d{1,3})(?:\s*[.:)]+(?![\d])|(?=\s*$)|(?=\p{Lu}))\s*/u;
+export const BARE_QUESTION_RE = /^\s*0*(\d{1,3})(?:\s*[.:)]+(?![\d])|(?=\s*$)|(?=\p{Lu})|(?=(?:\t|\s{2,})\p{L}))\s*/u;
 /** A worded label later in a paragraph, where a PDF-to-Word conversion merged two paragraphs (capitalised, so
  * "từ câu 1 đến câu 2." in an instruction is not one). No lookbehind: it would rescan blanks at every position. */
 export const MID_QUESTION_RE = /\S[^\S\n]+((?:Câu|CÂU|Question|QUESTION)\s?0*(\d{1,3})\s?[.:])/gu;
@@ -20,9 +20,27 @@ export const OPTION_ANY_RE = /(^|\s)([A-G])\s*[.)](?=\s|$|\$|\[\[)/g;
 /** Stray characters glued before the first option (`xyzA. 3`, a PDF or OCR artefact). */
 export const GLUED_OPTION_A_RE = /^\s*\S{1,40}?(?<=[a-zà-ỹ0-9\])])A\.\s/u;
 export const SUB_RE = /^\s*\(?([a-g])\s*[.)]\s*/;
-/** A key line: `Đáp án: C`, `Chọn C`, `ANSWER: X`, `Correct Answer : A`, `→ Answer: B`, `Key: B`, `Trả lời: 36`. */
-export const ANSWER_RE =
-  /^\s*(?:(?:[→⇒➔=>✅✓✔☑-]\uFE0F?)+\s*)?(?:Đáp\s*án(?:\s*đúng)?|ĐA|Đ\s*[/.]\s*A|(?:The\s+)?(?:Correct|Right)(?:\s+(?:answers?|options?))?(?:\s+(?:is|are))?|Answer|Ans|Key|Trả\s*lời|Chọn(?:\s*đáp\s*án)?)(?!\p{L})\s*(?:([:.-])\s*)?(\S.*)$/iu;
+/** The words that introduce an answer, in the languages teachers write: `Đáp án`, `Correct Answer`, `Richtige
+ * Antwort`, `Risposta corretta`, `Réponse`, `Respuesta`, `Lösung`, `Trả lời`, `Chọn`. */
+const ANSWER_WORDS =
+  /(?:Đáp\s*án(?:\s*đúng)?|ĐA|Đ\s*[/.]\s*A|(?:The\s+)?(?:Correct|Right)(?:\s+(?:answers?|options?|choices?))?(?:\s+(?:is|are))?|(?:The\s+)?Answers?(?:\s+(?:is|are))?|Ans|Key|Trả\s*lời|Chọn(?:\s*đáp\s*án)?|(?:Die\s+)?(?:richtige|korrekte)\s+Antwort(?:\s+ist)?|Antwort|Lösung|Risposta(?:\s+(?:corretta|esatta|giusta))?(?:\s+è)?|Soluzione|(?:La\s+)?(?:bonne\s+)?R[ée]ponse(?:\s+(?:correcte|juste))?(?:\s+est)?|Respuesta(?:\s+correcta)?(?:\s+es)?)/
+    .source;
+const ARROWS = /(?:(?:[→⇒➔➜=>✅✓✔☑-]\uFE0F?)+\s*)/.source;
+/** A key line: `Đáp án: C`, `Chọn C`, `ANSWER: X`, `Correct Answer : A`, `→ Answer: B`, `Key: B`, `Trả lời: 36`,
+ * `Richtige Antwort: A`, `Risposta: B`. */
+export const ANSWER_RE = new RegExp(`^\\s*${ARROWS}?${ANSWER_WORDS}(?!\\p{L})\\s*(?:([:.-])\\s*)?(\\S.*)$`, 'iu');
+/** A key field left empty (`Answer:`, `Đáp án: ____`): the question is laid out for a key that was not written. */
+export const ANSWER_PLACEHOLDER_RE = new RegExp(`^\\s*${ARROWS}?${ANSWER_WORDS}\\s*[:.]?[\\s_.…]*$`, 'iu');
+/** A bare arrow and its answer on a line of their own: `→ B`, `=> Sai`, `→ Đồng Khởi`. */
+export const ARROW_KEY_RE = /^\s*(?:→|⇒|➔|➜|=>|->)\s*(\S.{0,79})$/u;
+/** A key typed at the end of a stem or statement after an arrow: `… năm 1962. → Sai (Đáp án đúng: 1963.)`. */
+export const TRAILING_ARROW_KEY_RE =
+  /\s(?:→|⇒|➔|➜|=>)\s*(Đúng|Sai|True|False|Richtig|Falsch|Vero|Falso|[A-G])(?![\p{L}\d])\s*[.;]?\s*(.*)$/u;
+/** A question introduced by its word without a number (`Question: …`, `Câu hỏi: …`): numbered in sequence. */
+export const UNNUMBERED_QUESTION_RE = /^\s*(?:Question|Câu\s*hỏi|Frage|Domanda|Pregunta)\s*:\s*(?=\S)/iu;
+/** An item's metadata (`Difficulty: Medium`, `Category: …`, `Độ khó: …`): neither stem nor solution. */
+export const METADATA_RE =
+  /^\s*(?:Difficulty|Category|Topic|Tags?|Level|Subject|Chapter|Bloom(?:'s)?(?:\s+level)?|Marks?|Points?|Score|Time|Độ\s+khó|Mức\s+độ|Chủ\s+đề|Chương|Schwierigkeit|Kategorie|Difficoltà|Categoria)\s*:\s*\S.{0,80}$/iu;
 export const SOLUTION_RE =
   /^\s*(?:(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Explanation|Solution|Rationale)(?:\s+chi\s+tiết)?(?=\s|[:.]|$)|Giải\s*[:.])/iu;
 /** A solution heading that carries the answer: `Lời giải: C`, `Giải thích: S-Đ-Đ-Đ`. */

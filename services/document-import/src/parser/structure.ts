@@ -1,8 +1,9 @@
-import type { LabeledDraft, QDraft, State, Structure } from './drafts.js';
+import type { LabeledDraft, QDraft, Reading, State, Structure } from './drafts.js';
 import { endQuestion, groupOf, groupStart, heading } from './groups.js';
 import { keyLineEntries } from './keys.js';
-import { keyLineValue, keyModeLine } from './keylines.js';
-import { labelFreeBlocks, lastNumber, midPieces, questionStart, type Start } from './labels.js';
+import { answerValue } from './answers.js';
+import { keyLineValue, keyModeLine, type KeyLine } from './keylines.js';
+import { labelFreeBlocks, lastNumber, listOption, midPieces, questionStart, type Start } from './labels.js';
 import { paraLines, sliceSegs, type Line } from './lines.js';
 import {
   appendTo,
@@ -16,7 +17,17 @@ import {
   takeTrailingA,
   takeUnlettered,
 } from './options.js';
-import { isSeparator, OPTION_START_RE, POINTS_RE, SOLUTION_RE, SUB_RE } from './patterns.js';
+import {
+  ANSWER_PLACEHOLDER_RE,
+  ARROW_KEY_RE,
+  isSeparator,
+  METADATA_RE,
+  OPTION_START_RE,
+  POINTS_RE,
+  SOLUTION_RE,
+  SUB_RE,
+  TRAILING_ARROW_KEY_RE,
+} from './patterns.js';
 import { handleTable } from './tables.js';
 import { type Block, pushAll } from './types.js';
 
@@ -33,6 +44,7 @@ function newQuestion(st: State, line: Line, start: Start): QDraft {
     options: [],
     subs: [],
     answerLines: [],
+    meta: [],
     solution: [],
     tables: 0,
     points: points ? Number(points[1]!.replace(',', '.')) : null,
@@ -50,7 +62,7 @@ function newQuestion(st: State, line: Line, start: Start): QDraft {
   const rest = { ...line, segs: sliceSegs(line.segs, start.rest, line.text.length), auto: undefined };
   rest.text = line.text.slice(start.rest).replace(/^\s*[.:]\s*/, '');
   if (rest.text.trim() !== '' || rest.segs.some((s) => s.kind !== 'text')) {
-    if (!takeOptions(q, rest) && !splitInline(q, rest)) q.stem.push(rest);
+    if (!takeOptions(q, rest) && !splitInline(q, rest)) q.stem.push(trailingKey(q, rest));
   }
   return q;
 }
@@ -60,6 +72,22 @@ function implicitQuestion(st: State, stem: Line[]): QDraft {
   const q = newQuestion(st, stem[0]!, { number: lastNumber(st) + 1, rest: 0, kind: 'implicit' });
   pushAll(q.stem, stem.slice(1));
   return q;
+}
+
+/** A Word-numbered item taken as an option (the list-options reading): its number is dropped, its letter is its
+ * place. */
+function takeListOption(st: State, q: QDraft, line: Line): boolean {
+  if (!listOption(st, line)) return false;
+  const at = line.auto!.label.length + 1;
+  const body = {
+    ...line,
+    auto: undefined,
+    text: line.text.slice(at),
+    segs: sliceSegs(line.segs, at, line.text.length),
+  };
+  if (!takeUnlettered(q, body)) return false;
+  st.conventions.add('options:list-numbers');
+  return true;
 }
 
 function takeStructured(q: QDraft, line: Line): boolean {
@@ -84,15 +112,36 @@ function openList(q: QDraft | null): LabeledDraft[] | null {
   return q?.mode === 'subs' ? q.subs : null;
 }
 
-/** A key line ends the options; the lines after it are the solution. */
+/** A key line ends the options; the lines after it are the solution. An empty key field (`Answer:`) is read as one
+ * without a value, and metadata lines (`Difficulty: Hard`) are kept apart. */
 function takeKeyLine(q: QDraft, line: Line): boolean {
-  const key = keyLineValue(q, line.text);
+  if (METADATA_RE.test(line.text) && (q.options.length > 0 || q.answerLines.length > 0 || q.mode !== 'stem')) {
+    q.meta.push(line);
+    return true;
+  }
+  if (ANSWER_PLACEHOLDER_RE.test(line.text) && (q.options.length > 0 || q.subs.length > 0)) {
+    q.keyField = true;
+    q.mode = 'answered';
+    q.answeredAt = q.solution.length;
+    return true;
+  }
+  const key = keyLineValue(q, line.text) ?? arrowKey(q, line.text);
   if (!key) return false;
   q.answerLines.push(key.value);
   q.mode = key.solution ? 'solution' : 'answered';
   q.answeredAt = q.solution.length + (key.solution ? 1 : 0);
   if (key.solution) q.solution.push(line);
   return true;
+}
+
+/** `→ B` alone on its line: the key. Letters, truth values or a number for a question with options or statements;
+ * a short text for one without (an arrangement, a fill-in). */
+function arrowKey(q: QDraft, text: string): KeyLine | null {
+  const m = ARROW_KEY_RE.exec(text);
+  if (!m) return null;
+  const open = q.options.length === 0 && q.subs.length === 0;
+  const v = answerValue(m[1]!, !open, open);
+  return v === null ? null : { value: v, solution: false };
 }
 
 function takeSolution(st: State, q: QDraft, line: Line): boolean {
@@ -105,11 +154,31 @@ function takeSolution(st: State, q: QDraft, line: Line): boolean {
 
 function inQuestion(st: State, q: QDraft, line: Line): void {
   q.para_end = line.para;
-  if (takeKeyLine(q, line) || takeSolution(st, q, line) || takeStructured(q, line)) return;
+  if (takeKeyLine(q, line) || takeSolution(st, q, line) || takeListOption(st, q, line) || takeStructured(q, line))
+    return;
   if (st.blocks && q.stem.length > 0 && q.mode !== 'subs' && takeUnlettered(q, line)) return;
   if (q.mode === 'options') appendTo(q.options, line);
   else if (q.mode === 'subs') appendTo(q.subs, line);
-  else q.stem.push(line);
+  else q.stem.push(trailingKey(q, line));
+}
+
+/** `statement → Sai (Đáp án đúng: …)`: the key typed after the stem is taken out of it, what follows is the solution. */
+function trailingKey(q: QDraft, line: Line): Line {
+  if (q.options.length > 0 || q.subs.length > 0) return line;
+  const m = TRAILING_ARROW_KEY_RE.exec(line.text);
+  if (!m) return line;
+  q.answerLines.push(m[1]!);
+  (q.removedKeys ??= []).push(m[0].trim());
+  const rest = m[2]!.trim();
+  if (rest !== '')
+    q.solution.push({
+      ...line,
+      text: rest,
+      segs: sliceSegs(line.segs, line.text.length - m[2]!.length, line.text.length),
+    });
+  q.mode = rest !== '' ? 'solution' : 'answered';
+  q.answeredAt = q.solution.length;
+  return { ...line, text: line.text.slice(0, m.index), segs: sliceSegs(line.segs, 0, m.index) };
 }
 
 /** Option A again after a finished option list, or after loose text: a new, unlabelled question begins. */
@@ -182,7 +251,7 @@ function startsQuestion(st: State, line: Line): boolean {
 function afterOptions(st: State, line: Line): void {
   const cur = st.cur;
   const list = openList(cur);
-  const bulletOption = line.bullet === true && cur?.lettersByOrder === true;
+  const bulletOption = (line.bullet === true && cur?.lettersByOrder === true) || listOption(st, line);
   if (cur && list && list.length >= 2 && st.gap && !bulletOption && !continues(cur, line)) endQuestion(st);
 }
 
@@ -198,8 +267,9 @@ function onePiece(st: State, line: Line): void {
   st.loose.push(line);
 }
 
-export function buildStructure(blocks: Block[]): Structure {
+function read(blocks: Block[], reading: Reading): Structure {
   const st: State = {
+    reading,
     questions: [],
     groups: [],
     keys: [],
@@ -227,4 +297,32 @@ export function buildStructure(blocks: Block[]): Structure {
   }
   const { questions, groups, keys, conventions, vietnamese } = st;
   return { questions, groups, keys, conventions, vietnamese };
+}
+
+/** How well a reading explains the document: questions that have a shape (options, statements or a key) count, the
+ * ones left without one count against it. */
+function score(s: Structure): number {
+  let n = 0;
+  for (const q of s.questions) {
+    const shaped = q.options.length >= 2 || q.subs.length >= 2 || q.answerLines.length > 0 || q.keyField === true;
+    n += shaped ? 1 : -0.25;
+  }
+  return n;
+}
+
+const BASE: Reading = { listOptions: false };
+const CANDIDATES: Reading[] = [{ listOptions: true }];
+
+/** Reads the document under each candidate reading that can make a difference and keeps the one that explains it
+ * best (the first, the plain reading, on a tie). */
+export function buildStructure(blocks: Block[]): Structure {
+  let best = read(blocks, BASE);
+  if (!blocks.some((b) => b.kind === 'p' && b.autoLabel !== undefined)) return best;
+  let bestScore = score(best);
+  for (const reading of CANDIDATES) {
+    const s = read(blocks, reading);
+    const n = score(s);
+    if (n > bestScore) [best, bestScore] = [s, n];
+  }
+  return best;
 }
