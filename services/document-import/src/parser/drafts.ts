@@ -1,5 +1,5 @@
 import type { KeyEntry } from './keys.js';
-import type { Line } from './lines.js';
+import type { CellPlace, Line } from './lines.js';
 import type { PartHint } from './patterns.js';
 import type { Seg } from './types.js';
 
@@ -51,6 +51,8 @@ export interface QDraft {
   answeredAt?: number;
   /** options came from a list without letters (bullets, NukeViet lines): letters are given by order */
   lettersByOrder?: boolean;
+  /** the table cell its stem began in, for a question laid out in a table: later cells are its options */
+  stemCell?: CellPlace;
 }
 
 export type GroupKind = 'PART' | 'SECTION' | 'PASSAGE';

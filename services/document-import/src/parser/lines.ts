@@ -8,6 +8,14 @@ export interface Line {
   auto?: { label: string; level: number };
   /** the first line of a bulleted list item */
   bullet?: boolean;
+  /** where a line read from a table sits: a table's cells are read as lines of the one stream */
+  cell?: CellPlace;
+}
+
+export interface CellPlace {
+  table: number;
+  row: number;
+  col: number;
 }
 
 export function segText(segs: Seg[]): string {

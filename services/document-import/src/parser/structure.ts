@@ -62,6 +62,7 @@ function newQuestion(st: State, line: Line, start: Start): QDraft {
   const rest = { ...line, segs: sliceSegs(line.segs, start.rest, line.text.length), auto: undefined };
   rest.text = line.text.slice(start.rest).replace(/^\s*[.:]\s*/, '');
   if (rest.text.trim() !== '' || rest.segs.some((s) => s.kind !== 'text')) {
+    if (line.cell) q.stemCell = line.cell;
     if (!takeOptions(q, rest) && !splitInline(q, rest)) q.stem.push(trailingKey(q, rest));
   }
   return q;
@@ -157,9 +158,23 @@ function inQuestion(st: State, q: QDraft, line: Line): void {
   if (takeKeyLine(q, line) || takeSolution(st, q, line) || takeListOption(st, q, line) || takeStructured(q, line))
     return;
   if (st.blocks && q.stem.length > 0 && q.mode !== 'subs' && takeUnlettered(q, line)) return;
+  if (takeCellOption(q, line)) return;
   if (q.mode === 'options') appendTo(q.options, line);
   else if (q.mode === 'subs') appendTo(q.subs, line);
-  else q.stem.push(trailingKey(q, line));
+  else {
+    if (q.stem.length === 0 && line.cell) q.stemCell = line.cell;
+    q.stem.push(trailingKey(q, line));
+  }
+}
+
+/** A question laid out in a table (one per table, or one per row of a bank): after the cell its stem is in, each
+ * line of a later cell or row is an option, lettered by order. */
+function takeCellOption(q: QDraft, line: Line): boolean {
+  const c = line.cell;
+  const s = q.stemCell;
+  if (!c || !s || c.table !== s.table || q.subs.length > 0) return false;
+  if (c.row === s.row && c.col === s.col) return false;
+  return (q.options.length === 0 || q.lettersByOrder === true) && takeUnlettered(q, line);
 }
 
 /** `statement → Sai (Đáp án đúng: …)`: the key typed after the stem is taken out of it, what follows is the solution. */

@@ -1,7 +1,7 @@
 import type { QDraft, State } from './drafts.js';
 import { keyTableEntries } from './keys.js';
-import { cellText, paraLines, type Line } from './lines.js';
-import { OPTION_START_RE, type PartHint } from './patterns.js';
+import { cellText, paraLines, segText, type Line } from './lines.js';
+import { OPTION_START_RE, QUESTION_RE, UNNUMBERED_QUESTION_RE, type PartHint } from './patterns.js';
 import { plainSeg, type Seg, type Table, pushAll } from './types.js';
 
 type LineHandler = (st: State, line: Line) => void;
@@ -172,8 +172,72 @@ function keyOrExam(st: State, t: Table, handleLine: LineHandler): boolean {
   return exam !== null;
 }
 
+// ---- any other table: its cells are lines of the stream ----
+
+/** A cell that holds only a label: `A.`, `(b)`, `3`, `12.`, `Câu 4`, `Question 4 –`. */
+const LABEL_CELL_RE = /^\s*(?:\(?[A-Ga-g]\s*[.):]?\)?|\d{1,3}\s*[.):]?|(?:Câu|Question|Q)\s*\d{1,3}\s*[.:)–-]?)\s*$/u;
+
+function cellHasContent(cell: Cell): boolean {
+  return cellText(cell) !== '' || cell.some((p) => p.segs.some((s) => s.kind !== 'text'));
+}
+
+/**
+ * A row read as lines: each paragraph (and soft-broken line) of each cell, in order. A cell that holds only a label
+ * (a form control's picture before it is dropped) is joined to the next cell's first line with a tab, so `A. | text`
+ * and `1 | stem` read like `A.⇥text` and `1⇥stem`.
+ */
+function rowLines(t: Table, row: Table['rows'][number], r: number): Line[] {
+  const out: Line[] = [];
+  let label: Seg[] | null = null;
+  row.forEach((cell, c) => {
+    if (!cellHasContent(cell)) return;
+    const place = { table: t.index, row: r, col: c };
+    const text = cell
+      .flatMap((p) => p.segs)
+      .filter((x) => x.kind === 'text')
+      .map((x) => x.text)
+      .join('');
+    if (out.length === 0 && label === null && LABEL_CELL_RE.test(text) && c < row.length - 1) {
+      label = [...cell.flatMap((p) => p.segs).filter((s) => s.kind === 'text' && s.text.trim() !== ''), plainSeg('\t')];
+      return;
+    }
+    const lines = cellLines(cell).map((l) => ({ ...l, cell: place }));
+    if (label && lines[0]) {
+      const first = lines[0];
+      const segs = [...label, ...first.segs];
+      lines[0] = { ...first, segs, text: segText(segs), auto: undefined };
+    }
+    label = null;
+    pushAll(out, lines);
+  });
+  return out;
+}
+
+function tableLines(t: Table): Line[] {
+  return t.rows.flatMap((row, r) => rowLines(t, row, r));
+}
+
+/** The table holds questions or options: a question label or options in sequence (A, B) start its lines. */
+function holdsQuestions(lines: Line[]): boolean {
+  let next = 'A';
+  for (const l of lines) {
+    if (QUESTION_RE.test(l.text) || UNNUMBERED_QUESTION_RE.test(l.text) || /^\s*\d{1,3}[.)]?\t\p{L}/u.test(l.text))
+      return true;
+    const opt = OPTION_START_RE.exec(l.text)?.[1];
+    if (opt === next) next = String.fromCharCode(next.charCodeAt(0) + 1);
+    if (next === 'C') return true;
+  }
+  return false;
+}
+
 export function handleTable(st: State, t: Table, handleLine: LineHandler): void {
   if (keyOrExam(st, t, handleLine)) return;
+  const stream = tableLines(t);
+  if (holdsQuestions(stream)) {
+    st.conventions.add('table-cells');
+    for (const l of stream) handleLine(st, l);
+    return;
+  }
   const q = st.cur;
   if (q && isOptionTable(t)) {
     for (const cell of t.rows.flat()) cell.flatMap(paraLines).forEach((l) => handleLine(st, l));
