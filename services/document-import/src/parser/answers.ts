@@ -82,6 +82,7 @@ export function parseRaw(raw: string): Parsed {
  */
 export function answerValue(raw: string, choices: boolean, colon: boolean): string | null {
   const t = raw
+    .replace(/\[\[media:\d+\]\]/g, ' ')
     .trim()
     .replace(/[.;]$/, '')
     .replace(/^(?:là|is|:)\s*/iu, '')

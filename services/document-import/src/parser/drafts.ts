@@ -18,6 +18,9 @@ export interface LabeledDraft {
   dot?: boolean;
 }
 
+/** Where options without letters came from; one question's options come from one kind. */
+export type UnletteredKind = 'bullet' | 'list' | 'cell' | 'block';
+
 /** How a question's start was written: the word `Câu`/`Question`, a bare number, Word numbering, `[N]`, or nothing. */
 export type LabelKind = 'word' | 'bare' | 'auto' | 'bracket' | 'implicit';
 
@@ -50,7 +53,7 @@ export interface QDraft {
   /** where the lines after its key line begin in `solution` */
   answeredAt?: number;
   /** options came from a list without letters (bullets, NukeViet lines): letters are given by order */
-  lettersByOrder?: boolean;
+  lettersByOrder?: UnletteredKind;
   /** the table cell its stem began in, for a question laid out in a table: later cells are its options */
   stemCell?: CellPlace;
 }
@@ -70,6 +73,8 @@ export interface GroupDraft {
 
 export interface Structure {
   questions: QDraft[];
+  /** lines read as headings after the fact (a numbered section title that looked like a question label) */
+  headings: Line[];
   groups: GroupDraft[];
   keys: KeyEntry[];
   /** the conventions met on the way (`label:bare`, `options:bullets`, `exam-table`…), for the document's stats */
@@ -83,9 +88,12 @@ export interface Reading {
   /** Word-numbered items (`1)`, `2)` …, restarting under each question) after a typed question label are its
    * options, lettered by order, rather than questions of their own */
   listOptions: boolean;
+  /** questions are typed (`34)`, `Câu 2.`): a Word-numbered item never starts one, and after a question's options
+   * it is the question's explanation */
+  typedOnly: boolean;
 }
 
-export interface State extends Structure {
+export interface State extends Omit<Structure, 'headings'> {
   reading: Reading;
   cur: QDraft | null;
   group: GroupDraft | null;

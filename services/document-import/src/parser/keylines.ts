@@ -37,6 +37,13 @@ export function keyLineValue(q: QDraft, text: string): KeyLine | null {
 /** A line of the key section: a list of entries (`1.B 2.C`, `Câu 1: B`), or the answer of the question the last
  * `Câu N` named (`Câu 3. Chọn B`, then `Đáp án: B` on a later line). */
 export function keyModeLine(st: State, line: Line): void {
+  // `1. The correct answer is B. Because …`, `2) Richtige Antwort: C`: a numbered sentence that states an answer
+  const numbered = /^\s*0*(\d{1,3})\s*[.):]\s*(?=\S)/.exec(line.text);
+  const stated = numbered ? answerLine(line.text.slice(numbered[0].length), true) : null;
+  if (numbered && stated !== null) {
+    st.keys.push({ part: st.part, number: Number(numbered[1]), raw: stated, list: true });
+    return;
+  }
   const label = QUESTION_RE.exec(line.text);
   if (label) st.keyQuestion = Number(label[1]);
   const entries = inlineKeyEntries(line.text.replace(/(?:Câu|Question)\s*/giu, ''), st.part);

@@ -61,11 +61,11 @@ export function listOption(st: State, line: Line): boolean {
   const n = AUTO_QUESTION_LABEL_RE.exec(line.auto.label)?.[1];
   if (n === undefined) return false;
   if (q.options.length === 0) return Number(n) === 1 && q.subs.length === 0 && q.mode === 'stem';
-  return q.lettersByOrder === true && Number(n) === q.options.length + 1;
+  return q.lettersByOrder === 'list' && Number(n) === q.options.length + 1;
 }
 
 function autoStart(st: State, line: Line): Start | null {
-  if (listOption(st, line)) return null;
+  if (listOption(st, line) || (st.reading.typedOnly && st.questions.length > 0)) return null;
   const auto = line.auto?.level === 0 ? AUTO_QUESTION_LABEL_RE.exec(line.auto.label) : null;
   return auto ? { number: Number(auto[1]), rest: line.auto!.label.length + 1, kind: 'auto' } : null;
 }

@@ -1,4 +1,4 @@
-import type { LabeledDraft, Marker, QDraft } from './drafts.js';
+import type { LabeledDraft, Marker, QDraft, UnletteredKind } from './drafts.js';
 import { segText, sliceSegs, type Line } from './lines.js';
 import {
   GLUED_OPTION_A_RE,
@@ -112,11 +112,11 @@ export function takeSub(q: QDraft, input: Line): boolean {
 }
 
 /** An option without a letter (a bulleted list item, a NukeViet line): it takes the next letter. */
-export function takeUnlettered(q: QDraft, line: Line): boolean {
+export function takeUnlettered(q: QDraft, line: Line, kind: UnletteredKind): boolean {
   const label = LETTERS[q.options.length];
-  if (!label || (q.options.length > 0 && !q.lettersByOrder)) return false;
+  if (!label || (q.options.length > 0 && q.lettersByOrder !== kind)) return false;
   push(q.options, label, line.segs);
-  q.lettersByOrder = true;
+  q.lettersByOrder = kind;
   q.mode = 'options';
   return true;
 }

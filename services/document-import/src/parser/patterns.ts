@@ -47,7 +47,7 @@ export const SOLUTION_RE =
 export const SOLUTION_ANSWER_RE =
   /^\s*(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Giải)(?:\s+chi\s+tiết)?\s*[:.]\s*(\S.*)$/iu;
 export const KEY_HEADING_RE =
-  /^\s*(?:BẢNG\s+)?(?:ĐÁP\s+ÁN|ANSWER\s+KEYS?|ANSWERS|KEYS?)(?:\s+(?:THAM\s+KHẢO|TRẮC\s+NGHIỆM|CHI\s+TIẾT))?\s*(?:[:.]\s*)?$/iu;
+  /^\s*(?:BẢNG\s+)?(?:ĐÁP\s+ÁN|ANSWER\s+KEYS?|ANSWERS|KEYS?|Antworten|Antworttext|Lösungen|Risposte|Soluzioni|R[ée]ponses|Corrig[ée]s?|Respuestas|Soluciones)(?:\s+(?:THAM\s+KHẢO|TRẮC\s+NGHIỆM|CHI\s+TIẾT))?\s*(?:[:.]\s*)?$/iu;
 /** Level and topic headings that end the previous question: `// Nhận biết:`, `Chương 2 …`, `Section IV – …`,
  * `Mức độ 2`, `Thông hiểu` (a code comment such as `//Let P be a union` is not one). Tested on the trimmed line
  * (isLevelHeading): no blank run is left for two quantifiers to share. */

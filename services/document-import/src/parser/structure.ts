@@ -86,15 +86,30 @@ function takeListOption(st: State, q: QDraft, line: Line): boolean {
     text: line.text.slice(at),
     segs: sliceSegs(line.segs, at, line.text.length),
   };
-  if (!takeUnlettered(q, body)) return false;
+  if (!takeUnlettered(q, body, 'list')) return false;
   st.conventions.add('options:list-numbers');
+  return true;
+}
+
+/** A Word list item (a bullet, or a number under the typed-labels reading) after a lettered option list: the
+ * question's explanation, not more of its last option. The question stays open to a next label. */
+function takeExplanation(st: State, q: QDraft, line: Line): boolean {
+  if (q.mode !== 'options' || q.options.length < 2 || q.lettersByOrder) return false;
+  const listItem = line.bullet === true || (st.reading.typedOnly && line.auto !== undefined);
+  if (!listItem || OPTION_START_RE.test(line.text.slice(line.auto ? line.auto.label.length + 1 : 0))) return false;
+  q.solution.push(line);
+  q.mode = 'answered';
+  q.answeredAt = q.solution.length;
+  st.conventions.add('explanation-list');
   return true;
 }
 
 function takeStructured(q: QDraft, line: Line): boolean {
   if (takeOptions(q, line) || takeTrailingA(q, line) || takeSub(q, line)) return true;
   if (q.mode === 'stem' && (takeGluedA(q, line) || splitInline(q, line))) return true;
-  return line.bullet === true && (q.mode === 'stem' || q.lettersByOrder === true) && takeUnlettered(q, line);
+  return (
+    line.bullet === true && (q.mode === 'stem' || q.lettersByOrder === 'bullet') && takeUnlettered(q, line, 'bullet')
+  );
 }
 
 /** A line that still belongs to a question whose options are done: its next option, key line or solution. */
@@ -155,9 +170,9 @@ function takeSolution(st: State, q: QDraft, line: Line): boolean {
 
 function inQuestion(st: State, q: QDraft, line: Line): void {
   q.para_end = line.para;
-  if (takeKeyLine(q, line) || takeSolution(st, q, line) || takeListOption(st, q, line) || takeStructured(q, line))
-    return;
-  if (st.blocks && q.stem.length > 0 && q.mode !== 'subs' && takeUnlettered(q, line)) return;
+  if (takeKeyLine(q, line) || takeExplanation(st, q, line) || takeSolution(st, q, line)) return;
+  if (takeListOption(st, q, line) || takeStructured(q, line)) return;
+  if (st.blocks && q.stem.length > 0 && q.mode !== 'subs' && takeUnlettered(q, line, 'block')) return;
   if (takeCellOption(q, line)) return;
   if (q.mode === 'options') appendTo(q.options, line);
   else if (q.mode === 'subs') appendTo(q.subs, line);
@@ -174,7 +189,7 @@ function takeCellOption(q: QDraft, line: Line): boolean {
   const s = q.stemCell;
   if (!c || !s || c.table !== s.table || q.subs.length > 0) return false;
   if (c.row === s.row && c.col === s.col) return false;
-  return (q.options.length === 0 || q.lettersByOrder === true) && takeUnlettered(q, line);
+  return (q.options.length === 0 || q.lettersByOrder === 'cell') && takeUnlettered(q, line, 'cell');
 }
 
 /** `statement → Sai (Đáp án đúng: …)`: the key typed after the stem is taken out of it, what follows is the solution. */
@@ -266,7 +281,7 @@ function startsQuestion(st: State, line: Line): boolean {
 function afterOptions(st: State, line: Line): void {
   const cur = st.cur;
   const list = openList(cur);
-  const bulletOption = (line.bullet === true && cur?.lettersByOrder === true) || listOption(st, line);
+  const bulletOption = (line.bullet === true && cur?.lettersByOrder === 'bullet') || listOption(st, line);
   if (cur && list && list.length >= 2 && st.gap && !bulletOption && !continues(cur, line)) endQuestion(st);
 }
 
@@ -311,7 +326,44 @@ function read(blocks: Block[], reading: Reading): Structure {
     }
   }
   const { questions, groups, keys, conventions, vietnamese } = st;
-  return { questions, groups, keys, conventions, vietnamese };
+  return numberedHeadings({ questions, groups, keys, conventions, vietnamese, headings: [] });
+}
+
+function shaped(q: QDraft): boolean {
+  return q.options.length >= 2 || q.subs.length >= 2 || q.answerLines.length > 0 || q.keyField === true;
+}
+
+/** Short, with no question mark, colon or blank at its end, every letter bold: a section title. */
+function headingLike(line: Line, from: number): boolean {
+  const text = line.text.slice(from).trim();
+  const words = text.split(/\s+/u).filter(Boolean).length;
+  if (words === 0 || words > 8 || /[?:;…_)\]]$/u.test(text)) return false;
+  return line.segs.every((s) => s.kind !== 'text' || s.text.trim() === '' || s.bold);
+}
+
+/**
+ * Numbered section titles (`1. Concepts of Ethics`, `2. Quiz-Poster`) read like bare question labels. Where most
+ * questions have a shape, a bare-labelled one that opens with such a title is corrected: a title over a stem that
+ * follows is taken out of the stem; a title that is all the question has, with no shape, is no question.
+ */
+function numberedHeadings(s: Structure): Structure {
+  if (s.questions.length < 3 || s.questions.filter(shaped).length < 0.75 * s.questions.length) return s;
+  const keep: QDraft[] = [];
+  for (const q of s.questions) {
+    const first = q.stem[0];
+    if (q.labelKind !== 'bare' || !first || !headingLike(first, 0) || q.points !== null) {
+      keep.push(q);
+      continue;
+    }
+    if (shaped(q) && q.stem.length > 1) {
+      s.headings.push(q.stem.shift()!);
+      keep.push(q);
+    } else if (!shaped(q) && q.partHint !== 'ESSAY') pushAll(s.headings, q.stem);
+    else keep.push(q);
+  }
+  if (keep.length === s.questions.length) return s;
+  keep.forEach((q, i) => (q.id = `q${i + 1}`));
+  return { ...s, questions: keep };
 }
 
 /** How well a reading explains the document: questions that have a shape (options, statements or a key) count, the
@@ -325,8 +377,12 @@ function score(s: Structure): number {
   return n;
 }
 
-const BASE: Reading = { listOptions: false };
-const CANDIDATES: Reading[] = [{ listOptions: true }];
+const BASE: Reading = { listOptions: false, typedOnly: false };
+const CANDIDATES: Reading[] = [
+  { listOptions: true, typedOnly: false },
+  { listOptions: false, typedOnly: true },
+  { listOptions: true, typedOnly: true },
+];
 
 /** Reads the document under each candidate reading that can make a difference and keeps the one that explains it
  * best (the first, the plain reading, on a tie). */
@@ -334,7 +390,11 @@ export function buildStructure(blocks: Block[]): Structure {
   let best = read(blocks, BASE);
   if (!blocks.some((b) => b.kind === 'p' && b.autoLabel !== undefined)) return best;
   let bestScore = score(best);
+  // the typed-labels reading only where the plain reading found more typed questions than Word-numbered ones
+  const auto = best.questions.filter((q) => q.labelKind === 'auto').length;
+  const typed = best.questions.filter((q) => q.labelKind === 'word' || q.labelKind === 'bare').length;
   for (const reading of CANDIDATES) {
+    if (reading.typedOnly && typed <= auto) continue;
     const s = read(blocks, reading);
     const n = score(s);
     if (n > bestScore) [best, bestScore] = [s, n];
