@@ -238,6 +238,8 @@ interface Candidate {
   parsed: Parsed;
   style: StyleKind | null;
   confidence: number;
+  /** a mark on the option itself that the document uses as its key (a marker, its answer look) */
+  inPlace?: boolean;
 }
 
 /** What the document uses as its key convention, learnt from all its questions (marks.ts `answerConvention`). */
@@ -292,7 +294,15 @@ function candidates(q: QDraft, keys: KeyLookup, conv: Convention): Candidate[] {
     });
   }
   const markers = fromMarkers(q.options);
-  if (markers) out.push({ source: 'marker', parsed: { letters: markers }, style: null, confidence: MARKER_CONFIDENCE });
+  if (markers) {
+    out.push({
+      source: 'marker',
+      parsed: { letters: markers },
+      style: null,
+      confidence: MARKER_CONFIDENCE,
+      inPlace: true,
+    });
+  }
   const subs = fromSubs(q, conv);
   if (subs) {
     const confidence = subs.source === 'format-distinct' ? 0.8 : TF_CONFIDENCE;
@@ -301,15 +311,15 @@ function candidates(q: QDraft, keys: KeyLookup, conv: Convention): Candidate[] {
   const style = conv.looks.length > 0 || out.length > 0 ? fromOptionStyle(q.options, conv.looks) : null;
   // each marked option must wear one of the document's answer looks (a green label on a red answer is red)
   // (beside a key of its own, any look is evidence that may disagree with it)
-  const keyLook =
-    style &&
-    (conv.looks.find((f) => style.extras.every((e) => e.includes(f))) ?? (out.length > 0 ? style.feature : null));
+  const docLook = style && conv.looks.find((f) => style.extras.every((e) => e.includes(f)));
+  const keyLook = docLook ?? (style && out.length > 0 ? style.feature : null);
   if (style && keyLook) {
     out.push({
       source: 'format-distinct',
       parsed: { letters: style.letters },
       style: style.style,
       confidence: formatConfidence(conv, keyLook, style.weak),
+      inPlace: docLook !== undefined && docLook !== null && !style.weak,
     });
   }
   return out;
@@ -326,6 +336,11 @@ export function resolveAnswer(q: QDraft, keys: KeyLookup, conv: Convention = NO_
   const conflict = against
     ? `${describe(first.source, first.parsed)} disagrees with ${describe(against.source, against.parsed, against.style)}`
     : null;
+  // a key list or table far from the question against the mark the document keys by, on the option itself: either
+  // may be wrong (a list shifted by one, a stray mark), and a wrong key is worse than none
+  if (against?.inPlace && (first.source === 'key-list' || first.source === 'key-table')) {
+    return { evidence: null, source: null, style: null, conflict, confidence: 0 };
+  }
   const agreeing = found.length > 1 && !against;
   const confidence = against
     ? Math.min(first.confidence, 0.6)

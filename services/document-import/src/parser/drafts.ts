@@ -19,7 +19,7 @@ export interface LabeledDraft {
 }
 
 /** Where options without letters came from; one question's options come from one kind. */
-export type UnletteredKind = 'bullet' | 'list' | 'cell' | 'block';
+export type UnletteredKind = 'bullet' | 'list' | 'cell' | 'block' | 'box';
 
 /** How a question's start was written: the word `Câu`/`Question`, a bare number, Word numbering, `[N]`, or nothing. */
 export type LabelKind = 'word' | 'bare' | 'auto' | 'bracket' | 'implicit';

@@ -2,6 +2,8 @@ import type { LabeledDraft, Marker, QDraft, UnletteredKind } from './drafts.js';
 import { segText, sliceSegs, type Line } from './lines.js';
 import {
   GLUED_OPTION_A_RE,
+  BOX_OPTION_RE,
+  CHECKED_BOXES,
   MARK_PREFIX_RE,
   MARK_SUFFIX_RE,
   OPTION_ANY_RE,
@@ -22,7 +24,7 @@ function markerOf(text: string): Marker | undefined {
   return MARK_SUFFIX_RE.test(text) ? 'check' : undefined;
 }
 
-function push(list: LabeledDraft[], label: string, segs: Seg[], marker = markerOf(segText(segs))): void {
+export function push(list: LabeledDraft[], label: string, segs: Seg[], marker = markerOf(segText(segs))): void {
   list.push({ label, segs, more: [], gap: 0, ...(marker ? { marker } : {}) });
 }
 
@@ -108,6 +110,23 @@ export function takeSub(q: QDraft, input: Line): boolean {
     if (/^\s*\(?[a-gA-G]\s*\./.test(segText(segs))) q.subs.at(-1)!.dot = true;
   });
   q.mode = 'subs';
+  return true;
+}
+
+/** `☐ text` / `☑ text`: an option without a letter behind a ballot box; a ticked box marks it. */
+export function takeBoxOption(q: QDraft, line: Line): boolean {
+  const m = BOX_OPTION_RE.exec(line.text);
+  if (!m || q.subs.length > 0) return false;
+  const label = LETTERS[q.options.length];
+  if (!label || (q.options.length > 0 && q.lettersByOrder !== 'box')) return false;
+  push(
+    q.options,
+    label,
+    sliceSegs(line.segs, m[0].length, line.text.length),
+    CHECKED_BOXES.includes(m[1]!) ? 'check' : undefined,
+  );
+  q.lettersByOrder = 'box';
+  q.mode = 'options';
   return true;
 }
 

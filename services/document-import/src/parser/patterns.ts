@@ -40,7 +40,7 @@ export const TRAILING_ARROW_KEY_RE =
 export const UNNUMBERED_QUESTION_RE = /^\s*(?:Question|Câu\s*hỏi|Frage|Domanda|Pregunta)\s*:\s*(?=\S)/iu;
 /** An item's metadata (`Difficulty: Medium`, `Category: …`, `Độ khó: …`): neither stem nor solution. */
 export const METADATA_RE =
-  /^\s*(?:Difficulty|Category|Topic|Tags?|Level|Subject|Chapter|Bloom(?:'s)?(?:\s+level)?|Marks?|Points?|Score|Time|Độ\s+khó|Mức\s+độ|Chủ\s+đề|Chương|Schwierigkeit|Kategorie|Difficoltà|Categoria)\s*:\s*\S.{0,80}$/iu;
+  /^\s*(?:(?:\p{L}{1,12}\s+)?Type|Difficulty(?:\s+level)?|Category|Topic|Tags?|Level|Subject|Chapter|Bloom(?:'s)?(?:\s+level)?|Marks?|Points?|Score|Time|Độ\s+khó|Mức\s+độ|Chủ\s+đề|Chương|Schwierigkeit|Kategorie|Difficoltà|Categoria)\s*:\s*\S.{0,80}$/iu;
 export const SOLUTION_RE =
   /^\s*(?:(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Explanation|Solution|Rationale)(?:\s+chi\s+tiết)?(?=\s|[:.]|$)|Giải\s*[:.])/iu;
 /** A solution heading that carries the answer: `Lời giải: C`, `Giải thích: S-Đ-Đ-Đ`. */
@@ -73,6 +73,13 @@ export const TF_SUFFIX_RE = /\(\s?(Đúng|Sai)\s?\)\s?\.?\s*$/iu;
 /** An option marked as the answer: a leading `*`, a trailing check mark. */
 export const MARK_PREFIX_RE = /^\s*\*\s*/u;
 export const MARK_SUFFIX_RE = /[✅✓✔☑]\uFE0F?\s*$/u;
+
+/** A ballot box or radio mark before an option (`☐ text`, `☑ text`, `○ text`): the option has no letter; a filled
+ * or ticked box marks the answer. */
+export const BOX_OPTION_RE = /^\s*([☐☑☒□■▢○●◯◉❍❏❑])\uFE0F?\s*(?=\S)/u;
+export const CHECKED_BOXES = '☑☒■●◉';
+/** A letter alone on its line (`B`, `(C)`) after a question's options: its key. */
+export const LONE_LETTER_RE = /^\s*\(?([A-G])\)?\s*\.?\s*$/u;
 
 export type PartHint = 'CHOICE' | 'TRUE_FALSE' | 'SHORT' | 'ESSAY' | null;
 

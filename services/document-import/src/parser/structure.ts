@@ -13,6 +13,7 @@ import {
   splitInline,
   takeGluedA,
   takeOptions,
+  takeBoxOption,
   takeSub,
   takeTrailingA,
   takeUnlettered,
@@ -21,6 +22,7 @@ import {
   ANSWER_PLACEHOLDER_RE,
   ARROW_KEY_RE,
   isSeparator,
+  LONE_LETTER_RE,
   METADATA_RE,
   OPTION_START_RE,
   POINTS_RE,
@@ -62,6 +64,10 @@ function newQuestion(st: State, line: Line, start: Start): QDraft {
   const rest = { ...line, segs: sliceSegs(line.segs, start.rest, line.text.length), auto: undefined };
   rest.text = line.text.slice(start.rest).replace(/^\s*[.:]\s*/, '');
   if (rest.text.trim() !== '' || rest.segs.some((s) => s.kind !== 'text')) {
+    if (METADATA_RE.test(rest.text)) {
+      q.meta.push(rest);
+      return q;
+    }
     if (line.cell) q.stemCell = line.cell;
     if (!takeOptions(q, rest) && !splitInline(q, rest)) q.stem.push(trailingKey(q, rest));
   }
@@ -105,7 +111,7 @@ function takeExplanation(st: State, q: QDraft, line: Line): boolean {
 }
 
 function takeStructured(q: QDraft, line: Line): boolean {
-  if (takeOptions(q, line) || takeTrailingA(q, line) || takeSub(q, line)) return true;
+  if (takeOptions(q, line) || takeTrailingA(q, line) || takeSub(q, line) || takeBoxOption(q, line)) return true;
   if (q.mode === 'stem' && (takeGluedA(q, line) || splitInline(q, line))) return true;
   return (
     line.bullet === true && (q.mode === 'stem' || q.lettersByOrder === 'bullet') && takeUnlettered(q, line, 'bullet')
@@ -137,6 +143,13 @@ function takeKeyLine(q: QDraft, line: Line): boolean {
   }
   if (ANSWER_PLACEHOLDER_RE.test(line.text) && (q.options.length > 0 || q.subs.length > 0)) {
     q.keyField = true;
+    q.mode = 'answered';
+    q.answeredAt = q.solution.length;
+    return true;
+  }
+  const lone = q.options.length >= 2 ? LONE_LETTER_RE.exec(line.text)?.[1] : undefined;
+  if (lone && q.options.some((o) => o.label === lone) && nextLabel(q.options, 'A') !== lone) {
+    q.answerLines.push(lone);
     q.mode = 'answered';
     q.answeredAt = q.solution.length;
     return true;
