@@ -104,6 +104,8 @@ export interface State extends Omit<Structure, 'headings'> {
   keyMode: boolean;
   /** lines outside any question since the last heading or blank paragraph (the stem of an unlabelled question) */
   loose: Line[];
+  /** where the lines after the last blank paragraph begin in `loose` */
+  looseGap: number;
   /** a blank paragraph came since the last line */
   gap: boolean;
   /** in a key or solutions section: the question the last `Câu N` line named */

@@ -64,6 +64,7 @@ export function groupOf(st: State, number: number): string | null {
 export function endQuestion(st: State): void {
   st.cur = null;
   st.loose = [];
+  st.looseGap = 0;
 }
 
 /** Key, part, level and section headings; each ends the question before it. */
@@ -83,6 +84,7 @@ export function heading(st: State, line: Line): boolean {
     if (st.keyMode) st.cur = null;
     else openGroup(st, line, 'PART');
     st.loose = [];
+    st.looseGap = 0;
     return true;
   }
   if (st.keyMode) return false;
@@ -93,6 +95,7 @@ export function heading(st: State, line: Line): boolean {
   }
   if (letteredSection(st, line) || sectionStart(st, line)) {
     st.loose = [];
+    st.looseGap = 0;
     return true;
   }
   return false;

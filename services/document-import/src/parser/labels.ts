@@ -37,10 +37,13 @@ function listItemContext(cur: QDraft | null): boolean {
 
 // A bare number starts a question only where one is expected: a little after the last number (a deleted question
 // leaves a gap), or 1 after a finished question.
-function bareAllowed(st: State, n: number): boolean {
+function bareAllowed(st: State, n: number, line: Line): boolean {
   if (st.questions.length === 0) return true;
-  if (listItemContext(st.cur)) return false;
   const last = lastNumber(st);
+  // a solution's numbered list runs on; the next question's number after a blank paragraph or at the top of its own
+  // table does not
+  const boundary = st.gap || (line.cell !== undefined && line.cell.row === 0 && line.cell.col <= 1);
+  if (listItemContext(st.cur) && !(boundary && n === last + 1 && st.cur?.mode === 'solution')) return false;
   return (n > last && n <= last + 3) || (n === 1 && (!st.cur || answered(st.cur)));
 }
 
@@ -74,7 +77,7 @@ function bareStart(st: State, line: Line): Start | null {
   const bracket = BRACKET_QUESTION_RE.exec(line.text);
   if (bracket) return { number: Number(bracket[1]), rest: bracket[0].length, kind: 'bracket' };
   const bare = st.blocks || line.auto ? null : BARE_QUESTION_RE.exec(line.text);
-  if (!bare || !bareAllowed(st, Number(bare[1]))) return null;
+  if (!bare || !bareAllowed(st, Number(bare[1]), line)) return null;
   return { number: Number(bare[1]), rest: bare[0].length, kind: 'bare' };
 }
 

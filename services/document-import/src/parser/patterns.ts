@@ -42,7 +42,7 @@ export const UNNUMBERED_QUESTION_RE = /^\s*(?:Question|Câu\s*hỏi|Frage|Domand
 export const METADATA_RE =
   /^\s*(?:(?:\p{L}{1,12}\s+)?Type|Difficulty(?:\s+level)?|Category|Topic|Tags?|Level|Subject|Chapter|Bloom(?:'s)?(?:\s+level)?|Marks?|Points?|Score|Time|Độ\s+khó|Mức\s+độ|Chủ\s+đề|Chương|Schwierigkeit|Kategorie|Difficoltà|Categoria)\s*:\s*\S.{0,80}$/iu;
 export const SOLUTION_RE =
-  /^\s*(?:(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Explanation|Solution|Rationale)(?:\s+chi\s+tiết)?(?=\s|[:.]|$)|Giải\s*[:.])/iu;
+  /^\s*(?:(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Explanation|Solution|Rationale|Erklärung|Begründung|Erläuterung|Spiegazione|Motivazione|Explication|Explicación)(?:\s+chi\s+tiết)?(?=\s|[:.]|$)|Giải\s*[:.])/iu;
 /** A solution heading that carries the answer: `Lời giải: C`, `Giải thích: S-Đ-Đ-Đ`. */
 export const SOLUTION_ANSWER_RE =
   /^\s*(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Giải)(?:\s+chi\s+tiết)?\s*[:.]\s*(\S.*)$/iu;
@@ -52,7 +52,7 @@ export const KEY_HEADING_RE =
  * `Mức độ 2`, `Thông hiểu` (a code comment such as `//Let P be a union` is not one). Tested on the trimmed line
  * (isLevelHeading): no blank run is left for two quantifiers to share. */
 const LEVEL_RE =
-  /^(?:\/\/[^:]{1,60}:|(?:[→>]\s*)?(?:Chương|Chapter|Unit|Section|Topic|Chủ\s+đề)\s+[\dIVXLC]+(?:\.\d+)*(?![\p{L}\d]).{0,70}|(?:Mức|Cấp)\s+độ\s*(?:\d|[:.(]|nhận|thông|vận|$).{0,60}|(?:Nhận\s+biết|Thông\s+hiểu|Vận\s+dụng(?:\s+cao)?)\s*[:.]?)$/iu;
+  /^(?:\/\/[^:]{1,60}:|(?:[→>]\s*)?(?:Chương|Chapter|Unit|Section|Topic|Chủ\s+đề|Part|Teil|Parte|Sezione|Abschnitt|Kapitel|Capitolo|Partie)\s+[\dIVXLC]+(?:\.\d+)*(?![\p{L}\d]).{0,70}|(?:Mức|Cấp)\s+độ\s*(?:\d|[:.(]|nhận|thông|vận|$).{0,60}|(?:Nhận\s+biết|Thông\s+hiểu|Vận\s+dụng(?:\s+cao)?)\s*[:.]?)$/iu;
 /** A line that only separates: rules of dashes, `--- HẾT ---`, `End-of-Item`, an `Options` caption. Tested on the
  * trimmed line (isSeparator): a leading `\s*` beside `[-_=*.\s]*` was quadratic in a line's leading blanks. */
 const SEPARATOR_RE =

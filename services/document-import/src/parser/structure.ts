@@ -61,6 +61,7 @@ function newQuestion(st: State, line: Line, start: Start): QDraft {
   st.cur = q;
   st.group = null;
   st.loose = [];
+  st.looseGap = 0;
   const rest = { ...line, segs: sliceSegs(line.segs, start.rest, line.text.length), auto: undefined };
   rest.text = line.text.slice(start.rest).replace(/^\s*[.:]\s*/, '');
   if (rest.text.trim() !== '' || rest.segs.some((s) => s.kind !== 'text')) {
@@ -137,7 +138,7 @@ function openList(q: QDraft | null): LabeledDraft[] | null {
 /** A key line ends the options; the lines after it are the solution. An empty key field (`Answer:`) is read as one
  * without a value, and metadata lines (`Difficulty: Hard`) are kept apart. */
 function takeKeyLine(q: QDraft, line: Line): boolean {
-  if (METADATA_RE.test(line.text) && (q.options.length > 0 || q.answerLines.length > 0 || q.mode !== 'stem')) {
+  if (METADATA_RE.test(line.text) && (q.stem.length > 0 || q.options.length > 0 || q.mode !== 'stem')) {
     q.meta.push(line);
     return true;
   }
@@ -228,7 +229,8 @@ function trailingKey(q: QDraft, line: Line): Line {
 /** The text that would be the stem of an unlabelled question starting here, taken back from where it went. */
 function stemBefore(st: State): Line[] {
   const cur = st.cur;
-  if (!cur) return st.loose;
+  // before the first question: the text since the last blank paragraph (a title and instructions stand above it)
+  if (!cur) return st.looseGap > 0 && st.looseGap < st.loose.length ? st.loose.slice(st.looseGap) : st.loose;
   if (cur.mode === 'options' && cur.options.length >= 2) {
     const last = cur.options.at(-1)!;
     return last.more.splice(last.gap);
@@ -261,6 +263,7 @@ function handleLine(st: State, line: Line): void {
 /** An empty paragraph: it separates blocks (a soft line break alone does not). */
 function blankParagraph(st: State): void {
   st.gap = true;
+  if (st.loose.length > 0) st.looseGap = st.loose.length;
   const list = openList(st.cur);
   if (list) markGap(list);
   if (st.blocks && st.cur) endQuestion(st);
@@ -326,6 +329,7 @@ function read(blocks: Block[], reading: Reading): Structure {
     keyMode: false,
     keyQuestion: null,
     loose: [],
+    looseGap: 0,
     gap: false,
     blocks: labelFreeBlocks(blocks),
   };

@@ -175,7 +175,8 @@ function keyOrExam(st: State, t: Table, handleLine: LineHandler): boolean {
 // ---- any other table: its cells are lines of the stream ----
 
 /** A cell that holds only a label: `A.`, `(b)`, `3`, `12.`, `Câu 4`, `Question 4 –`. */
-const LABEL_CELL_RE = /^\s*(?:\(?[A-Ga-g]\s*[.):]?\)?|\d{1,3}\s*[.):]?|(?:Câu|Question|Q)\s*\d{1,3}\s*[.:)–-]?)\s*$/u;
+const LABEL_CELL_RE =
+  /^\s*\*?\s*(?:\(?[A-Ga-g]\s*[.):]?\)?|\d{1,3}\s*[.):]?|(?:Câu|Question|Q)\s*\d{1,3}\s*[.:)–-]?)\s*$/u;
 
 function cellHasContent(cell: Cell): boolean {
   return cellText(cell) !== '' || cell.some((p) => p.segs.some((s) => s.kind !== 'text'));
