@@ -228,6 +228,9 @@ function normalized(text: string): string {
  * option's is not the key of a question with options. */
 function byOptionText(q: QDraft, p: Parsed): Parsed | null {
   if (p.text === undefined || q.options.length === 0) return p;
+  // options numbered by Word (1), 2), …) are lettered by order: a key `2` names the second
+  const n = /^\d{1,2}$/.test(p.text.trim()) ? Number(p.text) : 0;
+  if (q.lettersByOrder === 'list' && n >= 1 && n <= q.options.length) return { letters: [q.options[n - 1]!.label] };
   const want = normalized(p.text);
   const hits = q.options.filter((o) => normalized(bodyText(o)) === want);
   return hits.length === 1 ? { letters: [hits[0]!.label] } : null;

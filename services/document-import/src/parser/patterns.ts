@@ -16,7 +16,7 @@ export const AUTO_OPTION_LABEL_RE = /^\(?([A-Fa-f])[.):]?$/;
 export const PART_RE = /^\s*PHẦN\s+(I{1,3}|IV|VI?|[1-6])(?=[\s.:]|$)/iu;
 /** An option label at the start of a line: `A.`, `A)`, `A:`, `(A)`, `A -`, `A` then a tab or several spaces. */
 export const OPTION_START_RE = /^\s*\(?([A-G])(?:\s*[.):](?![A-Z]\.)|(?=\t|\s{2,})|\s*[-–]{1,3}(?=\s*\S))/;
-export const OPTION_ANY_RE = /(^|\s)([A-G])\s*[.)](?=\s|$|\$|\[\[)/g;
+export const OPTION_ANY_RE = /(^|\s)\*?\(?([A-G])\s*[.)](?=\s|$|\$|\[\[)/g;
 /** Stray characters glued before the first option (`xyzA. 3`, a PDF or OCR artefact). */
 export const GLUED_OPTION_A_RE = /^\s*\S{1,40}?(?<=[a-zà-ỹ0-9\])])A\.\s/u;
 export const SUB_RE = /^\s*\(?([a-g])\s*[.)]\s*/;

@@ -1,7 +1,7 @@
 import type { QDraft, State } from './drafts.js';
 import { keyTableEntries } from './keys.js';
 import { cellText, paraLines, segText, type Line } from './lines.js';
-import { OPTION_START_RE, QUESTION_RE, UNNUMBERED_QUESTION_RE, type PartHint } from './patterns.js';
+import { OPTION_START_RE, QUESTION_RE, SUB_RE, UNNUMBERED_QUESTION_RE, type PartHint } from './patterns.js';
 import { plainSeg, type Seg, type Table, pushAll } from './types.js';
 
 type LineHandler = (st: State, line: Line) => void;
@@ -193,13 +193,19 @@ function rowLines(t: Table, row: Table['rows'][number], r: number): Line[] {
   row.forEach((cell, c) => {
     if (!cellHasContent(cell)) return;
     const place = { table: t.index, row: r, col: c };
-    const text = cell
-      .flatMap((p) => p.segs)
+    // the label as the cell shows it: its typed text, or the number Word draws for it
+    const text = cellLines(cell)
+      .flatMap((l) => l.segs)
       .filter((x) => x.kind === 'text')
       .map((x) => x.text)
       .join('');
     if (out.length === 0 && label === null && LABEL_CELL_RE.test(text) && c < row.length - 1) {
-      label = [...cell.flatMap((p) => p.segs).filter((s) => s.kind === 'text' && s.text.trim() !== ''), plainSeg('\t')];
+      label = [
+        ...cellLines(cell)
+          .flatMap((l) => l.segs)
+          .filter((s) => s.kind === 'text' && s.text.trim() !== ''),
+        plainSeg('\t'),
+      ];
       return;
     }
     const lines = cellLines(cell).map((l) => ({ ...l, cell: place }));
@@ -224,7 +230,7 @@ function holdsQuestions(lines: Line[]): boolean {
   for (const l of lines) {
     if (QUESTION_RE.test(l.text) || UNNUMBERED_QUESTION_RE.test(l.text) || /^\s*\d{1,3}[.)]?\t\p{L}/u.test(l.text))
       return true;
-    const opt = OPTION_START_RE.exec(l.text)?.[1];
+    const opt = OPTION_START_RE.exec(l.text)?.[1] ?? SUB_RE.exec(l.text)?.[1]?.toUpperCase();
     if (opt === next) next = String.fromCharCode(next.charCodeAt(0) + 1);
     if (next === 'C') return true;
   }
