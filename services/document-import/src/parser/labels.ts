@@ -44,7 +44,9 @@ function bareAllowed(st: State, n: number, line: Line): boolean {
   // table does not
   const boundary = st.gap || (line.cell !== undefined && line.cell.row === 0 && line.cell.col <= 1);
   if (listItemContext(st.cur) && !(boundary && n === last + 1 && st.cur?.mode === 'solution')) return false;
-  return (n > last && n <= last + 3) || (n === 1 && (!st.cur || answered(st.cur)));
+  const finished = !st.cur || answered(st.cur);
+  // a number used twice (a teacher's slip) after a finished question and a blank paragraph is the next question
+  return (n > last && n <= last + 3) || (n === 1 && finished) || (n === last && st.gap && finished);
 }
 
 function wordStart(st: State, line: Line): Start | null {

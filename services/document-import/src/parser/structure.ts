@@ -148,8 +148,10 @@ function takeKeyLine(q: QDraft, line: Line): boolean {
     q.answeredAt = q.solution.length;
     return true;
   }
-  const lone = q.options.length >= 2 ? LONE_LETTER_RE.exec(line.text)?.[1] : undefined;
-  if (lone && q.options.some((o) => o.label === lone) && nextLabel(q.options, 'A') !== lone) {
+  const list = q.options.length >= 2 ? q.options : q.subs.length >= 2 ? q.subs : null;
+  const lone = list ? LONE_LETTER_RE.exec(line.text.toUpperCase())?.[1] : undefined;
+  const next = list && nextLabel(list, list === q.options ? 'A' : 'a').toUpperCase();
+  if (lone && list!.some((o) => o.label.toUpperCase() === lone) && next !== lone) {
     q.answerLines.push(lone);
     q.mode = 'answered';
     q.answeredAt = q.solution.length;

@@ -239,6 +239,7 @@ function holdsQuestions(lines: Line[]): boolean {
 
 export function handleTable(st: State, t: Table, handleLine: LineHandler): void {
   if (keyOrExam(st, t, handleLine)) return;
+  if (st.cur && trueFalseTable(st.cur, t)) return;
   const stream = tableLines(t);
   if (holdsQuestions(stream)) {
     st.conventions.add('table-cells');
@@ -250,7 +251,6 @@ export function handleTable(st: State, t: Table, handleLine: LineHandler): void 
     for (const cell of t.rows.flat()) cell.flatMap(paraLines).forEach((l) => handleLine(st, l));
     return;
   }
-  if (q && trueFalseTable(q, t)) return;
   const lines = t.rows.map((r) => rowLine(t, r));
   if (q) {
     q.tables++;
