@@ -233,23 +233,36 @@ function stemBefore(st: State): Line[] {
   const cur = st.cur;
   // before the first question: the text since the last blank paragraph (a title and instructions stand above it)
   if (!cur) return st.looseGap > 0 && st.looseGap < st.loose.length ? st.loose.slice(st.looseGap) : st.loose;
-  if (cur.mode === 'options' && cur.options.length >= 2) {
-    const last = cur.options.at(-1)!;
+  const list = cur.mode === 'options' ? cur.options : cur.mode === 'subs' ? cur.subs : null;
+  if (list && list.length >= 2) {
+    const last = list.at(-1)!;
     return last.more.splice(last.gap);
   }
   // after a key line (Aiken: "ANSWER: B", then the next question's text with no number)
-  return cur.mode === 'answered' ? cur.solution.splice(cur.answeredAt ?? cur.solution.length) : [];
+  if (cur.mode === 'answered') return cur.solution.splice(cur.answeredAt ?? cur.solution.length);
+  // after an explanation: its last paragraph, when it is not the explanation's first
+  if (cur.mode !== 'solution' || cur.solution.length < 2) return [];
+  const para = cur.solution.at(-1)!.para;
+  let from = cur.solution.length;
+  while (from > 1 && cur.solution[from - 1]!.para === para) from--;
+  return from > 0 && cur.solution[from - 1]!.para !== para ? cur.solution.splice(from) : [];
 }
 
 /** Option A again after a finished option list, after a key line, or after loose text: a new, unlabelled question. */
 function restartsQuestion(st: State, line: Line): boolean {
   const star = line.text.replace(/^\s*\*\s*/, '');
-  if (OPTION_START_RE.exec(star)?.[1] !== 'A') return false;
+  const upper = OPTION_START_RE.exec(star)?.[1] === 'A';
+  if (!upper && SUB_RE.exec(star)?.[1] !== 'a') return false;
+  // a statement a) under a stem that has none yet is the stem's own; after a solution, an `a)` starts a question
+  // only in the paragraph of its stem (a solution's own a), b) are its text)
+  const cur = st.cur;
+  if (!upper && cur && (cur.mode === 'stem' || (cur.mode === 'solution' && cur.solution.at(-1)?.para !== line.para)))
+    return false;
   const stem = stemBefore(st);
   if (stem.length === 0) return false;
   st.conventions.add('label:implicit');
   const q = implicitQuestion(st, stem);
-  return takeOptions(q, line);
+  return upper ? takeOptions(q, line) : takeSub(q, line);
 }
 
 function isBlank(line: Line): boolean {
