@@ -20,6 +20,7 @@ import {
 } from './options.js';
 import {
   ANSWER_PLACEHOLDER_RE,
+  BARE_QUESTION_RE,
   ARROW_KEY_RE,
   isSeparator,
   LONE_LETTER_RE,
@@ -77,7 +78,14 @@ function newQuestion(st: State, line: Line, start: Start): QDraft {
 
 /** A question without a label: its stem is the text since the previous question's last option or a heading. */
 function implicitQuestion(st: State, stem: Line[]): QDraft {
-  const q = newQuestion(st, stem[0]!, { number: lastNumber(st) + 1, rest: 0, kind: 'implicit' });
+  // the stem may open with the number that was read as a solution's list item: options under it confirm the label
+  const bare = BARE_QUESTION_RE.exec(stem[0]!.text);
+  const n = bare ? Number(bare[1]) : 0;
+  const labelled = bare && (n === lastNumber(st) + 1 || n === 1);
+  const start: Start = labelled
+    ? { number: n, rest: bare[0].length, kind: 'bare' }
+    : { number: lastNumber(st) + 1, rest: 0, kind: 'implicit' };
+  const q = newQuestion(st, stem[0]!, start);
   pushAll(q.stem, stem.slice(1));
   return q;
 }
