@@ -179,7 +179,8 @@ const LABEL_CELL_RE =
   /^\s*\*?\s*(?:\(?[A-Ga-g]\s*[.):]?\)?|\d{1,3}\s*[.):]?|(?:Câu|Question|Q)\s*\d{1,3}\s*[.:)–-]?)\s*$/u;
 
 function cellHasContent(cell: Cell): boolean {
-  return cellText(cell) !== '' || cell.some((p) => p.segs.some((s) => s.kind !== 'text'));
+  if (cellText(cell) !== '' || cell.some((p) => p.autoLabel !== undefined)) return true;
+  return cell.some((p) => p.segs.some((s) => s.kind !== 'text'));
 }
 
 /**
