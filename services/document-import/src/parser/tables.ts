@@ -87,7 +87,10 @@ function optionKey(row: Table['rows'][number]): string | undefined {
 
 /** Rows keyed in their first cell (`Noidung`, `A`…`D`, `Loigiai`), options in sequence, an `x` marking the answer. */
 function isExamTable(t: Table): boolean {
-  if ((t.rows[0]?.length ?? 0) < 2 || !t.rows.some((r) => rowKind(cellText(r[0] ?? [])) === 'stem')) return false;
+  // the stem row holds its key and the stem beside it (a label alone in its row is a question table's title)
+  const stemRow = (r: Table['rows'][number]): boolean =>
+    rowKind(cellText(r[0] ?? [])) === 'stem' && cellHasContent(contentCell(r));
+  if ((t.rows[0]?.length ?? 0) < 2 || !t.rows.some(stemRow)) return false;
   return t.rows.some((r, i) => optionKey(r) === 'A' && optionKey(t.rows[i + 1] ?? []) === 'B');
 }
 
@@ -231,7 +234,8 @@ function holdsQuestions(lines: Line[]): boolean {
   for (const l of lines) {
     if (QUESTION_RE.test(l.text) || UNNUMBERED_QUESTION_RE.test(l.text) || /^\s*\d{1,3}[.)]?\t\p{L}/u.test(l.text))
       return true;
-    const opt = OPTION_START_RE.exec(l.text)?.[1] ?? SUB_RE.exec(l.text)?.[1]?.toUpperCase();
+    const text = l.text.replace(/^\s*\*\s*/, '');
+    const opt = OPTION_START_RE.exec(text)?.[1] ?? SUB_RE.exec(text)?.[1]?.toUpperCase();
     if (opt === next) next = String.fromCharCode(next.charCodeAt(0) + 1);
     if (next === 'C') return true;
   }
