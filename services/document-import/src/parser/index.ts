@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { assignedChars, documentChars, fieldWarnings } from './accounting.js';
 import { documentConvention, explicitKind, keyLookup, resolveAnswer, type Resolved } from './answers.js';
 import { subsAsOptions } from './options.js';
 import { noQuestionsError } from './empty.js';
@@ -7,7 +8,7 @@ import { groupItem, questionItem } from './output.js';
 import { readDocxPackage } from './package.js';
 import type { Structure } from './drafts.js';
 import { buildStructure } from './structure.js';
-import type { Warning } from './types.js';
+import { plainSeg, type Warning } from './types.js';
 import type { DocxLimits } from './package.js';
 
 export { DocxError } from './errors.js';
@@ -30,6 +31,9 @@ export interface QasOutput {
   warnings: Warning[];
   stats: Record<string, unknown>;
 }
+
+/** Below this share of its text assigned to fields, a document is said to be read only in part. */
+const UNREAD_WARNING = 0.75;
 
 const DGNL_RE = /ĐGNL|DGNL|đánh\s+giá\s+năng\s+lực/iu;
 
@@ -106,6 +110,11 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
     const key = explicitKind(q, keys);
     if (subsAsOptions(q, key, vietnamese)) structure.conventions.add('options:lower-case');
   }
+  // a key section's sentences explain their questions: the solution of a question that has none
+  for (const q of structure.questions) {
+    const text = q.solution.length === 0 ? keys(q)?.text : undefined;
+    if (text) q.solution.push({ segs: [plainSeg(text)], text, para: q.para_end });
+  }
   const convention = documentConvention(structure.questions, keys);
   const answers = structure.questions.map((q) => resolveAnswer(q, keys, convention));
   const questions = structure.questions.map((q, i) => {
@@ -116,12 +125,22 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
   });
   if (questions.length === 0) throw noQuestionsError(model.blocks);
   documentWarnings(answers, model, warnings, dgnl);
+  const groups = structure.groups.map(groupItem);
+  fieldWarnings(questions, warnings);
+  const textChars = documentChars(model);
+  const assigned = textChars === 0 ? 1 : Math.min(1, assignedChars(questions, groups) / textChars);
+  if (assigned < UNREAD_WARNING) {
+    warnings.push({
+      code: 'DOCX_NATIVE_TEXT_UNREAD',
+      message: `${Math.round((1 - assigned) * 100)}% of the document's text is in no question, option, solution or group`,
+    });
+  }
   const byType = countBy(questions.map((q) => q.type as string));
   return {
     document_id: opts.documentId ?? `docx-${createHash('sha256').update(bytes).digest('hex').slice(0, 24)}`,
     latency_ms: Math.round((performance.now() - started) * 100) / 100,
     questions,
-    groups: structure.groups.map(groupItem),
+    groups,
     warnings,
     stats: {
       total_questions: questions.length,
@@ -133,6 +152,8 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
       conventions: [...structure.conventions].sort(),
       by_type: byType,
       paragraphs: model.blocks.length,
+      text_chars: textChars,
+      text_assigned: Math.round(assigned * 1000) / 1000,
     },
   };
 }

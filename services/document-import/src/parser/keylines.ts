@@ -41,7 +41,8 @@ export function keyModeLine(st: State, line: Line): void {
   const numbered = /^\s*0*(\d{1,3})\s*[.):]\s*(?=\S)/.exec(line.text);
   const stated = numbered ? answerLine(line.text.slice(numbered[0].length), true) : null;
   if (numbered && stated !== null) {
-    st.keys.push({ part: st.part, number: Number(numbered[1]), raw: stated, list: true });
+    const text = line.text.slice(numbered[0].length).trim();
+    st.keys.push({ part: st.part, number: Number(numbered[1]), raw: stated, list: true, text });
     return;
   }
   const label = QUESTION_RE.exec(line.text);

@@ -7,6 +7,8 @@ export interface KeyEntry {
   raw: string;
   /** read from a list of `N. X` entries in the text rather than a table */
   list?: boolean;
+  /** the whole key sentence, when it explains the answer (`1. The correct answer is B. Because …`) */
+  text?: string;
 }
 
 const CELL_RE = /^\s*(?:Câu\s*)?0*(\d{1,3})\s*(?:[.:\-)]\s*)?([A-F](?:\s*,\s*[A-F])*|[ĐS]{2,6})\s*$/u;

@@ -204,6 +204,19 @@ export const QAS_OUTPUT_SCHEMAS: JsonObject = {
         additionalProperties: { type: 'integer', minimum: 0 },
       },
       paragraphs: { type: 'integer', minimum: 0 },
+      text_chars: {
+        description:
+          "The letters and digits of the document's text (paragraphs, table cells, text boxes, Word numbers). Always set by the native parser.",
+        type: 'integer',
+        minimum: 0,
+      },
+      text_assigned: {
+        description:
+          'The share of them the output assigns to a field (stem, option, statement, solution, answer, group title or text); the labels and key words the parser consumed are not counted, so a fully read document scores a little under 1. Under 0.75 the output carries `DOCX_NATIVE_TEXT_UNREAD`. Always set by the native parser.',
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+      },
       answer_sources: {
         description:
           'How many questions took their answer from each source (`none`: no answer found). Always set by the native parser.',
