@@ -1,7 +1,7 @@
 import type { KeyEntry } from './keys.js';
 import type { LabeledDraft, QDraft } from './drafts.js';
 import { documentAnswerLooks, fromOptionStyle, fromStemMark, type Feature, type StyleKind } from './marks.js';
-import { bodyText, draftSegs } from './options.js';
+import { bodyText, draftSegs, markOwnLetter, ownLetter } from './options.js';
 import { TF_SUFFIX_RE } from './patterns.js';
 import type { Seg } from './types.js';
 
@@ -136,6 +136,18 @@ function fromKeys(q: QDraft, keys: KeyLookup): { parsed: Parsed; list: boolean }
 /** The question has a key of its own: a key line, a key entry, or a marker on an option. */
 export function explicitlyKeyed(q: QDraft, keys: KeyLookup): boolean {
   return fromLines(q) !== null || keys(q) !== undefined || q.options.some((o) => o.marker);
+}
+
+/**
+ * The option's own letter typed after its text (`b. 12  B`) is a key where the document keeps that convention: in a
+ * good part of its choice questions exactly one option ends with its own letter. Those letters leave the option text
+ * and mark the option.
+ */
+export function ownLetterKeys(questions: QDraft[]): void {
+  const choice = questions.filter((q) => q.options.length >= 2);
+  const single = choice.filter((q) => q.options.filter(ownLetter).length === 1);
+  if (single.length === 0 || single.length < 0.3 * choice.length) return;
+  for (const q of single) markOwnLetter(q.options.find(ownLetter)!);
 }
 
 /** What the document uses as its key, learnt from the questions without a key of their own. */
@@ -331,7 +343,7 @@ function candidates(q: QDraft, keys: KeyLookup, conv: Convention): Candidate[] {
 /** The answer of one question and where it came from; explicit keys win, other evidence that disagrees is named. */
 export function resolveAnswer(q: QDraft, keys: KeyLookup, conv: Convention = NO_CONVENTION): Resolved {
   const found = candidates(q, keys, conv);
-  const blank = found.length === 0 && conv.stemMarks ? fromStemMark(q) : null;
+  const blank = found.length === 0 && conv.stemMarks ? fromStemMark(q, conv.looks) : null;
   if (blank) found.push({ source: 'format-distinct', parsed: { text: blank }, style: null, confidence: 0.6 });
   const first = found[0];
   if (!first) return { evidence: null, source: null, style: null, conflict: null, confidence: 0 };

@@ -4,7 +4,7 @@ import type { PartHint } from './patterns.js';
 import type { Seg } from './types.js';
 
 /** How an option was marked as the answer in its own text: a leading `*`, a trailing check mark, an `x` cell. */
-export type Marker = 'star' | 'check' | 'column';
+export type Marker = 'star' | 'check' | 'column' | 'letter';
 
 export interface LabeledDraft {
   label: string;
@@ -54,6 +54,8 @@ export interface QDraft {
   answeredAt?: number;
   /** options came from a list without letters (bullets, NukeViet lines): letters are given by order */
   lettersByOrder?: UnletteredKind;
+  /** Word list items after its options were taken as its explanation */
+  explained?: boolean;
   /** the table cell its stem began in, for a question laid out in a table: later cells are its options */
   stemCell?: CellPlace;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { assignedChars, documentChars, fieldWarnings } from './accounting.js';
-import { documentConvention, explicitKind, keyLookup, resolveAnswer, type Resolved } from './answers.js';
+import { documentConvention, explicitKind, keyLookup, ownLetterKeys, resolveAnswer, type Resolved } from './answers.js';
 import { subsAsOptions } from './options.js';
 import { noQuestionsError } from './empty.js';
 import { buildModel, type DocModel } from './model.js';
@@ -115,6 +115,7 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
     const text = q.solution.length === 0 ? keys(q)?.text : undefined;
     if (text) q.solution.push({ segs: [plainSeg(text)], text, para: q.para_end });
   }
+  ownLetterKeys(structure.questions);
   const convention = documentConvention(structure.questions, keys);
   const answers = structure.questions.map((q) => resolveAnswer(q, keys, convention));
   const questions = structure.questions.map((q, i) => {

@@ -69,8 +69,22 @@ export function listOption(st: State, line: Line): boolean {
   return q.lettersByOrder === 'list' && Number(n) === q.options.length + 1;
 }
 
+/** Under the typed-labels reading, a Word-numbered item right after a lettered option list, or after such an item,
+ * explains the question (structure.ts takeExplanation); anywhere else it may still start a question. */
+function explanationItem(st: State): boolean {
+  const q = st.cur;
+  if (!st.reading.typedOnly || !q) return false;
+  return lettersDone(q) || q.explained === true;
+}
+
+/** A lettered option (or statement) list the question is in, at least two long. */
+export function lettersDone(q: QDraft): boolean {
+  if (q.mode === 'options') return q.options.length >= 2 && !q.lettersByOrder;
+  return q.mode === 'subs' && q.subs.length >= 2;
+}
+
 function autoStart(st: State, line: Line): Start | null {
-  if (listOption(st, line) || (st.reading.typedOnly && st.questions.length > 0)) return null;
+  if (listOption(st, line) || explanationItem(st)) return null;
   const auto = line.auto?.level === 0 ? AUTO_QUESTION_LABEL_RE.exec(line.auto.label) : null;
   return auto ? { number: Number(auto[1]), rest: line.auto!.label.length + 1, kind: 'auto' } : null;
 }

@@ -245,10 +245,12 @@ function rareFeatures(segs: Seg[]): { rare: Set<Feature>; total: number } {
 }
 
 /** The words of a stem without options that wear a colour, underline or highlight the rest of the stem lacks. */
-export function fromStemMark(q: QDraft): string | null {
+export function fromStemMark(q: QDraft, allowed: Feature[] = []): string | null {
   if (q.options.length > 0 || q.subs.length > 0 || q.points !== null || q.partHint === 'ESSAY') return null;
   const segs = q.stem.flatMap((l) => l.segs).filter((s) => s.kind === 'text');
-  const { rare, total } = rareFeatures(segs);
+  const { rare: all, total } = rareFeatures(segs);
+  // where the document keys its options by a look, only that look marks a fill-in answer
+  const rare = allowed.length === 0 ? all : new Set([...all].filter((f) => allowed.includes(f)));
   const marked = segs
     .filter((s) => features(s).some((f) => rare.has(f)))
     .map((s) => s.text)

@@ -158,6 +158,25 @@ export function draftSegs(d: LabeledDraft): Seg[] {
   return out;
 }
 
+const OWN_LETTER_RE = /\s([A-G])\s*$/u;
+
+/** `b. 12  B`: the option's own letter typed after its text, or null. */
+export function ownLetter(d: LabeledDraft): boolean {
+  return OWN_LETTER_RE.exec(bodyText(d))?.[1] === d.label.toUpperCase();
+}
+
+/** Takes the typed letter out of the option's text (it is the key, not what students read) and marks the option. */
+export function markOwnLetter(d: LabeledDraft): void {
+  const segs = d.more.length > 0 ? d.more.at(-1)!.segs : d.segs;
+  for (let i = segs.length - 1; i >= 0; i--) {
+    const s = segs[i]!;
+    if (s.kind !== 'text' || s.text.trim() === '') continue;
+    segs[i] = { ...s, text: s.text.replace(OWN_LETTER_RE, '') };
+    break;
+  }
+  d.marker = 'letter';
+}
+
 /** Text after the label and the answer markers: "A. 12" → "12", "*HCOOH." → "HCOOH.", "x ✅" → "x". */
 export function bodyText(d: LabeledDraft): string {
   return segText(draftSegs(d))

@@ -3,7 +3,7 @@
 /** A worded label: `Câu 12.`, `Câu369:`, `Câu hỏi số 5`, `Bài tập 2`, `Question 5`, `Question No. 5`, `Bài 2`, `Item ID: 30324`, `Q.1.21)`, `//QZ1.11)`. The
  * number is the last of a dotted chain. */
 export const QUESTION_RE =
-  /^\s*(?:\/\/\s*)?(?:Câu(?:\s*hỏi)?|Question|Bài(?:\s*tập)?|Item(?:\s*ID)?|Q[A-Z]{0,2})\s*(?:(?:No\.?|số)\s*)?(?:[.#:]\s*)?(?:\d{1,4}\.)*0*(\d{1,6})(?![\d,])\s*[.:)]?/iu;
+  /^\s*(?:\/\/\s*)?(?:Câu(?:\s*hỏi)?|Question|Bài(?:\s*tập)?|Item(?:\s*ID)?|Q[A-Z]{0,2})\s*(?:(?:No\.?|số)\s*)?(?:[.#:]\s*)?(?:\d{1,4}\.)*0*(\d{1,6})(?![\d,])\s*(?:[.:)]|[–—-](?=\s|$))?/iu;
 /** `[12]` */
 export const BRACKET_QUESTION_RE = /^\s*\[\s*0*(\d{1,4})\s*\]\s*[.:)]?/u;
 /** A bare number: `12.`, `12)`, `17:`, `3..`, `12` alone, or glued to the stem's first capital (`12Which`). */
@@ -71,7 +71,7 @@ export const GROUP_RE =
 export const POINTS_RE = /\(\s*(\d+(?:[.,]\d+)?)\s*điểm\s*\)/iu;
 export const TF_SUFFIX_RE = /\(\s?(Đúng|Sai)\s?\)\s?\.?\s*$/iu;
 /** An option marked as the answer: a leading `*`, a trailing check mark. */
-export const MARK_PREFIX_RE = /^\s*\*\s*/u;
+export const MARK_PREFIX_RE = /^\s*\*\s*(?=\S)/u;
 export const MARK_SUFFIX_RE = /[✅✓✔☑]\uFE0F?\s*$/u;
 
 /** A ballot box or radio mark before an option (`☐ text`, `☑ text`, `○ text`): the option has no letter; a filled

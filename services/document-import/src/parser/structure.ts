@@ -3,7 +3,15 @@ import { endQuestion, groupOf, groupStart, heading } from './groups.js';
 import { keyLineEntries } from './keys.js';
 import { answerValue } from './answers.js';
 import { keyLineValue, keyModeLine, type KeyLine } from './keylines.js';
-import { labelFreeBlocks, lastNumber, listOption, midPieces, questionStart, type Start } from './labels.js';
+import {
+  labelFreeBlocks,
+  lastNumber,
+  lettersDone,
+  listOption,
+  midPieces,
+  questionStart,
+  type Start,
+} from './labels.js';
 import { paraLines, sliceSegs, type Line } from './lines.js';
 import {
   appendTo,
@@ -109,12 +117,14 @@ function takeListOption(st: State, q: QDraft, line: Line): boolean {
 /** A Word list item (a bullet, or a number under the typed-labels reading) after a lettered option list: the
  * question's explanation, not more of its last option. The question stays open to a next label. */
 function takeExplanation(st: State, q: QDraft, line: Line): boolean {
-  if (q.mode !== 'options' || q.options.length < 2 || q.lettersByOrder) return false;
+  const open = lettersDone(q) || q.explained === true;
+  if (!open) return false;
   const listItem = line.bullet === true || (st.reading.typedOnly && line.auto !== undefined);
   if (!listItem || OPTION_START_RE.test(line.text.slice(line.auto ? line.auto.label.length + 1 : 0))) return false;
   q.solution.push(line);
   q.mode = 'answered';
   q.answeredAt = q.solution.length;
+  q.explained = true;
   st.conventions.add('explanation-list');
   return true;
 }
