@@ -43,7 +43,8 @@ function bareAllowed(st: State, n: number, line: Line): boolean {
   // a solution's numbered list runs on; the next question's number after a blank paragraph or at the top of its own
   // table does not
   const boundary = st.gap || (line.cell !== undefined && line.cell.row === 0 && line.cell.col <= 1);
-  if (listItemContext(st.cur) && !(boundary && n === last + 1 && st.cur?.mode === 'solution')) return false;
+  const next = n === last + 1 || n === last;
+  if (listItemContext(st.cur) && !(boundary && next && st.cur?.mode === 'solution')) return false;
   const finished = !st.cur || answered(st.cur);
   // a number used twice (a teacher's slip) after a finished question and a blank paragraph is the next question
   return (n > last && n <= last + 3) || (n === 1 && finished) || (n === last && st.gap && finished);

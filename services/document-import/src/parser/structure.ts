@@ -166,15 +166,6 @@ function takeKeyLine(q: QDraft, line: Line): boolean {
     q.answeredAt = q.solution.length;
     return true;
   }
-  const list = q.options.length >= 2 ? q.options : q.subs.length >= 2 ? q.subs : null;
-  const lone = list ? LONE_LETTER_RE.exec(line.text.toUpperCase())?.[1] : undefined;
-  const next = list && nextLabel(list, list === q.options ? 'A' : 'a').toUpperCase();
-  if (lone && list!.some((o) => o.label.toUpperCase() === lone) && next !== lone) {
-    q.answerLines.push(lone);
-    q.mode = 'answered';
-    q.answeredAt = q.solution.length;
-    return true;
-  }
   const key = keyLineValue(q, line.text) ?? arrowKey(q, line.text);
   if (!key) return false;
   q.answerLines.push(key.value);
@@ -338,7 +329,24 @@ function contentLine(st: State, line: Line): void {
   midPieces(st, line, (piece) => onePiece(st, piece));
 }
 
+/** A letter alone after a question's options (`B`, `(c)`), or the number of an option Word numbered (`2`): the key,
+ * before it can be read as a label. */
+function loneKey(q: QDraft | null, line: Line): boolean {
+  if (!q || (q.mode !== 'options' && q.mode !== 'subs')) return false;
+  const list = q.options.length >= 2 ? q.options : q.subs.length >= 2 ? q.subs : null;
+  if (!list) return false;
+  const numbered = q.lettersByOrder === 'list' ? /^\s*(\d)\s*\.?\s*$/.exec(line.text)?.[1] : undefined;
+  const lone = numbered ? list[Number(numbered) - 1]?.label : LONE_LETTER_RE.exec(line.text.toUpperCase())?.[1];
+  const next = nextLabel(list, list === q.options ? 'A' : 'a').toUpperCase();
+  if (!lone || !list.some((o) => o.label.toUpperCase() === lone) || (!numbered && next === lone)) return false;
+  q.answerLines.push(lone);
+  q.mode = 'answered';
+  q.answeredAt = q.solution.length;
+  return true;
+}
+
 function onePiece(st: State, line: Line): void {
+  if (loneKey(st.cur, line)) return;
   if (outsideQuestion(st, line) || startsQuestion(st, line) || groupStart(st, line)) return;
   afterOptions(st, line);
   if (st.cur) return inQuestion(st, st.cur, line);
