@@ -1,7 +1,10 @@
 // Builds real .docx files with the `docx` library from a tiny markup, so tests state documents in one line each:
 //   [[r:text]] red run, [[u:text]] underlined, [[h:text]] yellow highlight, [[ru:text]] red and underlined,
-//   [[b:text]] bold, [[i:text]] italic, [[g:text]] green,
+//   [[b:text]] bold, [[i:text]] italic, [[g:text]] green, and any combination of these flags ([[rb:text]]),
 //   [[m:latex]] a Word equation (OMML), [[img]] a picture, [[col]] a column break, \t a tab, \n a soft line break.
+// Numbered paragraphs ({ auto }) use the lists of NUMBERING (the same references as raw-docx.ts's LISTS), at a
+// `level`, in an `instance` (a list of its own that restarts), `mark` the paragraph mark's flags (the number's look).
+// A table cell is a string (paragraphs split at "\n\n") or { paras, shade } (a filled background).
 import {
   AlignmentType,
   ColumnBreak,
@@ -15,14 +18,15 @@ import {
   TableCell,
   TableRow,
   TextRun,
+  type IRunOptions,
   type ParagraphChild,
 } from 'docx';
 import { latexToMath } from 'docx/math';
 
 export type Block =
   | string
-  | { table: string[][] }
-  | { auto: 'question' | 'option' | 'caution' | 'bullet' | 'lower'; text: string; instance?: number }
+  | { table: (string | Cell)[][] }
+  | AutoBlock
   // a paragraph of a style from STYLES, numbered through the style (styles.xml w:numPr), not the paragraph
   | { style: 'CauHoi' | 'CauHoiPhu' | 'PhuongAn'; text: string };
 
@@ -32,7 +36,35 @@ const PNG = Buffer.from(
   'base64',
 );
 
-const TOKEN_RE = /\[\[(r|u|h|ru|m|b|i|g):(.*?)\]\]|\[\[img\]\]|\[\[col\]\]|\t|\n/gs;
+export type AutoList =
+  | 'question'
+  | 'option'
+  | 'caution'
+  | 'bullet'
+  | 'lower'
+  | 'question-en'
+  | 'question-paren'
+  | 'option-paren'
+  | 'lower-paren'
+  | 'numeric'
+  | 'numeric-paren'
+  | `${'question' | 'question-en' | 'caution' | 'question-paren'}-${'option' | 'numeric'}`;
+
+export interface AutoBlock {
+  auto: AutoList;
+  text: string;
+  instance?: number;
+  level?: number;
+  mark?: string;
+}
+
+/** A table cell of paragraphs (numbered ones too) and a filled background (hex). */
+export interface Cell {
+  paras: (string | AutoBlock)[];
+  shade?: string;
+}
+
+const TOKEN_RE = /\[\[([rughib]+|m):(.*?)\]\]|\[\[img\]\]|\[\[col\]\]|\t|\n/gs;
 
 function textRuns(text: string): TextRun[] {
   return text ? [new TextRun({ text })] : [];
@@ -44,14 +76,18 @@ function token(kind: string | undefined, body: string | undefined, raw: string):
   if (raw === '[[col]]') return new ColumnBreak();
   if (raw === '[[img]]') return new ImageRun({ type: 'png', data: PNG, transformation: { width: 20, height: 20 } });
   if (kind === 'm') return new OMath({ children: latexToMath(body!) });
-  return new TextRun({
-    text: body!,
-    color: kind === 'r' || kind === 'ru' ? 'FF0000' : kind === 'g' ? '00AA00' : undefined,
-    bold: kind === 'b' ? true : undefined,
-    italics: kind === 'i' ? true : undefined,
-    underline: kind === 'u' || kind === 'ru' ? {} : undefined,
-    highlight: kind === 'h' ? 'yellow' : undefined,
-  });
+  return new TextRun({ text: body!, ...look(kind!) });
+}
+
+/** The run properties of a token's flags. */
+function look(flags: string): Pick<IRunOptions, 'color' | 'bold' | 'italics' | 'underline' | 'highlight'> {
+  return {
+    color: flags.includes('r') ? 'FF0000' : flags.includes('g') ? '00AA00' : undefined,
+    bold: flags.includes('b') ? true : undefined,
+    italics: flags.includes('i') ? true : undefined,
+    underline: flags.includes('u') ? {} : undefined,
+    highlight: flags.includes('h') ? 'yellow' : undefined,
+  };
 }
 
 export function runs(text: string): ParagraphChild[] {
@@ -75,12 +111,29 @@ function block(b: Block): Paragraph | Table {
   if ('table' in b) {
     return new Table({
       rows: b.table.map(
-        (r) => new TableRow({ children: r.map((c) => new TableCell({ children: c.split('\n\n').map(para) })) }),
+        (r) =>
+          new TableRow({
+            children: r.map((c) => {
+              if (typeof c === 'string') return new TableCell({ children: c.split('\n\n').map(para) });
+              const children = (c.paras.length ? c.paras : ['']).map((p) =>
+                typeof p === 'string' ? para(p) : autoPara(p),
+              );
+              return new TableCell({ children, shading: c.shade ? { fill: c.shade, color: 'auto' } : undefined });
+            }),
+          }),
       ),
     });
   }
   if ('style' in b) return new Paragraph({ children: runs(b.text), style: b.style });
-  return new Paragraph({ children: runs(b.text), numbering: { reference: b.auto, level: 0, instance: b.instance } });
+  return autoPara(b);
+}
+
+function autoPara(b: AutoBlock): Paragraph {
+  return new Paragraph({
+    children: runs(b.text),
+    numbering: { reference: b.auto, level: b.level ?? 0, instance: b.instance },
+    ...(b.mark ? { run: look(b.mark) } : {}),
+  });
 }
 
 const NUMBERING = {
@@ -105,6 +158,41 @@ const NUMBERING = {
       reference: 'caution',
       levels: [{ level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.LEFT }],
     },
+    ...(
+      [
+        ['question-en', LevelFormat.DECIMAL, 'Question %1.'],
+        ['question-paren', LevelFormat.DECIMAL, '%1)'],
+        ['option-paren', LevelFormat.UPPER_LETTER, '%1)'],
+        ['lower-paren', LevelFormat.LOWER_LETTER, '%1)'],
+        ['numeric', LevelFormat.DECIMAL, '%1.'],
+        ['numeric-paren', LevelFormat.DECIMAL, '%1)'],
+      ] as const
+    ).map(([reference, format, text]) => ({
+      reference,
+      levels: [{ level: 0, format, text, alignment: AlignmentType.LEFT }],
+    })),
+    // multi-level lists: a question at level 0, its options at level 1 (`question-option`, `caution-numeric`…)
+    ...(
+      [
+        ['question', 'Câu %1.'],
+        ['question-en', 'Question %1.'],
+        ['caution', '%1.'],
+        ['question-paren', '%1)'],
+      ] as const
+    ).flatMap(([q, text0]) =>
+      (
+        [
+          ['option', LevelFormat.UPPER_LETTER, '%2.'],
+          ['numeric', LevelFormat.DECIMAL, '%2)'],
+        ] as const
+      ).map(([o, format1, text1]) => ({
+        reference: `${q}-${o}`,
+        levels: [
+          { level: 0, format: LevelFormat.DECIMAL, text: text0, alignment: AlignmentType.LEFT },
+          { level: 1, format: format1, text: text1, alignment: AlignmentType.LEFT },
+        ],
+      })),
+    ),
   ],
 };
 
