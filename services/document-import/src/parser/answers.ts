@@ -1,6 +1,6 @@
 import type { KeyEntry } from './keys.js';
 import type { LabeledDraft, QDraft } from './drafts.js';
-import { documentAnswerLooks, fromOptionStyle, fromStemMark, type Feature, type StyleKind } from './marks.js';
+import { documentAnswerLooks, fromStemMark, type Feature, type StyleKind } from './marks.js';
 import { bodyText, draftSegs, markOwnLetter, ownLetter } from './options.js';
 import { TF_SUFFIX_RE } from './patterns.js';
 import type { Seg } from './types.js';
@@ -33,16 +33,6 @@ export interface Resolved extends Parsed {
   /** the other evidence that disagreed with the answer taken: "red option C" */
   conflict: string | null;
 }
-
-const SOURCE_EVIDENCE: Record<AnswerSource, Evidence> = {
-  'key-line': 'ANSWER_LINE',
-  'key-table': 'ANSWER_KEY_TABLE',
-  'key-list': 'ANSWER_KEY_LIST',
-  marker: 'ANSWER_MARKER',
-  'tf-suffix': 'TRUE_FALSE_SUFFIX',
-  'tf-table': 'TRUE_FALSE_TABLE',
-  'format-distinct': 'DOCX_STYLE_HINT',
-};
 
 const TF_PAIR_RE = /([a-f])\s*(?:[).:-]\s*)?(Đúng|Sai|Đ|S|True|False|T|F)(?=[\s,;.]|$)/giu;
 // Separators are a mark with blanks around it or blanks alone: one way to read a run of blanks.
@@ -108,7 +98,7 @@ function asStatement(q: QDraft, p: Parsed): Parsed {
 }
 
 /** The first of the question's key lines that gives an answer (a quoted text must be one of its options'). */
-function fromLines(q: QDraft): Parsed | null {
+export function fromLines(q: QDraft): Parsed | null {
   for (const raw of q.answerLines) {
     const p = byOptionText(q, asStatement(q, parseRaw(raw)));
     if (p) return p;
@@ -128,7 +118,7 @@ export function keyLookup(keys: KeyEntry[]): KeyLookup {
   return (q) => first.get(id(q.part, q.number));
 }
 
-function fromKeys(q: QDraft, keys: KeyLookup): { parsed: Parsed; list: boolean } | null {
+export function fromKeys(q: QDraft, keys: KeyLookup): { parsed: Parsed; list: boolean } | null {
   const k = keys(q);
   return k ? { parsed: parseRaw(k.raw), list: k.list === true } : null;
 }
@@ -172,11 +162,6 @@ export function explicitKind(q: QDraft, keys: KeyLookup): 'letters' | 'tf' | nul
   return p?.letters ? 'letters' : p?.tf ? 'tf' : null;
 }
 
-function fromMarkers(list: LabeledDraft[]): string[] | null {
-  const hits = list.filter((o) => o.marker).map((o) => o.label);
-  return hits.length > 0 && hits.length < list.length ? hits : null;
-}
-
 // ---- true/false statements ----
 
 export function marked(d: LabeledDraft, kind: 'red' | 'underline' | 'highlight'): boolean {
@@ -185,7 +170,9 @@ export function marked(d: LabeledDraft, kind: 'red' | 'underline' | 'highlight')
 
 export const SUB_KINDS = ['red', 'highlight', 'underline'] as const;
 
-function fromSubs(
+/** The statements' truth values: a true/false table, `(Đúng)`/`(Sai)` after every statement, or the look the document
+ * marks true statements by. */
+export function fromSubs(
   q: QDraft,
   conv: Convention,
 ): { tf: Record<string, boolean>; source: AnswerSource; style: StyleKind | null } | null {
@@ -213,16 +200,6 @@ function fromSubs(
   return null;
 }
 
-function describe(source: AnswerSource, p: Parsed, style?: StyleKind | null): string {
-  const what = p.letters ? p.letters.join(',') : p.tf ? JSON.stringify(p.tf) : (p.text ?? '');
-  return source === 'format-distinct' ? `${style ?? 'formatted'} option ${what}` : `${source} ${what}`;
-}
-
-function sameAnswer(a: Parsed, b: Parsed): boolean {
-  if (a.letters && b.letters) return a.letters.join() === b.letters.join();
-  return true;
-}
-
 const TRAILING = /[\s.;,:!?]/u;
 
 // By hand: /[\s.;,:!?]+$/ restarts at every blank of a long run that does not end the text (quadratic).
@@ -238,7 +215,7 @@ function normalized(text: string): string {
 
 /** A key that quotes an option's text (`The correct answer is: Hà Nội`) names that option; a text that is no
  * option's is not the key of a question with options. */
-function byOptionText(q: QDraft, p: Parsed): Parsed | null {
+export function byOptionText(q: QDraft, p: Parsed): Parsed | null {
   if (p.text === undefined || q.options.length === 0) return p;
   // options numbered by Word (1), 2), …) are lettered by order: a key `2` names the second
   const n = /^\d{1,2}$/.test(p.text.trim()) ? Number(p.text) : 0;
@@ -246,15 +223,6 @@ function byOptionText(q: QDraft, p: Parsed): Parsed | null {
   const want = normalized(p.text);
   const hits = q.options.filter((o) => normalized(bodyText(o)) === want);
   return hits.length === 1 ? { letters: [hits[0]!.label] } : null;
-}
-
-interface Candidate {
-  source: AnswerSource;
-  parsed: Parsed;
-  style: StyleKind | null;
-  confidence: number;
-  /** a mark on the option itself that the document uses as its key (a marker, its answer look) */
-  inPlace?: boolean;
 }
 
 /** What the document uses as its key convention, learnt from all its questions (marks.ts `answerConvention`). */
@@ -270,102 +238,3 @@ export interface Convention {
 }
 
 export const NO_CONVENTION: Convention = { looks: [], share: 0, stemMarks: false, subMarks: false };
-
-// Confidence per source: an explicit key naming an option is nearly certain; a look is as certain as the document
-// is consistent in using it.
-const KEY_CONFIDENCE = 0.97;
-const LIST_CONFIDENCE = 0.95;
-const MARKER_CONFIDENCE = 0.93;
-const TF_CONFIDENCE = 0.9;
-
-function formatConfidence(conv: Convention, feature: string, weak: boolean): number {
-  const rank = conv.looks.indexOf(feature);
-  const base = 0.5 + 0.45 * conv.share;
-  return Math.round((rank === 0 ? base : base - 0.15) * (weak ? 0.8 : 1) * 100) / 100;
-}
-
-/** A key naming letters the question has no option for is no key of this question. */
-function fits(q: QDraft, p: Parsed): boolean {
-  if (!p.letters || q.options.length === 0) return true;
-  return p.letters.every((l) => q.options.some((o) => o.label === l));
-}
-
-/** Every piece of evidence for the question's answer, strongest first. */
-function candidates(q: QDraft, keys: KeyLookup, conv: Convention): Candidate[] {
-  const out: Candidate[] = [];
-  const lineAnswer = fromLines(q);
-  if (lineAnswer && fits(q, lineAnswer)) {
-    const quoted = lineAnswer.letters !== undefined && q.answerLines.every((r) => parseRaw(r).text !== undefined);
-    out.push({ source: 'key-line', parsed: lineAnswer, style: null, confidence: quoted ? 0.9 : KEY_CONFIDENCE });
-  }
-  const key = fromKeys(q, keys);
-  const keyAnswer = key && byOptionText(q, key.parsed);
-  if (key && keyAnswer && fits(q, keyAnswer)) {
-    out.push({
-      source: key.list ? 'key-list' : 'key-table',
-      parsed: keyAnswer,
-      style: null,
-      confidence: LIST_CONFIDENCE,
-    });
-  }
-  const markers = fromMarkers(q.options);
-  if (markers) {
-    out.push({
-      source: 'marker',
-      parsed: { letters: markers },
-      style: null,
-      confidence: MARKER_CONFIDENCE,
-      inPlace: true,
-    });
-  }
-  const subs = fromSubs(q, conv);
-  if (subs) {
-    const confidence = subs.source === 'format-distinct' ? 0.8 : TF_CONFIDENCE;
-    out.push({ source: subs.source, parsed: { tf: subs.tf }, style: subs.style, confidence });
-  }
-  const style = conv.looks.length > 0 || out.length > 0 ? fromOptionStyle(q.options, conv.looks) : null;
-  // each marked option must wear one of the document's answer looks (a green label on a red answer is red)
-  // (beside a key of its own, any look is evidence that may disagree with it)
-  const docLook = style && conv.looks.find((f) => style.extras.every((e) => e.includes(f)));
-  const keyLook = docLook ?? (style && out.length > 0 ? style.feature : null);
-  if (style && keyLook) {
-    out.push({
-      source: 'format-distinct',
-      parsed: { letters: style.letters },
-      style: style.style,
-      confidence: formatConfidence(conv, keyLook, style.weak),
-      inPlace: docLook !== undefined && docLook !== null && !style.weak,
-    });
-  }
-  return out;
-}
-
-/** The answer of one question and where it came from; explicit keys win, other evidence that disagrees is named. */
-export function resolveAnswer(q: QDraft, keys: KeyLookup, conv: Convention = NO_CONVENTION): Resolved {
-  const found = candidates(q, keys, conv);
-  const blank = found.length === 0 && conv.stemMarks ? fromStemMark(q, conv.looks) : null;
-  if (blank) found.push({ source: 'format-distinct', parsed: { text: blank }, style: null, confidence: 0.6 });
-  const first = found[0];
-  if (!first) return { evidence: null, source: null, style: null, conflict: null, confidence: 0 };
-  const against = found.find((c) => !sameAnswer(first.parsed, c.parsed));
-  const conflict = against
-    ? `${describe(first.source, first.parsed)} disagrees with ${describe(against.source, against.parsed, against.style)}`
-    : null;
-  // a key list or table far from the question against the mark the document keys by, on the option itself: either
-  // may be wrong (a list shifted by one, a stray mark), and a wrong key is worse than none
-  if (against?.inPlace && (first.source === 'key-list' || first.source === 'key-table')) {
-    return { evidence: null, source: null, style: null, conflict, confidence: 0 };
-  }
-  const agreeing = found.length > 1 && !against;
-  const confidence = against
-    ? Math.min(first.confidence, 0.6)
-    : Math.min(0.99, first.confidence + (agreeing ? 0.03 : 0));
-  return {
-    ...first.parsed,
-    evidence: SOURCE_EVIDENCE[first.source],
-    source: first.source,
-    style: first.style,
-    conflict,
-    confidence: Math.round(confidence * 100) / 100,
-  };
-}

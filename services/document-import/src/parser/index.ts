@@ -1,13 +1,21 @@
 import { createHash } from 'node:crypto';
 import { assignedChars, documentChars, fieldWarnings } from './accounting.js';
-import { documentConvention, explicitKind, keyLookup, ownLetterKeys, resolveAnswer, type Resolved } from './answers.js';
+import {
+  documentConvention,
+  explicitKind,
+  keyLookup,
+  ownLetterKeys,
+  type KeyLookup,
+  type Resolved,
+} from './answers.js';
+import { resolveAnswer } from './resolve.js';
 import { subsAsOptions } from './options.js';
 import { noQuestionsError } from './empty.js';
 import { buildModel, type DocModel } from './model.js';
 import { groupItem, questionItem } from './output.js';
 import { readDocxPackage } from './package.js';
 import type { Structure } from './drafts.js';
-import { buildStructure } from './structure.js';
+import { buildStructure } from './readings.js';
 import { plainSeg, type Warning } from './types.js';
 import type { DocxLimits } from './package.js';
 
@@ -97,15 +105,10 @@ function countBy(values: string[]): Record<string, number> {
   return out;
 }
 
-/** Parses a .docx file into the contract's QAS output. Throws DocxError for a hostile or corrupt file. */
-export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput {
-  const started = performance.now();
-  const model = buildModel(readDocxPackage(bytes, opts.limits));
-  const structure = buildStructure(model.blocks);
-  const keys = keyLookup(structure.keys);
-  const warnings: Warning[] = [];
+/** Lower-case a)…d) read as options where the question is keyed by letters, key section sentences as solutions,
+ * options' own trailing letters as keys. */
+function settleQuestions(structure: Structure, keys: KeyLookup): void {
   const vietnamese = isVietnamese(structure);
-  const dgnl = isDgnl(model);
   for (const q of structure.questions) {
     const key = explicitKind(q, keys);
     if (subsAsOptions(q, key, vietnamese)) structure.conventions.add('options:lower-case');
@@ -116,6 +119,39 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
     if (text) q.solution.push({ segs: [plainSeg(text)], text, para: q.para_end });
   }
   ownLetterKeys(structure.questions);
+}
+
+/** The share of the document's text assigned to fields; below UNREAD_WARNING the document is said read in part. */
+function assignedShare(
+  questions: Record<string, unknown>[],
+  groups: Record<string, unknown>[],
+  textChars: number,
+  warnings: Warning[],
+): number {
+  const assigned = textChars === 0 ? 1 : Math.min(1, assignedChars(questions, groups) / textChars);
+  if (assigned < UNREAD_WARNING) {
+    warnings.push({
+      code: 'DOCX_NATIVE_TEXT_UNREAD',
+      message: `${Math.round((1 - assigned) * 100)}% of the document's text is in no question, option, solution or group`,
+    });
+  }
+  return assigned;
+}
+
+/** The id the caller gave, or one made from the file's hash. */
+function documentId(bytes: Uint8Array, opts: ParseOptions): string {
+  return opts.documentId ?? `docx-${createHash('sha256').update(bytes).digest('hex').slice(0, 24)}`;
+}
+
+/** Parses a .docx file into the contract's QAS output. Throws DocxError for a hostile or corrupt file. */
+export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput {
+  const started = performance.now();
+  const model = buildModel(readDocxPackage(bytes, opts.limits));
+  const structure = buildStructure(model.blocks);
+  const keys = keyLookup(structure.keys);
+  const warnings: Warning[] = [];
+  const dgnl = isDgnl(model);
+  settleQuestions(structure, keys);
   const convention = documentConvention(structure.questions, keys);
   const answers = structure.questions.map((q) => resolveAnswer(q, keys, convention));
   const questions = structure.questions.map((q, i) => {
@@ -129,16 +165,10 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
   const groups = structure.groups.map(groupItem);
   fieldWarnings(questions, warnings);
   const textChars = documentChars(model);
-  const assigned = textChars === 0 ? 1 : Math.min(1, assignedChars(questions, groups) / textChars);
-  if (assigned < UNREAD_WARNING) {
-    warnings.push({
-      code: 'DOCX_NATIVE_TEXT_UNREAD',
-      message: `${Math.round((1 - assigned) * 100)}% of the document's text is in no question, option, solution or group`,
-    });
-  }
+  const assigned = assignedShare(questions, groups, textChars, warnings);
   const byType = countBy(questions.map((q) => q.type as string));
   return {
-    document_id: opts.documentId ?? `docx-${createHash('sha256').update(bytes).digest('hex').slice(0, 24)}`,
+    document_id: documentId(bytes, opts),
     latency_ms: Math.round((performance.now() - started) * 100) / 100,
     questions,
     groups,

@@ -35,19 +35,32 @@ function listItemContext(cur: QDraft | null): boolean {
   return cur.labelKind !== 'bare' && cur.labelKind !== 'implicit' && !answered(cur);
 }
 
-// A bare number starts a question only where one is expected: a little after the last number (a deleted question
-// leaves a gap), or 1 after a finished question.
+/** After a blank paragraph, or at the top of its own table: where the next question's number may stand. */
+function atBoundary(st: State, line: Line): boolean {
+  return st.gap || (line.cell !== undefined && line.cell.row === 0 && line.cell.col <= 1);
+}
+
+/** In a list item's context, the number is a list item: a solution's numbered list runs on, but the next question's
+ * number after a blank paragraph or at the top of its own table does not. */
+function listItemNumber(st: State, n: number, line: Line): boolean {
+  if (!listItemContext(st.cur)) return false;
+  const last = lastNumber(st);
+  const next = n === last + 1 || n === last;
+  return !(atBoundary(st, line) && next && st.cur?.mode === 'solution');
+}
+
+/** A little after the last number (a deleted question leaves a gap), or 1 after a finished question; a number used
+ * twice (a teacher's slip) after a finished question and a blank paragraph is the next question. */
+function expectedNumber(st: State, n: number): boolean {
+  const last = lastNumber(st);
+  const finished = !st.cur || answered(st.cur);
+  return (n > last && n <= last + 3) || (n === 1 && finished) || (n === last && st.gap && finished);
+}
+
+// A bare number starts a question only where one is expected.
 function bareAllowed(st: State, n: number, line: Line): boolean {
   if (st.questions.length === 0) return true;
-  const last = lastNumber(st);
-  // a solution's numbered list runs on; the next question's number after a blank paragraph or at the top of its own
-  // table does not
-  const boundary = st.gap || (line.cell !== undefined && line.cell.row === 0 && line.cell.col <= 1);
-  const next = n === last + 1 || n === last;
-  if (listItemContext(st.cur) && !(boundary && next && st.cur?.mode === 'solution')) return false;
-  const finished = !st.cur || answered(st.cur);
-  // a number used twice (a teacher's slip) after a finished question and a blank paragraph is the next question
-  return (n > last && n <= last + 3) || (n === 1 && finished) || (n === last && st.gap && finished);
+  return !listItemNumber(st, n, line) && expectedNumber(st, n);
 }
 
 function wordStart(st: State, line: Line): Start | null {
@@ -60,14 +73,21 @@ function wordStart(st: State, line: Line): Start | null {
   return { number: n > 999 ? lastNumber(st) + 1 : n, rest: word[0].length, kind: 'word' };
 }
 
+/** Under the list-options reading, the number of a Word-numbered item under a typed question, or null. */
+function listNumber(st: State, line: Line): number | null {
+  const q = st.cur;
+  if (!st.reading.listOptions || !q || !line.auto || q.labelKind === 'auto' || q.labelKind === 'implicit') return null;
+  const n = AUTO_QUESTION_LABEL_RE.exec(line.auto.label)?.[1];
+  return n === undefined ? null : Number(n);
+}
+
 /** Under the list-options reading, a Word-numbered item counting 1, 2, 3 under a typed question is its option. */
 export function listOption(st: State, line: Line): boolean {
+  const n = listNumber(st, line);
   const q = st.cur;
-  if (!st.reading.listOptions || !q || !line.auto || q.labelKind === 'auto' || q.labelKind === 'implicit') return false;
-  const n = AUTO_QUESTION_LABEL_RE.exec(line.auto.label)?.[1];
-  if (n === undefined) return false;
-  if (q.options.length === 0) return Number(n) === 1 && q.subs.length === 0 && q.mode === 'stem';
-  return q.lettersByOrder === 'list' && Number(n) === q.options.length + 1;
+  if (n === null || !q) return false;
+  if (q.options.length === 0) return n === 1 && q.subs.length === 0 && q.mode === 'stem';
+  return q.lettersByOrder === 'list' && n === q.options.length + 1;
 }
 
 /** Under the typed-labels reading, a Word-numbered item right after a lettered option list, or after such an item,

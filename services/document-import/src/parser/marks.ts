@@ -244,9 +244,14 @@ function rareFeatures(segs: Seg[]): { rare: Set<Feature>; total: number } {
   return { rare: new Set(rare), total };
 }
 
+/** A stem that may hold a fill-in answer: no options or statements, no points, no essay. */
+function fillIn(q: QDraft): boolean {
+  return q.options.length === 0 && q.subs.length === 0 && q.points === null && q.partHint !== 'ESSAY';
+}
+
 /** The words of a stem without options that wear a colour, underline or highlight the rest of the stem lacks. */
 export function fromStemMark(q: QDraft, allowed: Feature[] = []): string | null {
-  if (q.options.length > 0 || q.subs.length > 0 || q.points !== null || q.partHint === 'ESSAY') return null;
+  if (!fillIn(q)) return null;
   const segs = q.stem.flatMap((l) => l.segs).filter((s) => s.kind === 'text');
   const { rare: all, total } = rareFeatures(segs);
   // where the document keys its options by a look, only that look marks a fill-in answer

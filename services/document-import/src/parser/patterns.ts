@@ -29,13 +29,46 @@ const ARROWS = /(?:(?:[→⇒➔➜=>✅✓✔☑-]\uFE0F?)+\s*)/.source;
 /** A key line: `Đáp án: C`, `Chọn C`, `ANSWER: X`, `Correct Answer : A`, `→ Answer: B`, `Key: B`, `Trả lời: 36`,
  * `Richtige Antwort: A`, `Risposta: B`. */
 export const ANSWER_RE = new RegExp(`^\\s*${ARROWS}?${ANSWER_WORDS}(?!\\p{L})\\s*(?:([:.-])\\s*)?(\\S.*)$`, 'iu');
-/** A key field left empty (`Answer:`, `Đáp án: ____`): the question is laid out for a key that was not written. */
-export const ANSWER_PLACEHOLDER_RE = new RegExp(`^\\s*${ARROWS}?${ANSWER_WORDS}\\s*[:.]?[\\s_.…]*$`, 'iu');
+/** A key field left empty (`Answer:`, `Đáp án: ____`): the question is laid out for a key that was not written. A
+ * colon after blanks, then blanks, dots and rules (a `.` is one of them): no blank run is shared by two quantifiers. */
+export const ANSWER_PLACEHOLDER_RE = new RegExp(`^\\s*${ARROWS}?${ANSWER_WORDS}(?:\\s*:)?[\\s_.…]*$`, 'iu');
 /** A bare arrow and its answer on a line of their own: `→ B`, `=> Sai`, `→ Đồng Khởi`. */
 export const ARROW_KEY_RE = /^\s*(?:→|⇒|➔|➜|=>|->)\s*(\S.{0,79})$/u;
-/** A key typed at the end of a stem or statement after an arrow: `… năm 1962. → Sai (Đáp án đúng: 1963.)`. */
-export const TRAILING_ARROW_KEY_RE =
-  /\s(?:→|⇒|➔|➜|=>)\s*(Đúng|Sai|True|False|Richtig|Falsch|Vero|Falso|[A-G])(?![\p{L}\d])\s*[.;]?\s*(.*)$/u;
+/** The arrow and key of a key typed at the end of a stem (trailingArrowKey reads what follows). */
+const TRAILING_ARROW_RE = /\s(?:→|⇒|➔|➜|=>)\s*(Đúng|Sai|True|False|Richtig|Falsch|Vero|Falso|[A-G])(?![\p{L}\d])/gu;
+/** The line terminators, which `.` does not match. */
+const LINE_BREAKS = '\n\r\u2028\u2029';
+
+export interface TrailingKey {
+  /** where the blank before the arrow is */
+  index: number;
+  /** the key after the arrow: a truth value or a letter */
+  key: string;
+  /** the text after the key and its `.` or `;` (the solution), to the end of the line */
+  rest: string;
+}
+
+/** A key typed at the end of a stem or statement after an arrow: `… năm 1962. → Sai (Đáp án đúng: 1963.)`. By hand:
+ * as one pattern, the blanks around the `.` after the key were shared by three quantifiers, and each arrow before a
+ * line break rescanned the rest of the text. */
+export function trailingArrowKey(text: string): TrailingKey | null {
+  const lastBreak = Math.max(...[...LINE_BREAKS].map((c) => text.lastIndexOf(c)));
+  TRAILING_ARROW_RE.lastIndex = 0;
+  for (let m = TRAILING_ARROW_RE.exec(text); m; m = TRAILING_ARROW_RE.exec(text)) {
+    const rest = afterKey(text.slice(m.index + m[0].length));
+    // the rest runs to the end of the text, on one line
+    if (text.length - rest.length > lastBreak) return { index: m.index, key: m[1]!, rest };
+    TRAILING_ARROW_RE.lastIndex = m.index + 1;
+  }
+  return null;
+}
+
+/** The text after a trailing key, past blanks, a `.` or `;`, and blanks. */
+function afterKey(tail: string): string {
+  const rest = tail.trimStart();
+  return rest.startsWith('.') || rest.startsWith(';') ? rest.slice(1).trimStart() : rest;
+}
+
 /** A question introduced by its word without a number (`Question: …`, `Câu hỏi: …`): numbered in sequence. */
 export const UNNUMBERED_QUESTION_RE = /^\s*(?:Question|Câu\s*hỏi|Frage|Domanda|Pregunta)\s*:\s*(?=\S)/iu;
 /** An item's metadata (`Difficulty: Medium`, `Category: …`, `Độ khó: …`): neither stem nor solution. */
@@ -78,8 +111,12 @@ export const MARK_SUFFIX_RE = /[✅✓✔☑]\uFE0F?\s*$/u;
  * or ticked box marks the answer. */
 export const BOX_OPTION_RE = /^\s*([☐☑☒□■▢○●◯◉❍❏❑])\uFE0F?\s*(?=\S)/u;
 export const CHECKED_BOXES = '☑☒■●◉';
-/** A letter alone on its line (`B`, `(C)`) after a question's options: its key. */
-export const LONE_LETTER_RE = /^\s*\(?([A-G])\)?\s*\.?\s*$/u;
+const LONE_LETTER_RE = /^\(?([A-G])\)?(?:\s*\.)?$/u;
+
+/** A letter alone on its line (`B`, `(C)`, `D .`) after a question's options: its key. Tested on the trimmed line. */
+export function loneLetter(text: string): string | undefined {
+  return LONE_LETTER_RE.exec(text.trim())?.[1];
+}
 
 export type PartHint = 'CHOICE' | 'TRUE_FALSE' | 'SHORT' | 'ESSAY' | null;
 

@@ -177,9 +177,10 @@ function keyOrExam(st: State, t: Table, handleLine: LineHandler): boolean {
 
 // ---- any other table: its cells are lines of the stream ----
 
-/** A cell that holds only a label: `A.`, `(b)`, `3`, `12.`, `Câu 4`, `Question 4 –`. */
+/** A cell that holds only a label: `A.`, `(b)`, `3`, `12.`, `Câu 4`, `Question 4 –`. Tested on the trimmed text: no
+ * blank run is left for two quantifiers to share. */
 const LABEL_CELL_RE =
-  /^\s*\*?\s*(?:\(?[A-Ga-g]\s*[.):]?\)?|\d{1,3}\s*[.):]?|(?:Câu|Question|Q)\s*\d{1,3}\s*[.:)–-]?)\s*$/u;
+  /^(?:\*\s*)?(?:\(?[A-Ga-g](?:\s*(?:[.):]\)?|\)))?|\d{1,3}(?:\s*[.):])?|(?:Câu|Question|Q)\s*\d{1,3}(?:\s*[.:)–-])?)$/u;
 
 function cellHasContent(cell: Cell): boolean {
   if (cellText(cell) !== '' || cell.some((p) => p.autoLabel !== undefined)) return true;
@@ -203,7 +204,7 @@ function rowLines(t: Table, row: Table['rows'][number], r: number): Line[] {
       .filter((x) => x.kind === 'text')
       .map((x) => x.text)
       .join('');
-    if (out.length === 0 && label === null && LABEL_CELL_RE.test(text) && c < row.length - 1) {
+    if (out.length === 0 && label === null && LABEL_CELL_RE.test(text.trim()) && c < row.length - 1) {
       label = [
         ...cellLines(cell)
           .flatMap((l) => l.segs)
@@ -228,37 +229,50 @@ function tableLines(t: Table): Line[] {
   return t.rows.flatMap((row, r) => rowLines(t, row, r));
 }
 
+/** A line that opens with a question label: worded, unnumbered, or a number and a tab before a word. */
+function questionLabelled(text: string): boolean {
+  return QUESTION_RE.test(text) || UNNUMBERED_QUESTION_RE.test(text) || /^\s*\d{1,3}[.)]?\t\p{L}/u.test(text);
+}
+
+/** The letter of the option or statement label a line opens with (a star before it aside), upper-cased. */
+function optionLetter(text: string): string | undefined {
+  const t = text.replace(/^\s*\*\s*/, '');
+  return OPTION_START_RE.exec(t)?.[1] ?? SUB_RE.exec(t)?.[1]?.toUpperCase();
+}
+
 /** The table holds questions or options: a question label or options in sequence (A, B) start its lines. */
 function holdsQuestions(lines: Line[]): boolean {
   let next = 'A';
   for (const l of lines) {
-    if (QUESTION_RE.test(l.text) || UNNUMBERED_QUESTION_RE.test(l.text) || /^\s*\d{1,3}[.)]?\t\p{L}/u.test(l.text))
-      return true;
-    const text = l.text.replace(/^\s*\*\s*/, '');
-    const opt = OPTION_START_RE.exec(text)?.[1] ?? SUB_RE.exec(text)?.[1]?.toUpperCase();
-    if (opt === next) next = String.fromCharCode(next.charCodeAt(0) + 1);
+    if (questionLabelled(l.text)) return true;
+    if (optionLetter(l.text) === next) next = String.fromCharCode(next.charCodeAt(0) + 1);
     if (next === 'C') return true;
   }
   return false;
 }
 
+/** A table that is neither questions nor options: its rows are text of the current question, or of the group. */
+function tableText(st: State, t: Table): void {
+  const lines = t.rows.map((r) => rowLine(t, r));
+  const q = st.cur;
+  if (q) {
+    q.tables++;
+    pushAll(q.stem, lines);
+  } else if (st.group) pushAll(st.group.content, lines);
+}
+
+/** A table: a key or whole exam, a true/false statements table, cells that hold questions or options, or text. */
 export function handleTable(st: State, t: Table, handleLine: LineHandler): void {
-  if (keyOrExam(st, t, handleLine)) return;
-  if (st.cur && trueFalseTable(st.cur, t)) return;
+  if (keyOrExam(st, t, handleLine) || (st.cur && trueFalseTable(st.cur, t))) return;
   const stream = tableLines(t);
   if (holdsQuestions(stream)) {
     st.conventions.add('table-cells');
     for (const l of stream) handleLine(st, l);
     return;
   }
-  const q = st.cur;
-  if (q && isOptionTable(t)) {
+  if (st.cur && isOptionTable(t)) {
     for (const cell of t.rows.flat()) cell.flatMap(paraLines).forEach((l) => handleLine(st, l));
     return;
   }
-  const lines = t.rows.map((r) => rowLine(t, r));
-  if (q) {
-    q.tables++;
-    pushAll(q.stem, lines);
-  } else if (st.group) pushAll(st.group.content, lines);
+  tableText(st, t);
 }

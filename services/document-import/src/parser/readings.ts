@@ -1,0 +1,87 @@
+// Which reading of the layout explains the document best (structure.ts reads it one way), and numbered section titles
+// corrected after the fact.
+import type { QDraft, Reading, Structure } from './drafts.js';
+import type { Line } from './lines.js';
+import { readStructure } from './structure.js';
+import { type Block, pushAll } from './types.js';
+
+/** The question has a shape: options, statements, a key or an empty key field. */
+function shaped(q: QDraft): boolean {
+  return q.options.length >= 2 || q.subs.length >= 2 || q.answerLines.length > 0 || q.keyField === true;
+}
+
+/** Short, with no question mark, colon or blank at its end, every letter bold: a section title. */
+function headingLike(line: Line, from: number): boolean {
+  const text = line.text.slice(from).trim();
+  const words = text.split(/\s+/u).filter(Boolean).length;
+  if (words === 0 || words > 8 || /[?:;…_)\]]$/u.test(text)) return false;
+  return line.segs.every((s) => s.kind !== 'text' || s.text.trim() === '' || s.bold);
+}
+
+/** A bare-labelled question without points that opens with what looks like a section title. */
+function titled(q: QDraft): boolean {
+  const first = q.stem[0];
+  return q.labelKind === 'bare' && first !== undefined && headingLike(first, 0) && q.points === null;
+}
+
+/** Whether a titled question stays: a title over a stem is taken out of the stem; a title that is all a question
+ * without a shape has (and no essay) is a heading, and no question. */
+function keepsTitled(s: Structure, q: QDraft): boolean {
+  if (shaped(q) && q.stem.length > 1) {
+    s.headings.push(q.stem.shift()!);
+    return true;
+  }
+  if (shaped(q) || q.partHint === 'ESSAY') return true;
+  pushAll(s.headings, q.stem);
+  return false;
+}
+
+/**
+ * Numbered section titles (`1. Concepts of Ethics`, `2. Quiz-Poster`) read like bare question labels. Where most
+ * questions have a shape, a bare-labelled one that opens with such a title is corrected: a title over a stem that
+ * follows is taken out of the stem; a title that is all the question has, with no shape, is no question.
+ */
+function numberedHeadings(s: Structure): Structure {
+  if (s.questions.length < 3 || s.questions.filter(shaped).length < 0.75 * s.questions.length) return s;
+  const keep = s.questions.filter((q) => !titled(q) || keepsTitled(s, q));
+  if (keep.length === s.questions.length) return s;
+  keep.forEach((q, i) => (q.id = `q${i + 1}`));
+  return { ...s, questions: keep };
+}
+
+function read(blocks: Block[], reading: Reading): Structure {
+  return numberedHeadings(readStructure(blocks, reading));
+}
+
+/** How well a reading explains the document: questions that have a shape (options, statements or a key) count, the
+ * ones left without one count against it. */
+function score(s: Structure): number {
+  let n = 0;
+  for (const q of s.questions) n += shaped(q) ? 1 : -0.25;
+  return n;
+}
+
+const BASE: Reading = { listOptions: false, typedOnly: false };
+const CANDIDATES: Reading[] = [
+  { listOptions: true, typedOnly: false },
+  { listOptions: false, typedOnly: true },
+  { listOptions: true, typedOnly: true },
+];
+
+/** Reads the document under each candidate reading that can make a difference and keeps the one that explains it
+ * best (the first, the plain reading, on a tie). */
+export function buildStructure(blocks: Block[]): Structure {
+  let best = read(blocks, BASE);
+  if (!blocks.some((b) => b.kind === 'p' && b.autoLabel !== undefined)) return best;
+  let bestScore = score(best);
+  // the typed-labels reading only where the plain reading found more typed questions than Word-numbered ones
+  const auto = best.questions.filter((q) => q.labelKind === 'auto').length;
+  const typed = best.questions.filter((q) => q.labelKind === 'word' || q.labelKind === 'bare').length;
+  for (const reading of CANDIDATES) {
+    if (reading.typedOnly && typed <= auto) continue;
+    const s = read(blocks, reading);
+    const n = score(s);
+    if (n > bestScore) [best, bestScore] = [s, n];
+  }
+  return best;
+}

@@ -1,0 +1,134 @@
+// Opening a question (labels.ts finds where one starts): a labelled one, the next block of a label-free document, or
+// an unlabelled one where option A or statement a) comes again, its stem taken back from where it went.
+import type { LabeledDraft, QDraft, State } from './drafts.js';
+import { groupOf } from './groups.js';
+import { trailingKey } from './keyfields.js';
+import { lastNumber, questionStart, type Start } from './labels.js';
+import { sliceSegs, type Line } from './lines.js';
+import { splitInline, takeOptions, takeSub } from './options.js';
+import { BARE_QUESTION_RE, METADATA_RE, OPTION_START_RE, POINTS_RE, SUB_RE } from './patterns.js';
+import { pushAll } from './types.js';
+
+function newQuestion(st: State, line: Line, start: Start): QDraft {
+  const points = POINTS_RE.exec(line.text);
+  const q: QDraft = {
+    id: `q${st.questions.length + 1}`,
+    number: start.number,
+    labelKind: start.kind,
+    part: st.part,
+    partHint: st.partHint,
+    group_id: groupOf(st, start.number),
+    stem: [],
+    options: [],
+    subs: [],
+    answerLines: [],
+    meta: [],
+    solution: [],
+    tables: 0,
+    points: points ? Number(points[1]!.replace(',', '.')) : null,
+    tfTable: null,
+    para_start: line.para,
+    para_end: line.para,
+    mode: 'stem',
+  };
+  st.questions.push(q);
+  st.conventions.add(`label:${start.kind}`);
+  if (start.kind === 'word' && /^\s*(?:Câu|Bài)/iu.test(line.text)) st.vietnamese = true;
+  st.cur = q;
+  st.group = null;
+  st.loose = [];
+  st.looseGap = 0;
+  const rest = { ...line, segs: sliceSegs(line.segs, start.rest, line.text.length), auto: undefined };
+  rest.text = line.text.slice(start.rest).replace(/^\s*[.:]\s*/, '');
+  if (rest.text.trim() !== '' || rest.segs.some((s) => s.kind !== 'text')) {
+    if (METADATA_RE.test(rest.text)) {
+      q.meta.push(rest);
+      return q;
+    }
+    if (line.cell) q.stemCell = line.cell;
+    if (!takeOptions(q, rest) && !splitInline(q, rest)) q.stem.push(trailingKey(q, rest));
+  }
+  return q;
+}
+
+/** A question without a label: its stem is the text since the previous question's last option or a heading. */
+function implicitQuestion(st: State, stem: Line[]): QDraft {
+  // the stem may open with the number that was read as a solution's list item: options under it confirm the label
+  const bare = BARE_QUESTION_RE.exec(stem[0]!.text);
+  const n = bare ? Number(bare[1]) : 0;
+  const labelled = bare && (n === lastNumber(st) + 1 || n === 1);
+  const start: Start = labelled
+    ? { number: n, rest: bare[0].length, kind: 'bare' }
+    : { number: lastNumber(st) + 1, rest: 0, kind: 'implicit' };
+  const q = newQuestion(st, stem[0]!, start);
+  pushAll(q.stem, stem.slice(1));
+  return q;
+}
+
+/** The option or statement list a question is in the middle of, if any. */
+export function openList(q: QDraft | null): LabeledDraft[] | null {
+  if (q?.mode === 'options') return q.options;
+  return q?.mode === 'subs' ? q.subs : null;
+}
+
+/** Before the first question: the text since the last blank paragraph (a title and instructions stand above it). */
+function looseStem(st: State): Line[] {
+  return st.looseGap > 0 && st.looseGap < st.loose.length ? st.loose.slice(st.looseGap) : st.loose;
+}
+
+/** After an explanation: its last paragraph, when it is not the explanation's first. */
+function lastSolutionParagraph(cur: QDraft): Line[] {
+  if (cur.solution.length < 2) return [];
+  const para = cur.solution.at(-1)!.para;
+  let from = cur.solution.length;
+  while (from > 1 && cur.solution[from - 1]!.para === para) from--;
+  return from > 0 && cur.solution[from - 1]!.para !== para ? cur.solution.splice(from) : [];
+}
+
+/** The text that would be the stem of an unlabelled question starting here, taken back from where it went. */
+function stemBefore(st: State): Line[] {
+  const cur = st.cur;
+  if (!cur) return looseStem(st);
+  const list = openList(cur);
+  if (list && list.length >= 2) {
+    const last = list.at(-1)!;
+    return last.more.splice(last.gap);
+  }
+  // after a key line (Aiken: "ANSWER: B", then the next question's text with no number)
+  if (cur.mode === 'answered') return cur.solution.splice(cur.answeredAt ?? cur.solution.length);
+  return cur.mode === 'solution' ? lastSolutionParagraph(cur) : [];
+}
+
+/** The label that may restart a question: option `A` (a star before it aside), or statement `a`. */
+function restartLabel(line: Line): 'A' | 'a' | null {
+  const star = line.text.replace(/^\s*\*\s*/, '');
+  if (OPTION_START_RE.exec(star)?.[1] === 'A') return 'A';
+  return SUB_RE.exec(star)?.[1] === 'a' ? 'a' : null;
+}
+
+/** A statement a) under a stem that has none yet is the stem's own; after a solution, an `a)` starts a question only
+ * in the paragraph of its stem (a solution's own a), b) are its text). */
+function ownStatement(cur: QDraft | null, line: Line): boolean {
+  if (!cur) return false;
+  return cur.mode === 'stem' || (cur.mode === 'solution' && cur.solution.at(-1)?.para !== line.para);
+}
+
+/** Option A again after a finished option list, after a key line, or after loose text: a new, unlabelled question. */
+function restartsQuestion(st: State, line: Line): boolean {
+  const label = restartLabel(line);
+  if (label === null || (label === 'a' && ownStatement(st.cur, line))) return false;
+  const stem = stemBefore(st);
+  if (stem.length === 0) return false;
+  st.conventions.add('label:implicit');
+  const q = implicitQuestion(st, stem);
+  return label === 'A' ? takeOptions(q, line) : takeSub(q, line);
+}
+
+/** A new question: labelled, unlabelled after a finished one, or the next block of a label-free document. */
+export function startsQuestion(st: State, line: Line): boolean {
+  const start = questionStart(st, line);
+  if (start) newQuestion(st, line, start);
+  else if (st.blocks && !st.cur) implicitQuestion(st, [line]);
+  else return restartsQuestion(st, line);
+  return true;
+}
