@@ -137,7 +137,11 @@ export function ownLetterKeys(questions: QDraft[]): void {
   const choice = questions.filter((q) => q.options.length >= 2);
   const single = choice.filter((q) => q.options.filter(ownLetter).length === 1);
   if (single.length === 0 || single.length < 0.3 * choice.length) return;
-  for (const q of single) markOwnLetter(q.options.find(ownLetter)!);
+  for (const q of single) {
+    const d = q.options.find(ownLetter)!;
+    markOwnLetter(d);
+    (q.removedKeys ??= []).push(`${d.label} typed after option ${d.label}`);
+  }
 }
 
 /** What the document uses as its key, learnt from the questions without a key of their own. */

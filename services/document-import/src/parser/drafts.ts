@@ -38,8 +38,6 @@ export interface QDraft {
   answerLines: string[];
   /** a key field was laid out but left empty (`Answer:`): the question looks keyed */
   keyField?: boolean;
-  /** metadata lines (`Difficulty: Hard`), kept out of the stem and the solution */
-  meta: Line[];
   /** keys removed from the student-visible text (`… → Sai`), as found */
   removedKeys?: string[];
   solution: Line[];
@@ -75,8 +73,6 @@ export interface GroupDraft {
 
 export interface Structure {
   questions: QDraft[];
-  /** lines read as headings after the fact (a numbered section title that looked like a question label) */
-  headings: Line[];
   groups: GroupDraft[];
   keys: KeyEntry[];
   /** the conventions met on the way (`label:bare`, `options:bullets`, `exam-table`…), for the document's stats */
@@ -95,7 +91,7 @@ export interface Reading {
   typedOnly: boolean;
 }
 
-export interface State extends Omit<Structure, 'headings'> {
+export interface State extends Structure {
   reading: Reading;
   cur: QDraft | null;
   group: GroupDraft | null;

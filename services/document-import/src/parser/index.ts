@@ -14,7 +14,7 @@ import { noQuestionsError } from './empty.js';
 import { buildModel, type DocModel } from './model.js';
 import { groupItem, questionItem } from './output.js';
 import { readDocxPackage } from './package.js';
-import type { Structure } from './drafts.js';
+import type { QDraft, Structure } from './drafts.js';
 import { buildStructure } from './readings.js';
 import { plainSeg, type Warning } from './types.js';
 import type { DocxLimits } from './package.js';
@@ -79,7 +79,16 @@ function documentWarnings(answers: Resolved[], model: DocModel, warnings: Warnin
 }
 
 // Every question without an answer is named, but an essay the document declares one (points, an essay part).
-function questionWarnings(id: string, a: Resolved, item: Record<string, unknown>, warnings: Warning[]): void {
+function questionWarnings(q: QDraft, a: Resolved, item: Record<string, unknown>, warnings: Warning[]): void {
+  const id = q.id;
+  // a key written in the student-visible text was taken out of it: the teacher sees what and where
+  for (const key of q.removedKeys ?? []) {
+    warnings.push({
+      code: 'DOCX_NATIVE_KEY_REMOVED',
+      message: `key "${key.slice(0, 60)}" taken out of the question text`,
+      question_id: id,
+    });
+  }
   if (a.conflict) warnings.push({ code: 'DOCX_NATIVE_ANSWER_CONFLICT', message: a.conflict, question_id: id });
   const declaredEssay = item.type === 'ESSAY' && (item.type_confidence as number) >= 0.9;
   if (!a.evidence && !declaredEssay) {
@@ -157,7 +166,7 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
   const questions = structure.questions.map((q, i) => {
     const a = answers[i]!;
     const item = questionItem(q, a, warnings, dgnl);
-    questionWarnings(q.id, a, item, warnings);
+    questionWarnings(q, a, item, warnings);
     return item;
   });
   if (questions.length === 0) throw noQuestionsError(model.blocks);

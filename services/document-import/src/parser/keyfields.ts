@@ -31,11 +31,10 @@ export function takeExplanation(st: State, q: QDraft, line: Line): boolean {
   return true;
 }
 
-/** A metadata line (`Difficulty: Hard`) once the question has begun: kept apart from its text. */
+/** A metadata line (`Difficulty: Hard`) once the question has begun: kept out of its text (no field holds it). */
 function takeMetadata(q: QDraft, line: Line): boolean {
   if (!METADATA_RE.test(line.text)) return false;
   if (q.stem.length === 0 && q.options.length === 0 && q.mode === 'stem') return false;
-  q.meta.push(line);
   return true;
 }
 

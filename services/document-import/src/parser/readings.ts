@@ -3,7 +3,7 @@
 import type { QDraft, Reading, Structure } from './drafts.js';
 import type { Line } from './lines.js';
 import { readStructure } from './structure.js';
-import { type Block, pushAll } from './types.js';
+import type { Block } from './types.js';
 
 /** The question has a shape: options, statements, a key or an empty key field. */
 function shaped(q: QDraft): boolean {
@@ -26,13 +26,12 @@ function titled(q: QDraft): boolean {
 
 /** Whether a titled question stays: a title over a stem is taken out of the stem; a title that is all a question
  * without a shape has (and no essay) is a heading, and no question. */
-function keepsTitled(s: Structure, q: QDraft): boolean {
+function keepsTitled(q: QDraft): boolean {
   if (shaped(q) && q.stem.length > 1) {
-    s.headings.push(q.stem.shift()!);
+    q.stem.shift();
     return true;
   }
   if (shaped(q) || q.partHint === 'ESSAY') return true;
-  pushAll(s.headings, q.stem);
   return false;
 }
 
@@ -43,7 +42,7 @@ function keepsTitled(s: Structure, q: QDraft): boolean {
  */
 function numberedHeadings(s: Structure): Structure {
   if (s.questions.length < 3 || s.questions.filter(shaped).length < 0.75 * s.questions.length) return s;
-  const keep = s.questions.filter((q) => !titled(q) || keepsTitled(s, q));
+  const keep = s.questions.filter((q) => !titled(q) || keepsTitled(q));
   if (keep.length === s.questions.length) return s;
   keep.forEach((q, i) => (q.id = `q${i + 1}`));
   return { ...s, questions: keep };

@@ -22,7 +22,6 @@ function newQuestion(st: State, line: Line, start: Start): QDraft {
     options: [],
     subs: [],
     answerLines: [],
-    meta: [],
     solution: [],
     tables: 0,
     points: points ? Number(points[1]!.replace(',', '.')) : null,
@@ -41,10 +40,7 @@ function newQuestion(st: State, line: Line, start: Start): QDraft {
   const rest = { ...line, segs: sliceSegs(line.segs, start.rest, line.text.length), auto: undefined };
   rest.text = line.text.slice(start.rest).replace(/^\s*[.:]\s*/, '');
   if (rest.text.trim() !== '' || rest.segs.some((s) => s.kind !== 'text')) {
-    if (METADATA_RE.test(rest.text)) {
-      q.meta.push(rest);
-      return q;
-    }
+    if (METADATA_RE.test(rest.text)) return q;
     if (line.cell) q.stemCell = line.cell;
     if (!takeOptions(q, rest) && !splitInline(q, rest)) q.stem.push(trailingKey(q, rest));
   }

@@ -197,5 +197,5 @@ export function readStructure(blocks: Block[], reading: Reading): Structure {
     }
   }
   const { questions, groups, keys, conventions, vietnamese } = st;
-  return { questions, groups, keys, conventions, vietnamese, headings: [] };
+  return { questions, groups, keys, conventions, vietnamese };
 }

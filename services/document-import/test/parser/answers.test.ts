@@ -43,6 +43,29 @@ describe('docx parser: answers', () => {
     expect(codes(out)).to.include('DOCX_NATIVE_DGNL_FALLBACK');
   });
 
+  it('takes a key typed after a statement out of the stem, keys the statement and records the removal', async () => {
+    const { out, qs } = await parse(['Câu 1. Chiến thắng Ấp Bắc diễn ra năm 1962. → Sai (Đáp án đúng: năm 1963.)']);
+    expect(qs[0]!.type).to.equal('TRUE_FALSE_GROUP');
+    expect(qs[0]!.correct_answer).to.deep.equal({ a: false });
+    expect(qs[0]!.content).to.equal('Chiến thắng Ấp Bắc diễn ra năm 1962.');
+    expect(qs[0]!.solution).to.contain('năm 1963');
+    expect(out.warnings.find((w) => w.code === 'DOCX_NATIVE_KEY_REMOVED')?.question_id).to.equal('q1');
+  });
+
+  it('gives a paper whose key fields are empty no answers, a warning each, and keeps the field out of option D', async () => {
+    const lines = [1, 2, 3].flatMap((n) => [
+      `${n}. Which one, ${n}?`,
+      'a) one',
+      'b) two',
+      'c) three',
+      'd) four\n[[b:Answer:]]',
+    ]);
+    const { out, qs } = await parse(lines);
+    expect(qs.map((q) => q.correct_answer)).to.deep.equal([null, null, null]);
+    expect(qs.map((q) => (q.options as { content: string }[]).at(-1)?.content)).to.deep.equal(['four', 'four', 'four']);
+    expect(out.warnings.filter((w) => w.code === 'DOCX_NATIVE_ANSWER_MISSING')).to.have.length(3);
+  });
+
   it('reads a highlighted answer elsewhere as an ordinary single choice', async () => {
     const { out, qs } = await parse(['Câu 1. Thủ đô của Việt Nam?', 'A. Huế\tB. Hà Nội\t[[h:C. z]]\tD. w']);
     expect(qs[0]!.type).to.equal('SINGLE_CHOICE');
