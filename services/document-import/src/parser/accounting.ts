@@ -4,9 +4,24 @@ import type { DocModel } from './model.js';
 import { OPTION_START_RE, QUESTION_RE } from './patterns.js';
 import type { Block, Para, Warning } from './types.js';
 
-/** Letters and digits only: rules of dashes and punctuation carry no text to read. */
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+/** Letters and digits only: rules of dashes and punctuation carry no text to read. Counted in code points, ASCII
+ * without a regular expression (the count runs over every field of the output, and a match array per field is
+ * garbage). */
 function letters(text: string): number {
-  return text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) n++;
+      continue;
+    }
+    const point = text.codePointAt(i)!;
+    if (point > 0xffff) i++;
+    if (LETTER_OR_DIGIT.test(String.fromCodePoint(point))) n++;
+  }
+  return n;
 }
 
 function paraText(p: Para): string {
