@@ -1,7 +1,7 @@
 import type { KeyEntry } from './keys.js';
 import type { CellPlace, Line } from './lines.js';
 import type { PartHint } from './patterns.js';
-import type { Seg } from './types.js';
+import type { Look, Seg } from './types.js';
 
 /** How an option was marked as the answer in its own text: a leading `*`, a trailing check mark, an `x` cell. */
 export type Marker = 'star' | 'check' | 'column' | 'letter';
@@ -14,6 +14,8 @@ export interface LabeledDraft {
   /** index in `more` after the last blank paragraph */
   gap: number;
   marker?: Marker;
+  /** the look of a Word number the option was lettered from (its text holds no label) */
+  labelLook?: Look;
   /** the label was written `a.` rather than `a)` */
   dot?: boolean;
 }

@@ -73,12 +73,27 @@ function wordStart(st: State, line: Line): Start | null {
   return { number: n > 999 ? lastNumber(st) + 1 : n, rest: word[0].length, kind: 'word' };
 }
 
-/** Under the list-options reading, the number of a Word-numbered item under a typed question, or null. */
-function listNumber(st: State, line: Line): number | null {
-  const q = st.cur;
-  if (!st.reading.listOptions || !q || !line.auto || q.labelKind === 'auto' || q.labelKind === 'implicit') return null;
+/** Under the list-options reading, the number of a Word-numbered item, or null. */
+function itemNumber(st: State, line: Line): number | null {
+  if (!st.reading.listOptions || !line.auto) return null;
   const n = AUTO_QUESTION_LABEL_RE.exec(line.auto.label)?.[1];
   return n === undefined ? null : Number(n);
+}
+
+/** The number of a Word-numbered item under a typed question, or under an unlabelled one whose options are such
+ * items; null elsewhere. */
+function listNumber(st: State, line: Line): number | null {
+  const q = st.cur;
+  if (!q || q.labelKind === 'auto' || (q.labelKind === 'implicit' && q.lettersByOrder !== 'list')) return null;
+  return itemNumber(st, line);
+}
+
+/** Under the list-options reading, a Word-numbered item 1 that is no option of the current question, in a document
+ * whose questions have no label (none yet, or the current one has none): the first option of an unlabelled question
+ * whose stem is the text before it. After a labelled question a list is its text or the next questions, not this. */
+export function listRestart(st: State, line: Line): boolean {
+  if (itemNumber(st, line) !== 1 || line.auto!.level !== 0 || listOption(st, line)) return false;
+  return !st.cur || st.cur.labelKind === 'implicit';
 }
 
 /** Under the list-options reading, a Word-numbered item counting 1, 2, 3 under a typed question is its option. */
@@ -105,7 +120,7 @@ export function lettersDone(q: QDraft): boolean {
 }
 
 function autoStart(st: State, line: Line): Start | null {
-  if (listOption(st, line) || explanationItem(st)) return null;
+  if (listOption(st, line) || explanationItem(st) || listRestart(st, line)) return null;
   const auto = line.auto?.level === 0 ? AUTO_QUESTION_LABEL_RE.exec(line.auto.label) : null;
   return auto ? { number: Number(auto[1]), rest: line.auto!.label.length + 1, kind: 'auto' } : null;
 }

@@ -49,6 +49,35 @@ interface OptionLook {
   weak: Set<Feature>;
 }
 
+const BLANK_RE = /^\s$/u;
+const LETTER_RE = /^\p{L}$/u;
+
+const asciiBlank = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+const asciiLetter = (c: number): boolean => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+
+/** The non-blank characters of `text[from, to)` (code points), and those of them that are letters. ASCII is judged
+ * without a regular expression: this runs over every option of the document, twice. */
+function charCounts(text: string, from: number, to: number): { nonBlank: number; letters: number } {
+  let nonBlank = 0;
+  let letters = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if (asciiBlank(c)) continue;
+      nonBlank++;
+      if (asciiLetter(c)) letters++;
+      continue;
+    }
+    const point = text.codePointAt(i)!;
+    if (point > 0xffff) i++;
+    const ch = String.fromCodePoint(point);
+    if (BLANK_RE.test(ch)) continue;
+    nonBlank++;
+    if (LETTER_RE.test(ch)) letters++;
+  }
+  return { nonBlank, letters };
+}
+
 /** Counts, per feature, the non-blank characters of the label's letter and of the body that carry it. */
 class Tally {
   readonly label = new Map<Feature, number>();
@@ -56,13 +85,13 @@ class Tally {
   labelChars = 0;
   bodyChars = 0;
 
-  add(ch: string, inLabel: boolean, looks: Feature[]): void {
-    // in the label only its letter counts: "**B**." is a bold B
-    if (/\s/u.test(ch) || (inLabel && !/\p{L}/u.test(ch))) return;
+  /** `n` counted characters wearing `looks`; in the label only its letters count: "**B**." is a bold B */
+  add(n: number, inLabel: boolean, looks: Feature[]): void {
+    if (n === 0) return;
     const into = inLabel ? this.label : this.body;
-    if (inLabel) this.labelChars++;
-    else this.bodyChars++;
-    for (const f of looks) into.set(f, (into.get(f) ?? 0) + 1);
+    if (inLabel) this.labelChars += n;
+    else this.bodyChars += n;
+    for (const f of looks) into.set(f, (into.get(f) ?? 0) + n);
   }
 
   look(): OptionLook {
@@ -78,13 +107,17 @@ function optionLook(d: LabeledDraft): OptionLook {
   const segs = draftSegs(d);
   const labelEnd = LABEL_RE.exec(segs.map((s) => s.text).join(''))?.[0].length ?? 0;
   const tally = new Tally();
+  if (d.labelLook) tally.add(1, true, features(d.labelLook));
   let at = 0;
   for (const s of segs) {
-    if (s.kind === 'media') at += s.text.length;
-    else {
-      const looks = features(s);
-      for (const ch of s.text) tally.add(ch, (at += ch.length) <= labelEnd, looks);
-    }
+    const start = at;
+    at += s.text.length;
+    if (s.kind === 'media') continue;
+    const looks = features(s);
+    // the label is the characters that end by labelEnd (it never splits a character: it ends at an ASCII mark)
+    const split = Math.min(Math.max(labelEnd - start, 0), s.text.length);
+    tally.add(charCounts(s.text, 0, split).letters, true, looks);
+    tally.add(charCounts(s.text, split, s.text.length).nonBlank, false, looks);
   }
   return tally.look();
 }

@@ -140,6 +140,22 @@ export function takeUnlettered(q: QDraft, line: Line, kind: UnletteredKind): boo
   return true;
 }
 
+/** A Word-numbered item as an option lettered by order: its number is dropped from the text, its look kept (a
+ * teacher may colour the number of the right option). */
+export function takeListItem(q: QDraft, line: Line): boolean {
+  const at = line.auto!.label.length + 1;
+  const body = {
+    ...line,
+    auto: undefined,
+    text: line.text.slice(at),
+    segs: sliceSegs(line.segs, at, line.text.length),
+  };
+  if (!takeUnlettered(q, body, 'list')) return false;
+  const label = line.segs[0];
+  if (label && label.kind === 'text') q.options.at(-1)!.labelLook = label;
+  return true;
+}
+
 export function appendTo(list: LabeledDraft[], line: Line): void {
   list[list.length - 1]!.more.push(line);
 }

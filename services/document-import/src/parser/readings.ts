@@ -52,11 +52,27 @@ function read(blocks: Block[], reading: Reading): Structure {
   return numberedHeadings(readStructure(blocks, reading));
 }
 
+function chars(lines: Line[]): number {
+  return lines.reduce((n, l) => n + l.text.trim().length, 0);
+}
+
+/** Options lettered from a Word list that are on average longer than their stem: a list of questions or paragraphs
+ * under an instruction, not a question's options. */
+function listOfTexts(q: QDraft): boolean {
+  if (q.lettersByOrder !== 'list') return false;
+  const options = q.options.reduce((n, o) => n + o.segs.reduce((m, s) => m + s.text.length, 0) + chars(o.more), 0);
+  return options / q.options.length > chars(q.stem);
+}
+
 /** How well a reading explains the document: questions that have a shape (options, statements or a key) count, the
- * ones left without one count against it. */
+ * ones left without one count against it, and options that read as a list of texts count against it each (every
+ * one is a text the reading explains no better than a question without a shape). */
 function score(s: Structure): number {
   let n = 0;
-  for (const q of s.questions) n += shaped(q) ? 1 : -0.25;
+  for (const q of s.questions) {
+    if (listOfTexts(q)) n -= 0.25 * q.options.length;
+    else n += shaped(q) ? 1 : -0.25;
+  }
   return n;
 }
 

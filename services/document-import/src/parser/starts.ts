@@ -3,9 +3,9 @@
 import type { LabeledDraft, QDraft, State } from './drafts.js';
 import { groupOf } from './groups.js';
 import { trailingKey } from './keyfields.js';
-import { lastNumber, questionStart, type Start } from './labels.js';
+import { lastNumber, listRestart, questionStart, type Start } from './labels.js';
 import { sliceSegs, type Line } from './lines.js';
-import { splitInline, takeOptions, takeSub } from './options.js';
+import { splitInline, takeListItem, takeOptions, takeSub } from './options.js';
 import { BARE_QUESTION_RE, METADATA_RE, OPTION_START_RE, POINTS_RE, SUB_RE } from './patterns.js';
 import { pushAll } from './types.js';
 
@@ -109,8 +109,20 @@ function ownStatement(cur: QDraft | null, line: Line): boolean {
   return cur.mode === 'stem' || (cur.mode === 'solution' && cur.solution.at(-1)?.para !== line.para);
 }
 
+/** Under the list-options reading, a Word-numbered item 1 after loose text or a finished question: an unlabelled
+ * question, the item its first option. */
+function listRestarts(st: State, line: Line): boolean {
+  if (!listRestart(st, line)) return false;
+  const stem = stemBefore(st);
+  if (stem.length === 0) return false;
+  st.conventions.add('label:implicit');
+  st.conventions.add('options:list-numbers');
+  return takeListItem(implicitQuestion(st, stem), line);
+}
+
 /** Option A again after a finished option list, after a key line, or after loose text: a new, unlabelled question. */
 function restartsQuestion(st: State, line: Line): boolean {
+  if (listRestarts(st, line)) return true;
   const label = restartLabel(line);
   if (label === null || (label === 'a' && ownStatement(st.cur, line))) return false;
   const stem = stemBefore(st);

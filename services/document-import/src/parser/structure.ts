@@ -6,7 +6,7 @@ import { loneKey, takeExplanation, takeKeyLine, takeSolution, trailingKey } from
 import { keyLineEntries } from './keys.js';
 import { keyLineValue, keyModeLine } from './keylines.js';
 import { labelFreeBlocks, listOption, midPieces } from './labels.js';
-import { paraLines, sliceSegs, type Line } from './lines.js';
+import { paraLines, type Line } from './lines.js';
 import {
   appendTo,
   markGap,
@@ -16,6 +16,7 @@ import {
   takeGluedA,
   takeOptions,
   takeBoxOption,
+  takeListItem,
   takeSub,
   takeTrailingA,
   takeUnlettered,
@@ -28,15 +29,7 @@ import { type Block, pushAll } from './types.js';
 /** A Word-numbered item taken as an option (the list-options reading): its number is dropped, its letter is its
  * place. */
 function takeListOption(st: State, q: QDraft, line: Line): boolean {
-  if (!listOption(st, line)) return false;
-  const at = line.auto!.label.length + 1;
-  const body = {
-    ...line,
-    auto: undefined,
-    text: line.text.slice(at),
-    segs: sliceSegs(line.segs, at, line.text.length),
-  };
-  if (!takeUnlettered(q, body, 'list')) return false;
+  if (!listOption(st, line) || !takeListItem(q, line)) return false;
   st.conventions.add('options:list-numbers');
   return true;
 }

@@ -122,6 +122,38 @@ describe('docx parser: question labels of real files', () => {
     expect(answers(qs)).to.deep.equal(['A', 'B']);
   });
 
+  it('reads unlabelled stems over Word-numbered options 1) 2) 3), each list its own, the number coloured on the answer', async () => {
+    const item = (instance: number, text: string, mark?: string) => ({
+      auto: 'numeric-paren' as const,
+      text,
+      instance,
+      mark,
+    });
+    const { out, qs } = await parse([
+      'Which planet is largest?',
+      item(1, 'Mars'),
+      item(1, 'Jupiter', 'r'),
+      item(1, 'Venus'),
+      'Which gas do plants take in?',
+      item(2, 'Oxygen'),
+      item(2, 'Helium'),
+      item(2, 'Carbon dioxide', 'r'),
+    ]);
+    expect(stems(qs)).to.deep.equal(['Which planet is largest?', 'Which gas do plants take in?']);
+    expect(optionTexts(qs[1]!)).to.deep.equal(['A:Oxygen', 'B:Helium', 'C:Carbon dioxide']);
+    expect(answers(qs)).to.deep.equal(['B', 'C']);
+    expect(out.stats.conventions).to.include('options:list-numbers');
+    // an instruction over a numbered list of long questions is no question with options
+    const essays = await parse([
+      'Answer the following in full sentences.',
+      item(3, 'Explain what a stylesheet is and why a page would use one.'),
+      'A stylesheet holds the rules that give a page its look.',
+      item(3, 'Explain what a grid system is and how its columns are counted.'),
+      'A grid divides the page into twelve columns.',
+    ]);
+    expect(essays.qs.map((q) => q.type)).to.deep.equal(['ESSAY', 'ESSAY']);
+  });
+
   it('reads the Aiken format: no numbers, each question ended by its ANSWER line', async () => {
     const { qs } = await parse([
       'What is 2 + 2?',
