@@ -91,6 +91,9 @@ export interface Reading {
   /** questions are typed (`34)`, `Câu 2.`): a Word-numbered item never starts one, and after a question's options
    * it is the question's explanation */
   typedOnly: boolean;
+  /** questions have no labels: a bulleted list after text that no question holds (none yet, or an unlabelled one
+   * is done) starts a question, that text its stem and the bullets its options */
+  unlabelledStems?: boolean;
 }
 
 export interface State extends Structure {

@@ -83,9 +83,22 @@ const CANDIDATES: Reading[] = [
   { listOptions: true, typedOnly: true },
 ];
 
+/** Where the best reading found no labelled question and the document has bullets, the reading of unlabelled stems
+ * over bulleted options, when it explains the document better. */
+function unlabelled(blocks: Block[], best: Structure): Structure {
+  if (best.questions.some((q) => q.labelKind !== 'implicit')) return best;
+  if (!blocks.some((b) => b.kind === 'p' && b.bullet === true)) return best;
+  const s = read(blocks, { ...BASE, unlabelledStems: true });
+  return score(s) > score(best) ? s : best;
+}
+
 /** Reads the document under each candidate reading that can make a difference and keeps the one that explains it
  * best (the first, the plain reading, on a tie). */
 export function buildStructure(blocks: Block[]): Structure {
+  return unlabelled(blocks, labelReadings(blocks));
+}
+
+function labelReadings(blocks: Block[]): Structure {
   let best = read(blocks, BASE);
   if (!blocks.some((b) => b.kind === 'p' && b.autoLabel !== undefined)) return best;
   let bestScore = score(best);

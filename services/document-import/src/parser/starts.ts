@@ -5,7 +5,7 @@ import { groupOf } from './groups.js';
 import { trailingKey } from './keyfields.js';
 import { lastNumber, listRestart, questionStart, type Start } from './labels.js';
 import { sliceSegs, type Line } from './lines.js';
-import { splitInline, takeListItem, takeOptions, takeSub } from './options.js';
+import { splitInline, takeListItem, takeOptions, takeSub, takeUnlettered } from './options.js';
 import { BARE_QUESTION_RE, METADATA_RE, OPTION_START_RE, POINTS_RE, SUB_RE } from './patterns.js';
 import { pushAll } from './types.js';
 
@@ -120,9 +120,28 @@ function listRestarts(st: State, line: Line): boolean {
   return takeListItem(implicitQuestion(st, stem), line);
 }
 
+/** Under the unlabelled-stems reading, where a bullet starts a question: before any, or after an unlabelled one
+ * whose options are followed by text (its key, its explanation, the next stem). */
+function bulletRestart(st: State, line: Line): boolean {
+  if (!st.reading.unlabelledStems || line.bullet !== true) return false;
+  const q = st.cur;
+  if (!q) return true;
+  if (q.labelKind !== 'implicit' || q.lettersByOrder !== 'bullet') return false;
+  return q.mode !== 'options' || (q.options.at(-1)?.more.length ?? 0) > 0;
+}
+
+/** A bullet that starts an unlabelled question, its stem the text before it. */
+function bulletRestarts(st: State, line: Line): boolean {
+  if (!bulletRestart(st, line)) return false;
+  const stem = stemBefore(st);
+  if (stem.length === 0) return false;
+  st.conventions.add('label:implicit');
+  return takeUnlettered(implicitQuestion(st, stem), line, 'bullet');
+}
+
 /** Option A again after a finished option list, after a key line, or after loose text: a new, unlabelled question. */
 function restartsQuestion(st: State, line: Line): boolean {
-  if (listRestarts(st, line)) return true;
+  if (listRestarts(st, line) || bulletRestarts(st, line)) return true;
   const label = restartLabel(line);
   if (label === null || (label === 'a' && ownStatement(st.cur, line))) return false;
   const stem = stemBefore(st);

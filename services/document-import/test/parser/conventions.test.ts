@@ -154,6 +154,26 @@ describe('docx parser: question labels of real files', () => {
     expect(essays.qs.map((q) => q.type)).to.deep.equal(['ESSAY', 'ESSAY']);
   });
 
+  it('reads unlabelled stems over bulleted options in a document without any question label', async () => {
+    const bullet = (text: string) => ({ auto: 'bullet' as const, text });
+    const { qs } = await parse([
+      'Which planet is largest?',
+      bullet('Mars'),
+      bullet('Jupiter'),
+      bullet('Venus'),
+      'Answer: B',
+      'Difficulty: Easy',
+      'Which gas do plants take in?',
+      bullet('Oxygen'),
+      bullet('Helium'),
+      bullet('Carbon dioxide'),
+      'Answer: C',
+    ]);
+    expect(stems(qs)).to.deep.equal(['Which planet is largest?', 'Which gas do plants take in?']);
+    expect(optionTexts(qs[1]!)).to.deep.equal(['A:Oxygen', 'B:Helium', 'C:Carbon dioxide']);
+    expect(answers(qs)).to.deep.equal(['B', 'C']);
+  });
+
   it('reads the Aiken format: no numbers, each question ended by its ANSWER line', async () => {
     const { qs } = await parse([
       'What is 2 + 2?',
