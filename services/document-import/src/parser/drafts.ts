@@ -52,6 +52,8 @@ export interface QDraft {
   mode: 'stem' | 'options' | 'subs' | 'answered' | 'solution';
   /** where the lines after its key line begin in `solution` */
   answeredAt?: number;
+  /** a Word-numbered question's list (w:numId) */
+  autoList?: string;
   /** options came from a list without letters (bullets, NukeViet lines): letters are given by order */
   lettersByOrder?: UnletteredKind;
   /** Word list items after its options were taken as its explanation */

@@ -80,11 +80,18 @@ function itemNumber(st: State, line: Line): number | null {
   return n === undefined ? null : Number(n);
 }
 
-/** The number of a Word-numbered item under a typed question, or under an unlabelled one whose options are such
- * items; null elsewhere. */
+/** An item of another Word list than the question's own, or of a lower level in it: no next question. */
+function otherList(q: QDraft, line: Line): boolean {
+  return q.autoList !== undefined && (line.auto!.list !== q.autoList || line.auto!.level > 0);
+}
+
+/** The number of a Word-numbered item under a typed question, under a Word-numbered one in a list of its own (or a
+ * level below), or under an unlabelled one whose options are such items; null elsewhere. */
 function listNumber(st: State, line: Line): number | null {
   const q = st.cur;
-  if (!q || q.labelKind === 'auto' || (q.labelKind === 'implicit' && q.lettersByOrder !== 'list')) return null;
+  if (!q || !line.auto) return null;
+  if (q.labelKind === 'auto' && !otherList(q, line)) return null;
+  if (q.labelKind === 'implicit' && q.lettersByOrder !== 'list') return null;
   return itemNumber(st, line);
 }
 

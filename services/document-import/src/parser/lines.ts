@@ -5,7 +5,7 @@ export interface Line {
   text: string;
   para: number;
   /** true for the first line of a Word auto-numbered paragraph (its label is prepended to text) */
-  auto?: { label: string; level: number };
+  auto?: { label: string; level: number; list?: string };
   /** the first line of a bulleted list item */
   bullet?: boolean;
   /** where a line read from a table sits: a table's cells are read as lines of the one stream */
@@ -50,7 +50,7 @@ export function paraLines(p: Para): Line[] {
   // A typed option label after Word's own number is the one the teacher sees and means ("B. D. text" → D).
   const typed = /^[A-G][.)]$/.test(p.autoLabel ?? '') && /^\s*[A-G]\s*[.)]\s/.test(first.text);
   if (p.autoLabel && !typed) {
-    first.auto = { label: p.autoLabel, level: p.autoLevel ?? 0 };
+    first.auto = { label: p.autoLabel, level: p.autoLevel ?? 0, list: p.autoList };
     first.segs = [{ ...plainSeg(`${p.autoLabel} `), ...p.labelLook }, ...first.segs];
     first.text = segText(first.segs);
   }

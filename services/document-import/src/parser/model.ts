@@ -28,6 +28,7 @@ function para(p: XEl, w: Walk): Para {
     if (label) {
       out.autoLabel = label;
       out.autoLevel = level;
+      out.autoList = num.numId!;
       out.labelLook = withLook(paragraphLook(p, w.ctx), lookOf(kid(kid(p, 'w:pPr'), 'w:rPr')));
     } else if (label === '') out.bullet = true;
   }

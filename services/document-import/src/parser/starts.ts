@@ -9,6 +9,11 @@ import { splitInline, takeListItem, takeOptions, takeSub, takeUnlettered } from 
 import { BARE_QUESTION_RE, METADATA_RE, OPTION_START_RE, POINTS_RE, SUB_RE } from './patterns.js';
 import { pushAll } from './types.js';
 
+/** A Word-numbered question's list, which its options may not be in. */
+function ownList(start: Start, line: Line): { autoList?: string } {
+  return start.kind === 'auto' && line.auto?.list !== undefined ? { autoList: line.auto.list } : {};
+}
+
 function newQuestion(st: State, line: Line, start: Start): QDraft {
   const points = POINTS_RE.exec(line.text);
   const q: QDraft = {
@@ -29,6 +34,7 @@ function newQuestion(st: State, line: Line, start: Start): QDraft {
     para_start: line.para,
     para_end: line.para,
     mode: 'stem',
+    ...ownList(start, line),
   };
   st.questions.push(q);
   st.conventions.add(`label:${start.kind}`);

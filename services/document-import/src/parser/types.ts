@@ -33,6 +33,8 @@ export interface Para {
   segs: Seg[];
   autoLabel?: string;
   autoLevel?: number;
+  /** the Word list (w:numId) the number counts in: a question's options may be a list of their own */
+  autoList?: string;
   /** an item of a bulleted (or unnumbered) Word list */
   bullet?: boolean;
   /** how Word draws its number: the paragraph mark's run properties */
