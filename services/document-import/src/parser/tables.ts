@@ -1,7 +1,14 @@
 import type { QDraft, State } from './drafts.js';
 import { keyTableEntries } from './keys.js';
 import { cellText, paraLines, segText, type Line } from './lines.js';
-import { OPTION_START_RE, QUESTION_RE, SUB_RE, UNNUMBERED_QUESTION_RE, type PartHint } from './patterns.js';
+import {
+  ANSWER_PLACEHOLDER_RE,
+  OPTION_START_RE,
+  QUESTION_RE,
+  SUB_RE,
+  UNNUMBERED_QUESTION_RE,
+  type PartHint,
+} from './patterns.js';
 import { plainSeg, type Seg, type Table, pushAll } from './types.js';
 
 type LineHandler = (st: State, line: Line) => void;
@@ -182,6 +189,11 @@ function keyOrExam(st: State, t: Table, handleLine: LineHandler): boolean {
 const LABEL_CELL_RE =
   /^(?:\*\s*)?(?:\(?[A-Ga-g](?:\s*(?:[.):]\)?|\)))?|\d{1,3}(?:\s*[.):])?|(?:Câu|Question|Q)\s*\d{1,3}(?:\s*[.:)–-])?)$/u;
 
+/** A cell that names what the next one holds: a label, or the key's word (`Đáp án | A`, `Answer | B`). */
+function labelCell(text: string): boolean {
+  return LABEL_CELL_RE.test(text) || ANSWER_PLACEHOLDER_RE.test(text);
+}
+
 function cellHasContent(cell: Cell): boolean {
   if (cellText(cell) !== '' || cell.some((p) => p.autoLabel !== undefined)) return true;
   return cell.some((p) => p.segs.some((s) => s.kind !== 'text'));
@@ -204,7 +216,7 @@ function rowLines(t: Table, row: Table['rows'][number], r: number): Line[] {
       .filter((x) => x.kind === 'text')
       .map((x) => x.text)
       .join('');
-    if (out.length === 0 && label === null && LABEL_CELL_RE.test(text.trim()) && c < row.length - 1) {
+    if (out.length === 0 && label === null && labelCell(text.trim()) && c < row.length - 1) {
       label = [
         ...cellLines(cell)
           .flatMap((l) => l.segs)

@@ -508,6 +508,15 @@ describe('docx parser: exams in tables and boundaries', () => {
     expect(bank.qs[0]!.correct_answer).to.equal('B');
   });
 
+  it('reads a table per question whose key row names its field in a cell of its own (Đáp án | B)', async () => {
+    const table = (n: number, stem: string, key: string) => ({
+      table: [[`Q ${n}.`], [stem], ['A)', 'one'], ['B)', 'two'], ['Đáp án', key], ['Chủ đề: Số học']],
+    });
+    const { qs } = await parse([table(1, 'First?', 'B'), '', 'PHẦN II', table(2, 'Second?', 'A')]);
+    expect(stems(qs)).to.deep.equal(['First?', 'Second?']);
+    expect(answers(qs)).to.deep.equal(['B', 'A']);
+  });
+
   it('keeps a table that belongs to a stem in the stem', async () => {
     const { qs } = await parse([
       'Câu 1. Bảng số liệu:',
