@@ -35,9 +35,11 @@ function listItemContext(cur: QDraft | null): boolean {
   return cur.labelKind !== 'bare' && cur.labelKind !== 'implicit' && !answered(cur);
 }
 
-/** After a blank paragraph, or at the top of its own table: where the next question's number may stand. */
+/** After a blank paragraph, or opening a table's row (its own table, or a bank's next row): where the next
+ * question's number may stand. */
 function atBoundary(st: State, line: Line): boolean {
-  return st.gap || (line.cell !== undefined && line.cell.row === 0 && line.cell.col <= 1);
+  const c = line.cell;
+  return st.gap || (c !== undefined && c.col <= 1 && (c.row === 0 || c.lead === true));
 }
 
 /** In a list item's context, the number is a list item: a solution's numbered list runs on, but the next question's

@@ -16,6 +16,8 @@ export interface CellPlace {
   table: number;
   row: number;
   col: number;
+  /** the row's first line */
+  lead?: boolean;
 }
 
 export function segText(segs: Seg[]): string {

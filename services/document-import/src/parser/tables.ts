@@ -3,8 +3,11 @@ import { keyTableEntries } from './keys.js';
 import { cellText, paraLines, segText, type Line } from './lines.js';
 import {
   ANSWER_PLACEHOLDER_RE,
+  ANSWER_RE,
+  METADATA_RE,
   OPTION_START_RE,
   QUESTION_RE,
+  SOLUTION_RE,
   SUB_RE,
   UNNUMBERED_QUESTION_RE,
   type PartHint,
@@ -204,7 +207,7 @@ function cellHasContent(cell: Cell): boolean {
  * (a form control's picture before it is dropped) is joined to the next cell's first line with a tab, so `A. | text`
  * and `1 | stem` read like `A.⇥text` and `1⇥stem`.
  */
-function rowLines(t: Table, row: Table['rows'][number], r: number): Line[] {
+function rowLines(t: Table, row: Table['rows'][number], r: number, named: (string | null)[] = []): Line[] {
   const out: Line[] = [];
   let label: Seg[] | null = null;
   row.forEach((cell, c) => {
@@ -225,20 +228,56 @@ function rowLines(t: Table, row: Table['rows'][number], r: number): Line[] {
       ];
       return;
     }
-    const lines = cellLines(cell).map((l) => ({ ...l, cell: place }));
+    const lines = captioned(cellLines(cell), named[c]).map((l) => ({ ...l, cell: place }));
     if (label && lines[0]) {
       const first = lines[0];
       const segs = [...label, ...first.segs];
       lines[0] = { ...first, segs, text: segText(segs), auto: undefined };
     }
     label = null;
+    if (out.length === 0 && lines[0]) lines[0] = { ...lines[0], cell: { ...place, lead: true } };
     pushAll(out, lines);
   });
   return out;
 }
 
+const CAPTION_RE = /^\p{L}[\p{L}\s./#°-]{0,29}$/u;
+
+/** A caption of a column: a few words, no label, no number, no picture. */
+function captionCell(cell: Cell): boolean {
+  if (cell.some((p) => p.autoLabel !== undefined || p.segs.some((s) => s.kind !== 'text'))) return false;
+  const text = cellText(cell);
+  if (text === '') return true;
+  return CAPTION_RE.test(text) && text.split(/\s+/u).length <= 4 && !LABEL_CELL_RE.test(text);
+}
+
+/** The first row names the columns (`STT | Câu hỏi | Phương án | Đáp án | Giải thích`): every cell a caption, over
+ * rows that hold more. Its captions are no text of the exam; a column named as a field (the key, the solution, an
+ * item's metadata) says what its cells are, so they read as that field's lines. */
+function captions(t: Table): (string | null)[] | null {
+  const head = t.rows[0];
+  if (!head || t.rows.length < 2 || head.length < 3 || !head.every(captionCell)) return null;
+  if (head.filter((c) => cellText(c) !== '').length < 3) return null;
+  return head.map((c) => {
+    const text = cellText(c);
+    const field = ANSWER_PLACEHOLDER_RE.test(text) || SOLUTION_RE.test(text) || METADATA_RE.test(`${text}: x`);
+    return field ? text : null;
+  });
+}
+
+/** A cell of a column named as a field: its first line opens with the caption, unless it names its field itself. */
+function captioned(lines: Line[], caption: string | null | undefined): Line[] {
+  const first = lines[0];
+  if (!caption || !first) return lines;
+  if (ANSWER_RE.test(first.text) || SOLUTION_RE.test(first.text) || METADATA_RE.test(first.text)) return lines;
+  const segs = [plainSeg(`${caption}: `), ...first.segs];
+  return [{ ...first, segs, text: segText(segs), auto: undefined }, ...lines.slice(1)];
+}
+
 function tableLines(t: Table): Line[] {
-  return t.rows.flatMap((row, r) => rowLines(t, row, r));
+  const named = captions(t);
+  if (!named) return t.rows.flatMap((row, r) => rowLines(t, row, r));
+  return t.rows.slice(1).flatMap((row, r) => rowLines(t, row, r + 1, named));
 }
 
 /** A line that opens with a question label: worded, unnumbered, or a number and a tab before a word. */

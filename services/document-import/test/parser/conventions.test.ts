@@ -517,6 +517,22 @@ describe('docx parser: exams in tables and boundaries', () => {
     expect(answers(qs)).to.deep.equal(['B', 'A']);
   });
 
+  it('reads a bank table under a row of captions: the captions are no text, the key and solution columns are fields', async () => {
+    const { qs } = await parse([
+      {
+        table: [
+          ['STT', 'Câu hỏi', 'Phương án', 'Đáp án', 'Giải thích'],
+          ['1', 'Thủ đô là?', 'a) Huế\nb) Hà Nội\nc) Vinh', 'B', 'Hà Nội là thủ đô.'],
+          ['2', 'Hai cộng hai?', 'a) 3\nb) 5\nc) 4', 'C', 'Cộng hai với hai.'],
+        ],
+      },
+    ]);
+    expect(stems(qs)).to.deep.equal(['Thủ đô là?', 'Hai cộng hai?']);
+    expect(optionTexts(qs[1]!)).to.deep.equal(['A:3', 'B:5', 'C:4']);
+    expect(answers(qs)).to.deep.equal(['B', 'C']);
+    expect(qs[1]!.solution).to.contain('Cộng hai với hai.');
+  });
+
   it('keeps a table that belongs to a stem in the stem', async () => {
     const { qs } = await parse([
       'Câu 1. Bảng số liệu:',
