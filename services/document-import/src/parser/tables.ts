@@ -1,21 +1,11 @@
+import { cellHasContent, cellLines, tableLines, type Cell } from './cell-lines.js';
 import type { QDraft, State } from './drafts.js';
 import { keyTableEntries } from './keys.js';
-import { cellText, paraLines, segText, type Line } from './lines.js';
-import {
-  ANSWER_PLACEHOLDER_RE,
-  ANSWER_RE,
-  METADATA_RE,
-  OPTION_START_RE,
-  QUESTION_RE,
-  SOLUTION_RE,
-  SUB_RE,
-  UNNUMBERED_QUESTION_RE,
-  type PartHint,
-} from './patterns.js';
+import { cellText, paraLines, type Line } from './lines.js';
+import { OPTION_START_RE, QUESTION_RE, SUB_RE, UNNUMBERED_QUESTION_RE, type PartHint } from './patterns.js';
 import { plainSeg, type Seg, type Table, pushAll } from './types.js';
 
 type LineHandler = (st: State, line: Line) => void;
-type Cell = Table['rows'][number][number];
 
 const SEP: Seg = plainSeg(' | ');
 
@@ -85,10 +75,6 @@ function contentCell(row: Table['rows'][number]): Cell {
     if (filled && !isMark(cell)) return cell;
   }
   return [];
-}
-
-function cellLines(cell: Cell): Line[] {
-  return cell.flatMap(paraLines).filter((l) => l.text.trim() !== '' || l.segs.some((s) => s.kind !== 'text'));
 }
 
 function optionKey(row: Table['rows'][number]): string | undefined {
@@ -186,99 +172,6 @@ function keyOrExam(st: State, t: Table, handleLine: LineHandler): boolean {
 }
 
 // ---- any other table: its cells are lines of the stream ----
-
-/** A cell that holds only a label: `A.`, `(b)`, `3`, `12.`, `Câu 4`, `Question 4 –`. Tested on the trimmed text: no
- * blank run is left for two quantifiers to share. */
-const LABEL_CELL_RE =
-  /^(?:\*\s*)?(?:\(?[A-Ga-g](?:\s*(?:[.):]\)?|\)))?|\d{1,3}(?:\s*[.):])?|(?:Câu|Question|Q)\s*\d{1,3}(?:\s*[.:)–-])?)$/u;
-
-/** A cell that names what the next one holds: a label, or the key's word (`Đáp án | A`, `Answer | B`). */
-function labelCell(text: string): boolean {
-  return LABEL_CELL_RE.test(text) || ANSWER_PLACEHOLDER_RE.test(text);
-}
-
-function cellHasContent(cell: Cell): boolean {
-  if (cellText(cell) !== '' || cell.some((p) => p.autoLabel !== undefined)) return true;
-  return cell.some((p) => p.segs.some((s) => s.kind !== 'text'));
-}
-
-/**
- * A row read as lines: each paragraph (and soft-broken line) of each cell, in order. A cell that holds only a label
- * (a form control's picture before it is dropped) is joined to the next cell's first line with a tab, so `A. | text`
- * and `1 | stem` read like `A.⇥text` and `1⇥stem`.
- */
-function rowLines(t: Table, row: Table['rows'][number], r: number, named: (string | null)[] = []): Line[] {
-  const out: Line[] = [];
-  let label: Seg[] | null = null;
-  row.forEach((cell, c) => {
-    if (!cellHasContent(cell)) return;
-    const place = { table: t.index, row: r, col: c };
-    // the label as the cell shows it: its typed text, or the number Word draws for it
-    const text = cellLines(cell)
-      .flatMap((l) => l.segs)
-      .filter((x) => x.kind === 'text')
-      .map((x) => x.text)
-      .join('');
-    if (out.length === 0 && label === null && labelCell(text.trim()) && c < row.length - 1) {
-      label = [
-        ...cellLines(cell)
-          .flatMap((l) => l.segs)
-          .filter((s) => s.kind === 'text' && s.text.trim() !== ''),
-        plainSeg('\t'),
-      ];
-      return;
-    }
-    const lines = captioned(cellLines(cell), named[c]).map((l) => ({ ...l, cell: place }));
-    if (label && lines[0]) {
-      const first = lines[0];
-      const segs = [...label, ...first.segs];
-      lines[0] = { ...first, segs, text: segText(segs), auto: undefined };
-    }
-    label = null;
-    if (out.length === 0 && lines[0]) lines[0] = { ...lines[0], cell: { ...place, lead: true } };
-    pushAll(out, lines);
-  });
-  return out;
-}
-
-const CAPTION_RE = /^\p{L}[\p{L}\s./#°-]{0,29}$/u;
-
-/** A caption of a column: a few words, no label, no number, no picture. */
-function captionCell(cell: Cell): boolean {
-  if (cell.some((p) => p.autoLabel !== undefined || p.segs.some((s) => s.kind !== 'text'))) return false;
-  const text = cellText(cell);
-  if (text === '') return true;
-  return CAPTION_RE.test(text) && text.split(/\s+/u).length <= 4 && !LABEL_CELL_RE.test(text);
-}
-
-/** The first row names the columns (`STT | Câu hỏi | Phương án | Đáp án | Giải thích`): every cell a caption, over
- * rows that hold more. Its captions are no text of the exam; a column named as a field (the key, the solution, an
- * item's metadata) says what its cells are, so they read as that field's lines. */
-function captions(t: Table): (string | null)[] | null {
-  const head = t.rows[0];
-  if (!head || t.rows.length < 2 || head.length < 3 || !head.every(captionCell)) return null;
-  if (head.filter((c) => cellText(c) !== '').length < 3) return null;
-  return head.map((c) => {
-    const text = cellText(c);
-    const field = ANSWER_PLACEHOLDER_RE.test(text) || SOLUTION_RE.test(text) || METADATA_RE.test(`${text}: x`);
-    return field ? text : null;
-  });
-}
-
-/** A cell of a column named as a field: its first line opens with the caption, unless it names its field itself. */
-function captioned(lines: Line[], caption: string | null | undefined): Line[] {
-  const first = lines[0];
-  if (!caption || !first) return lines;
-  if (ANSWER_RE.test(first.text) || SOLUTION_RE.test(first.text) || METADATA_RE.test(first.text)) return lines;
-  const segs = [plainSeg(`${caption}: `), ...first.segs];
-  return [{ ...first, segs, text: segText(segs), auto: undefined }, ...lines.slice(1)];
-}
-
-function tableLines(t: Table): Line[] {
-  const named = captions(t);
-  if (!named) return t.rows.flatMap((row, r) => rowLines(t, row, r));
-  return t.rows.slice(1).flatMap((row, r) => rowLines(t, row, r + 1, named));
-}
 
 /** A line that opens with a question label: worded, unnumbered, or a number and a tab before a word. */
 function questionLabelled(text: string): boolean {
