@@ -42,13 +42,21 @@ function atBoundary(st: State, line: Line): boolean {
   return st.gap || (c !== undefined && c.col <= 1 && (c.row === 0 || c.lead === true));
 }
 
+/** The solution has a line numbered `n` (`2. …`): a list of its own that the next number runs on. */
+function solutionCounts(q: QDraft, n: number): boolean {
+  return q.solution.some((l) => Number(BARE_QUESTION_RE.exec(l.text)?.[1]) === n);
+}
+
 /** In a list item's context, the number is a list item: a solution's numbered list runs on, but the next question's
- * number after a blank paragraph or at the top of its own table does not. */
+ * number after a blank paragraph or at the top of its own table does not, nor the next number after a solution that
+ * holds no list it would continue. */
 function listItemNumber(st: State, n: number, line: Line): boolean {
   if (!listItemContext(st.cur)) return false;
   const last = lastNumber(st);
   const next = n === last + 1 || n === last;
-  return !(atBoundary(st, line) && next && st.cur?.mode === 'solution');
+  if (st.cur?.mode !== 'solution') return true;
+  if (n === last + 1 && answered(st.cur) && !solutionCounts(st.cur, n - 1)) return false;
+  return !(atBoundary(st, line) && next);
 }
 
 /** A little after the last number (a deleted question leaves a gap), or 1 after a finished question; a number used

@@ -93,6 +93,27 @@ describe('docx parser: question labels of real files', () => {
     expect(qs[0]!.solution).to.contain('2. Suy ra');
   });
 
+  it('starts the next typed number after an explanation that holds no list, with no blank paragraph between', async () => {
+    const bullet = (text: string) => ({ auto: 'bullet' as const, text });
+    const { qs } = await parse([
+      '1. First?',
+      bullet('x'),
+      bullet('y'),
+      'Answer: B',
+      'Explanation: because of y.',
+      '2. Second?',
+      bullet('x'),
+      bullet('y'),
+      'Answer: A',
+      'Explanation: x is right.',
+      '3. Third?',
+      bullet('x'),
+      bullet('y'),
+    ]);
+    expect(stems(qs)).to.deep.equal(['First?', 'Second?', 'Third?']);
+    expect(answers(qs)).to.deep.equal(['B', 'A', null]);
+  });
+
   it('restarts labels per section and accepts a label glued to the stem (12Which)', async () => {
     const { qs } = await parse([
       '1. a?',
