@@ -200,7 +200,9 @@ function isBlankPara(p: Para): boolean {
 function labelled(p: Para, first: string): boolean {
   if (QUESTION_RE.test(first) || UNNUMBERED_QUESTION_RE.test(first) || BRACKET_QUESTION_RE.test(first)) return true;
   if (OPTION_START_RE.exec(first)?.[1] === 'A') return true;
-  return p.autoLabel !== undefined && /^\(?(?:\d{1,3}|[Aa])[.):]?$/.test(p.autoLabel);
+  if (p.autoLabel === undefined) return false;
+  // Word's number alone (`1.`, `a)`) or a worded one (`Câu 1.`, `Question 1:`)
+  return /^\(?(?:\d{1,3}|[Aa])[.):]?$/.test(p.autoLabel) || QUESTION_RE.test(`${p.autoLabel} ${first}`);
 }
 
 // Without any label (of questions or of options), questions are blocks of paragraphs between blank ones (the

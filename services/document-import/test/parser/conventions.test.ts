@@ -195,6 +195,25 @@ describe('docx parser: question labels of real files', () => {
     expect(answers(qs)).to.deep.equal(['B', 'C']);
   });
 
+  it('reads worded Word-numbered labels (Question 1.) over bullets as labels: the title above is no question', async () => {
+    const bullet = (text: string) => ({ auto: 'bullet' as const, text });
+    const question = (text: string) => ({ auto: 'question-en' as const, text });
+    const { qs } = await parse([
+      'CITY HIGH SCHOOL',
+      'English test',
+      'Choose the right answer.',
+      question('Which planet is largest?'),
+      bullet('Mars'),
+      bullet('*Jupiter'),
+      '',
+      question('Which gas do plants take in?'),
+      bullet('Oxygen'),
+      bullet('*Carbon dioxide'),
+    ]);
+    expect(stems(qs)).to.deep.equal(['Which planet is largest?', 'Which gas do plants take in?']);
+    expect(answers(qs)).to.deep.equal(['B', 'B']);
+  });
+
   it('reads the Aiken format: no numbers, each question ended by its ANSWER line', async () => {
     const { qs } = await parse([
       'What is 2 + 2?',
