@@ -109,10 +109,14 @@ function restartLabel(line: Line): 'A' | 'a' | null {
 }
 
 /** A statement a) under a stem that has none yet is the stem's own; after a solution, an `a)` starts a question only
- * in the paragraph of its stem (a solution's own a), b) are its text). */
+ * in the paragraph of its stem, or in a table under it (a solution's own a), b) are its text). */
 function ownStatement(cur: QDraft | null, line: Line): boolean {
   if (!cur) return false;
-  return cur.mode === 'stem' || (cur.mode === 'solution' && cur.solution.at(-1)?.para !== line.para);
+  if (cur.mode === 'stem') return true;
+  if (cur.mode !== 'solution') return false;
+  const last = cur.solution.at(-1);
+  const tableUnder = line.cell !== undefined && last !== undefined && last.cell === undefined;
+  return last?.para !== line.para && !tableUnder;
 }
 
 /** Under the list-options reading, a Word-numbered item 1 after loose text or a finished question: an unlabelled

@@ -214,6 +214,20 @@ describe('docx parser: question labels of real files', () => {
     expect(answers(qs)).to.deep.equal(['B', 'B']);
   });
 
+  it('reads an unlabelled stem after a solution whose options a) … d) are a table under it', async () => {
+    const { qs } = await parse([
+      'Which planet is largest?',
+      { table: [['a) Mars', 'b) Jupiter', 'c) Venus', 'd) Earth']] },
+      'Answer: B',
+      'Explanation: Jupiter is the largest.',
+      'Which gas do plants take in?',
+      { table: [['a) Oxygen', 'b) Helium', 'c) Carbon dioxide', 'd) Neon']] },
+      'Answer: C',
+    ]);
+    expect(stems(qs)).to.deep.equal(['Which planet is largest?', 'Which gas do plants take in?']);
+    expect(answers(qs)).to.deep.equal(['B', 'C']);
+  });
+
   it('reads the Aiken format: no numbers, each question ended by its ANSWER line', async () => {
     const { qs } = await parse([
       'What is 2 + 2?',
