@@ -60,17 +60,18 @@ function listItemNumber(st: State, n: number, line: Line): boolean {
 }
 
 /** A little after the last number (a deleted question leaves a gap), or 1 after a finished question; a number used
- * twice (a teacher's slip) after a finished question and a blank paragraph is the next question. */
-function expectedNumber(st: State, n: number): boolean {
+ * twice (a teacher's slip) after a finished question and a blank paragraph (or opening a bank's row) is the next
+ * question. */
+function expectedNumber(st: State, n: number, line: Line): boolean {
   const last = lastNumber(st);
   const finished = !st.cur || answered(st.cur);
-  return (n > last && n <= last + 3) || (n === 1 && finished) || (n === last && st.gap && finished);
+  return (n > last && n <= last + 3) || (n === 1 && finished) || (n === last && finished && atBoundary(st, line));
 }
 
 // A bare number starts a question only where one is expected.
 function bareAllowed(st: State, n: number, line: Line): boolean {
   if (st.questions.length === 0) return true;
-  return !listItemNumber(st, n, line) && expectedNumber(st, n);
+  return !listItemNumber(st, n, line) && expectedNumber(st, n, line);
 }
 
 function wordStart(st: State, line: Line): Start | null {

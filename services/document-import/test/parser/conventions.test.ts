@@ -587,6 +587,20 @@ describe('docx parser: exams in tables and boundaries', () => {
     expect(qs[1]!.solution).to.contain('Cộng hai với hai.');
   });
 
+  it("reads a bank table without captions whose number cells repeat a number (a teacher's slip)", async () => {
+    const { qs } = await parse([
+      {
+        table: [
+          ['1', 'Thủ đô là?', 'A. Huế\nB. [[b:Hà Nội]]'],
+          ['2', 'Sông dài nhất?', 'A. [[b:Mê Kông]]\nB. Hồng'],
+          ['2', 'Núi cao nhất?', 'A. Ba Vì\nB. [[b:Phan Xi Păng]]'],
+        ],
+      },
+    ]);
+    expect(stems(qs)).to.deep.equal(['Thủ đô là?', 'Sông dài nhất?', 'Núi cao nhất?']);
+    expect(answers(qs)).to.deep.equal(['B', 'A', 'B']);
+  });
+
   it('keeps a table that belongs to a stem in the stem', async () => {
     const { qs } = await parse([
       'Câu 1. Bảng số liệu:',
