@@ -110,8 +110,16 @@ export function fromLines(q: QDraft): Parsed | null {
 export type KeyLookup = (q: QDraft) => KeyEntry | undefined;
 
 /** One index for the whole key, so a long document pays once, not once per question. */
-export function keyLookup(keys: KeyEntry[]): KeyLookup {
-  const partsInKeys = keys.some((k) => k.part !== null);
+function unique(numbers: number[]): boolean {
+  return new Set(numbers).size === numbers.length;
+}
+
+/** Keys by part and number. A key that sits in one part (a list after the last section) keys the questions of every
+ * part by number alone when no number is used twice, neither by the questions nor by the key. */
+export function keyLookup(keys: KeyEntry[], questions: QDraft[] = []): KeyLookup {
+  const parts = new Set(keys.map((k) => k.part));
+  const byNumber = parts.size === 1 && unique(keys.map((k) => k.number)) && unique(questions.map((q) => q.number));
+  const partsInKeys = !byNumber && keys.some((k) => k.part !== null);
   const id = (part: string | null, n: number): string => (partsInKeys ? `${part} ${n}` : `${n}`);
   const first = new Map<string, KeyEntry>();
   for (const e of keys) if (!first.has(id(e.part, e.number))) first.set(id(e.part, e.number), e);

@@ -157,7 +157,7 @@ export function parseDocx(bytes: Uint8Array, opts: ParseOptions = {}): QasOutput
   const started = performance.now();
   const model = buildModel(readDocxPackage(bytes, opts.limits));
   const structure = buildStructure(model.blocks);
-  const keys = keyLookup(structure.keys);
+  const keys = keyLookup(structure.keys, structure.questions);
   const warnings: Warning[] = [];
   const dgnl = isDgnl(model);
   settleQuestions(structure, keys);

@@ -104,12 +104,26 @@ export function inlineKeyEntries(text: string, part: string | null): KeyEntry[] 
   return [...text.matchAll(INLINE_RE)].map((m) => ({ part, number: Number(m[1]), raw: m[2]!, list: true }));
 }
 
-/** A line that is only a key list (`Đáp án: 01. B 02. C 03. A,C,D`, `1.A 2.B 3.C`): its entries, else []. */
+const INLINE_LOWER_RE =
+  /(?:^|[\s,;|])0*(\d{1,3})\s*(?:[.:\-)]\s*)?([a-f](?:\s*,\s*[a-f](?![\p{L}\d]))*)(?=[\s,;.|]|$)/gu;
+
+/** The entries of a line that is nothing but them (and separators), else []. */
+function pureList(body: string, re: RegExp, part: string | null, least: number): KeyEntry[] {
+  const entries = [...body.matchAll(re)].map((m) => ({
+    part,
+    number: Number(m[1]),
+    raw: m[2]!.toUpperCase(),
+    list: true,
+  }));
+  if (entries.length < least) return [];
+  return body.replace(re, ' ').replace(/[\s,;.|]/g, '') === '' ? entries : [];
+}
+
+/** A line that is only a key list (`Đáp án: 01. B 02. C 03. A,C,D`, `1.A 2.B 3.C`): its entries, else []. Lower-case
+ * letters (`Đáp án: 1.b 2.a`) count after a key word, or in a list of five at least. */
 export function keyLineEntries(text: string, part: string | null): KeyEntry[] {
   const prefixed = KEY_LINE_PREFIX_RE.exec(text);
   const body = prefixed ? text.slice(prefixed[0].length) : text;
-  const entries = inlineKeyEntries(body, part);
-  if (entries.length < (prefixed ? 2 : 3)) return [];
-  const rest = body.replace(INLINE_RE, ' ').replace(/[\s,;.|]/g, '');
-  return rest === '' ? entries : [];
+  const upper = pureList(body, INLINE_RE, part, prefixed ? 2 : 3);
+  return upper.length > 0 ? upper : pureList(body, INLINE_LOWER_RE, part, prefixed ? 2 : 5);
 }

@@ -479,6 +479,34 @@ describe('docx parser: answers of real files', () => {
     expect(out.stats.answer_sources).to.deep.equal({ 'key-list': 3 });
   });
 
+  it('reads a lower-case key list after the last part, keying every part when no number is used twice', async () => {
+    const { qs } = await parse([
+      'PHẦN I',
+      '1. Một?',
+      'A. x\tB. y',
+      'PHẦN II',
+      '2. Hai?',
+      'A. x\tB. y',
+      'Đáp án: 1.b 2.a',
+    ]);
+    expect(answers(qs)).to.deep.equal(['B', 'A']);
+    // numbers that restart per part stay keyed by part
+    const restart = await parse([
+      'PHẦN I',
+      '1. Một?',
+      'A. x\tB. y',
+      '2. Hai?',
+      'A. x\tB. y',
+      'PHẦN II',
+      '1. Ba?',
+      'A. x\tB. y',
+      '2. Bốn?',
+      'A. x\tB. y',
+      'Đáp án: 1.b 2.a',
+    ]);
+    expect(answers(restart.qs)).to.deep.equal([null, null, 'B', 'A']);
+  });
+
   it('reads a key table of a number row over a letter row without captions', async () => {
     const { qs } = await parse([
       ...[1, 2, 3].flatMap((n) => [`Câu ${n}. q${n}`, 'A. a\tB. b\tC. c\tD. d']),
