@@ -629,6 +629,16 @@ describe('docx parser: exams in tables and boundaries', () => {
     expect(answers(qs)).to.deep.equal(['B', 'A', 'B']);
   });
 
+  it('reads an essay in a table of its own (a number alone over its text) after a choice question in one', async () => {
+    const { qs } = await parse([
+      { table: [['1.'], ['Which planet is largest?'], ['A)', 'Mars'], ['*B)', 'Jupiter']] },
+      '',
+      { table: [['2.'], ['Describe the water cycle. (2 points)']] },
+    ]);
+    expect(stems(qs)).to.deep.equal(['Which planet is largest?', 'Describe the water cycle. (2 points)']);
+    expect(qs.map((q) => q.type)).to.deep.equal(['SINGLE_CHOICE', 'ESSAY']);
+  });
+
   it('keeps a table that belongs to a stem in the stem', async () => {
     const { qs } = await parse([
       'Câu 1. Bảng số liệu:',
