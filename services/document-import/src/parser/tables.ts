@@ -184,13 +184,13 @@ function optionLetter(text: string): string | undefined {
   return OPTION_START_RE.exec(t)?.[1] ?? SUB_RE.exec(t)?.[1]?.toUpperCase();
 }
 
-/** A number alone (`3.`, `Câu 3`), the title row of a question's own table. */
-const TITLE_NUMBER_RE = /^\s*(?:(?:Câu|Question|Q)\s*)?\d{1,3}\s*[.):]?\s*$/iu;
+/** A number alone (`3.`, `Câu 3`), the title row of a question's own table. Tested on the trimmed text. */
+const TITLE_NUMBER_RE = /^(?:(?:Câu|Question|Q)\s*)?\d{1,3}(?:\s*[.):])?$/iu;
 
 /** The table holds questions or options: a question label or options in sequence (A, B) start its lines, or it opens
  * with a number alone over text (a question's own table, an essay's too). */
 function holdsQuestions(lines: Line[]): boolean {
-  if (lines.length >= 2 && TITLE_NUMBER_RE.test(lines[0]!.text) && lines[0]!.cell?.row === 0) return true;
+  if (lines.length >= 2 && TITLE_NUMBER_RE.test(lines[0]!.text.trim()) && lines[0]!.cell?.row === 0) return true;
   let next = 'A';
   for (const l of lines) {
     if (questionLabelled(l.text)) return true;
