@@ -15,8 +15,9 @@ const CELL_RE = /^\s*(?:Câu\s*)?0*(\d{1,3})\s*(?:[.:\-)]\s*)?([A-F](?:\s*,\s*[A
 const CELL_NUMERIC_RE = /^\s*(?:Câu\s*)?0*(\d{1,3})\s*[.:)]\s*(-?\d+(?:[.,]\d+)?)\s*$/u;
 const INLINE_RE = /(?:^|[\s,;|])0*(\d{1,3})\s*(?:[.:\-)]\s*)?([A-F](?:\s*,\s*[A-F](?![\p{L}\d]))*)(?=[\s,;.|]|$)/gu;
 const KEY_LINE_PREFIX_RE = /^\s*(?:(?:Bảng\s+)?Đáp\s*án|ĐA|Answer\s*keys?|Answers?|Keys?)\s*(?:[:.]\s*)?/iu;
-const NUM_HEAD_RE = /^(Câu|Câu hỏi|STT|Question)$/iu;
-const ANS_HEAD_RE = /^(Chọn|Đáp án|ĐA|Đáp án đúng|Answer|Key)$/iu;
+const NUM_HEAD_RE = /^(?:Câu|Câu hỏi|STT|Questions?|Q|No\.?|Nr\.?|#|Frage|Domanda|Pregunta|Numéro)$/iu;
+const ANS_HEAD_RE =
+  /^(?:Chọn|Đáp án|ĐA|Đáp án đúng|Answers?|Keys?|Antwort|Lösung|Risposta|Soluzione|Respuesta|R[ée]ponse)$/iu;
 
 function grid(t: Table): string[][] {
   return t.rows.map((r) => r.map(cellText));

@@ -507,6 +507,23 @@ describe('docx parser: answers of real files', () => {
     expect(answers(restart.qs)).to.deep.equal([null, null, 'B', 'A']);
   });
 
+  it('reads a key table captioned in another language (Frage | 1 | 2 over Antwort | B | A)', async () => {
+    const { qs } = await parse([
+      '1. Eins?',
+      'A. x\tB. y',
+      '2. Zwei?',
+      'A. x\tB. y',
+      {
+        table: [
+          ['Frage', '1', '2'],
+          ['Antwort', 'B', 'A'],
+        ],
+      },
+    ]);
+    expect(answers(qs)).to.deep.equal(['B', 'A']);
+    expect(stems(qs)).to.deep.equal(['Eins?', 'Zwei?']);
+  });
+
   it('reads a key table of a number row over a letter row without captions', async () => {
     const { qs } = await parse([
       ...[1, 2, 3].flatMap((n) => [`Câu ${n}. q${n}`, 'A. a\tB. b\tC. c\tD. d']),
