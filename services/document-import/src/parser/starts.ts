@@ -6,7 +6,15 @@ import { trailingKey } from './keyfields.js';
 import { lastNumber, listRestart, questionStart, type Start } from './labels.js';
 import { sliceSegs, type Line } from './lines.js';
 import { splitInline, takeListItem, takeOptions, takeSub, takeUnlettered } from './options.js';
-import { BARE_QUESTION_RE, METADATA_RE, OPTION_START_RE, POINTS_RE, SUB_RE } from './patterns.js';
+import {
+  ANSWER_RE,
+  BARE_QUESTION_RE,
+  METADATA_RE,
+  OPTION_START_RE,
+  POINTS_RE,
+  SOLUTION_RE,
+  SUB_RE,
+} from './patterns.js';
 import { pushAll } from './types.js';
 
 /** A Word-numbered question's list, which its options may not be in. */
@@ -161,11 +169,30 @@ function restartsQuestion(st: State, line: Line): boolean {
   return label === 'A' ? takeOptions(q, line) : takeSub(q, line);
 }
 
+/** A key word before letters (`Answer: B`) or before an explanation of several words (`Soluzione: … perché …`);
+ * not an instruction that names the answer (`Chọn đáp án đúng`). */
+function keyBlock(text: string): boolean {
+  const value = ANSWER_RE.exec(text)?.[2]?.trim();
+  if (value === undefined) return false;
+  return /^[A-G](?:\s*[,;]\s*[A-G])*\.?$/u.test(value) || value.split(/\s+/u).length >= 6;
+}
+
+/** In a label-free document, a block that is a key, an explanation or an item's metadata (`Answer: B`,
+ * `Explanation: …`, `Difficulty: …`) belongs to the question before it: it is reopened, and no question starts. */
+function reopens(st: State, line: Line): boolean {
+  const last = st.questions.at(-1);
+  if (!last || !(keyBlock(line.text) || SOLUTION_RE.test(line.text) || METADATA_RE.test(line.text))) return false;
+  st.cur = last;
+  return true;
+}
+
 /** A new question: labelled, unlabelled after a finished one, or the next block of a label-free document. */
 export function startsQuestion(st: State, line: Line): boolean {
   const start = questionStart(st, line);
   if (start) newQuestion(st, line, start);
-  else if (st.blocks && !st.cur) implicitQuestion(st, [line]);
-  else return restartsQuestion(st, line);
+  else if (st.blocks && !st.cur) {
+    if (reopens(st, line)) return false;
+    implicitQuestion(st, [line]);
+  } else return restartsQuestion(st, line);
   return true;
 }

@@ -275,6 +275,27 @@ describe('docx parser: question labels of real files', () => {
     expect(sources(qs)).to.deep.equal(['marker', 'marker', 'marker']);
     expect(out.stats.conventions).to.include('blocks-without-labels');
   });
+
+  it('keeps a key, explanation or metadata block of a label-free document with the question before it', async () => {
+    const { qs } = await parse([
+      'What is 2 + 2?',
+      '3',
+      '4',
+      '',
+      'Answer: B',
+      '',
+      'Explanation: two and two make four, as counting on the fingers shows.',
+      '',
+      'Which is a prime?',
+      '7',
+      '8',
+      '',
+      'Difficulty: easy',
+    ]);
+    expect(stems(qs)).to.deep.equal(['What is 2 + 2?', 'Which is a prime?']);
+    expect(answers(qs)).to.deep.equal(['B', null]);
+    expect(qs[0]!.solution).to.contain('two and two');
+  });
 });
 
 describe('docx parser: options of real files', () => {
