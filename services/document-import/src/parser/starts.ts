@@ -116,15 +116,24 @@ function restartLabel(line: Line): 'A' | 'a' | null {
   return SUB_RE.exec(star)?.[1] === 'a' ? 'a' : null;
 }
 
-/** A statement a) under a stem that has none yet is the stem's own; after a solution, an `a)` starts a question only
- * in the paragraph of its stem, or in a table under it (a solution's own a), b) are its text). */
-function ownStatement(cur: QDraft | null, line: Line): boolean {
+/** After a solution, where an `a)` starts the next question: in the paragraph of its stem, in a table under it, or as
+ * a Word-lettered a. after a question whose options (or, outside a Vietnamese exam, statements) are done — in a
+ * Vietnamese exam a solution explains statements a) … d) in one. */
+function startsAfterSolution(st: State, cur: QDraft, line: Line): boolean {
+  const last = cur.solution.at(-1);
+  if (last?.para === line.para) return true;
+  if (line.cell !== undefined && last !== undefined && last.cell === undefined) return true;
+  const done = cur.options.length >= 2 || (cur.subs.length >= 2 && !st.vietnamese);
+  return line.auto !== undefined && done;
+}
+
+/** A statement a) under a stem that has none yet is the stem's own; after a solution, an `a)` is the solution's own
+ * text unless it starts the next question there. */
+function ownStatement(st: State, line: Line): boolean {
+  const cur = st.cur;
   if (!cur) return false;
   if (cur.mode === 'stem') return true;
-  if (cur.mode !== 'solution') return false;
-  const last = cur.solution.at(-1);
-  const tableUnder = line.cell !== undefined && last !== undefined && last.cell === undefined;
-  return last?.para !== line.para && !tableUnder;
+  return cur.mode === 'solution' && !startsAfterSolution(st, cur, line);
 }
 
 /** Under the list-options reading, a Word-numbered item 1 after loose text or a finished question: an unlabelled
@@ -161,7 +170,7 @@ function bulletRestarts(st: State, line: Line): boolean {
 function restartsQuestion(st: State, line: Line): boolean {
   if (listRestarts(st, line) || bulletRestarts(st, line)) return true;
   const label = restartLabel(line);
-  if (label === null || (label === 'a' && ownStatement(st.cur, line))) return false;
+  if (label === null || (label === 'a' && ownStatement(st, line))) return false;
   const stem = stemBefore(st);
   if (stem.length === 0) return false;
   st.conventions.add('label:implicit');

@@ -228,6 +228,24 @@ describe('docx parser: question labels of real files', () => {
     expect(answers(qs)).to.deep.equal(['B', 'C']);
   });
 
+  it('reads unlabelled stems over Word-lettered options after a solution: the next list is the next question', async () => {
+    const lower = (instance: number, text: string) => ({ auto: 'lower' as const, text, instance });
+    const { qs } = await parse([
+      'Which planet is largest?',
+      lower(1, 'Mars'),
+      lower(1, 'Jupiter'),
+      'b',
+      'Solution: Jupiter is the largest planet.',
+      '',
+      'Which gas do plants take in?',
+      lower(2, 'Oxygen'),
+      lower(2, 'Carbon dioxide'),
+      'b',
+    ]);
+    expect(stems(qs)).to.deep.equal(['Which planet is largest?', 'Which gas do plants take in?']);
+    expect(answers(qs)).to.deep.equal(['B', 'B']);
+  });
+
   it('reads the Aiken format: no numbers, each question ended by its ANSWER line', async () => {
     const { qs } = await parse([
       'What is 2 + 2?',
