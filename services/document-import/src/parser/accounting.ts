@@ -78,9 +78,12 @@ function median(values: number[]): number {
 /** A stem or a solution that holds question-like structure, or is many times the size of its siblings', names where:
  * its question and the paragraphs it spans. */
 export function fieldWarnings(questions: Record<string, unknown>[], warnings: Warning[]): void {
+  const stems = questions.map((q) => letters(q.content as string));
   for (const field of ['content', 'solution'] as const) {
-    const sizes = questions.map((q) => letters((q[field] as string | null) ?? ''));
-    const typical = median(sizes.filter((n) => n > 0));
+    const sizes = field === 'content' ? stems : questions.map((q) => letters((q.solution as string | null) ?? ''));
+    const given = sizes.filter((n) => n > 0);
+    // solutions beside too few siblings are measured against the stems (one question's solution holding the rest)
+    const typical = field === 'solution' && given.length < 3 ? median(stems.filter((n) => n > 0)) : median(given);
     questions.forEach((q, i) => {
       const text = (q[field] as string | null) ?? '';
       const where = q.source_location as { paragraph_start: number; paragraph_end: number };
