@@ -1,6 +1,6 @@
 // Seeded property test over generated exam layouts (issue 32, item 4): every combination of label scheme, option
 // layout, answer marking, language and noise that support/layout-gen.ts draws must parse to the questions a reader of
-// the document sees. LAYOUT_SEEDS=N runs seeds 1..N (1000 by default); LAYOUT_SEED=123 runs one seed and dumps the
+// the document sees. LAYOUT_SEEDS=N runs seeds 1..N (1000 by default), LAYOUT_FROM=K from seed K; LAYOUT_SEED=123 runs one seed and dumps the
 // generated text and the parser's output; LAYOUT_FAILURES=all lists every failing seed. The run ends with a table of
 // failures by dimension value.
 import { expect } from 'chai';
@@ -391,7 +391,8 @@ function dump(r: Result): string {
 function seeds(): number[] {
   if (process.env.LAYOUT_SEED) return [Number(process.env.LAYOUT_SEED)];
   const n = Number(process.env.LAYOUT_SEEDS ?? 1000);
-  return Array.from({ length: n }, (_, i) => i + 1);
+  const from = Number(process.env.LAYOUT_FROM ?? 1);
+  return Array.from({ length: n }, (_, i) => from + i);
 }
 
 describe('docx parser: generated exam layouts (seeded properties)', function () {
@@ -472,7 +473,7 @@ describe('docx parser: generated exam layouts (seeded properties)', function () 
     // ratchet: no keyless paper may get an answer, and the default run may not fail more documents than today.
     const keyless = results.filter((r) => r.problems.some((x) => x.property === 'keyless'));
     expect(keyless.length, message).to.equal(0);
-    if (results.length === 1000) expect(failed.length, message).to.be.at.most(25);
+    if (results.length === 1000 && results[0]!.exam.seed === 1) expect(failed.length, message).to.be.at.most(25);
     else if (process.env.LAYOUT_SEED) expect(failed.length, message).to.equal(0);
   });
 });
