@@ -100,6 +100,8 @@ export interface Reading {
 
 export interface State extends Structure {
   reading: Reading;
+  /** the last number of the key list on the line before, which a wrapped line goes on from */
+  keyRun?: number | null;
   cur: QDraft | null;
   group: GroupDraft | null;
   /** the open headings, outermost first */

@@ -121,10 +121,16 @@ function pureList(body: string, re: RegExp, part: string | null, least: number):
 }
 
 /** A line that is only a key list (`Đáp án: 01. B 02. C 03. A,C,D`, `1.A 2.B 3.C`): its entries, else []. Lower-case
- * letters (`Đáp án: 1.b 2.a`) count after a key word, or in a list of five at least. */
-export function keyLineEntries(text: string, part: string | null): KeyEntry[] {
+ * letters (`Đáp án: 1.b 2.a`) count after a key word, or in a list of five at least. `after`: the last number of a
+ * key list on the line before; a line that goes on from it (`11.A`) is the list wrapped, however short. */
+export function keyLineEntries(text: string, part: string | null, after: number | null = null): KeyEntry[] {
   const prefixed = KEY_LINE_PREFIX_RE.exec(text);
   const body = prefixed ? text.slice(prefixed[0].length) : text;
+  const wrapped = (entries: KeyEntry[]): KeyEntry[] => (entries[0]?.number === (after ?? -1) + 1 ? entries : []);
+  if (after !== null) {
+    const upper = wrapped(pureList(body, INLINE_RE, part, 1));
+    return upper.length > 0 ? upper : wrapped(pureList(body, INLINE_LOWER_RE, part, 1));
+  }
   const upper = pureList(body, INLINE_RE, part, prefixed ? 2 : 3);
   return upper.length > 0 ? upper : pureList(body, INLINE_LOWER_RE, part, prefixed ? 2 : 5);
 }

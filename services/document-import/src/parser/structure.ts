@@ -130,10 +130,12 @@ function outsideQuestion(st: State, line: Line): boolean {
     keyModeLine(st, line);
     return true;
   }
-  const keyList = keyLineEntries(line.text, st.part);
-  if (keyList.length === 0) return false;
+  const keyList = keyLineEntries(line.text, st.part, st.keyRun ?? null);
+  const wrapped = keyList.length === 0 && st.keyRun != null ? keyLineEntries(line.text, st.part) : keyList;
+  st.keyRun = wrapped.at(-1)?.number ?? null;
+  if (wrapped.length === 0) return false;
   st.conventions.add('key-list');
-  pushAll(st.keys, keyList);
+  pushAll(st.keys, wrapped);
   return true;
 }
 

@@ -563,6 +563,13 @@ describe('docx parser: answers of real files', () => {
     expect(stems(qs)).to.deep.equal(['Eins?', 'Zwei?']);
   });
 
+  it('reads a key list wrapped onto a short second line (… 10. A, then 11.B)', async () => {
+    const blocks = Array.from({ length: 11 }, (_, i) => [`${i + 1}. Câu ${i + 1}?`, 'A. x\tB. y']).flat();
+    const { qs } = await parse([...blocks, '1.A 2.B 3.A 4.B 5.A 6.B 7.A 8.B 9.A 10.A', '11.B']);
+    expect(answers(qs)).to.deep.equal(['A', 'B', 'A', 'B', 'A', 'B', 'A', 'B', 'A', 'A', 'B']);
+    expect(qs.at(-1)!.options.map((o) => o.content)).to.deep.equal(['x', 'y']);
+  });
+
   it('reads a key table of a number row over a letter row without captions', async () => {
     const { qs } = await parse([
       ...[1, 2, 3].flatMap((n) => [`Câu ${n}. q${n}`, 'A. a\tB. b\tC. c\tD. d']),
