@@ -108,6 +108,8 @@ export function inlineKeyEntries(text: string, part: string | null): KeyEntry[] 
 const INLINE_LOWER_RE =
   /(?:^|[\s,;|])0*(\d{1,3})\s*(?:[.:\-)]\s*)?([a-f](?:\s*,\s*[a-f](?![\p{L}\d]))*)(?=[\s,;.|]|$)/gu;
 
+const LEADING_DIGIT_RE = /^[\s,;.|]*\d/u;
+
 /** The entries of a line that is nothing but them (and separators), else []. */
 function pureList(body: string, re: RegExp, part: string | null, least: number): KeyEntry[] {
   const entries = [...body.matchAll(re)].map((m) => ({
@@ -126,6 +128,8 @@ function pureList(body: string, re: RegExp, part: string | null, least: number):
 export function keyLineEntries(text: string, part: string | null, after: number | null = null): KeyEntry[] {
   const prefixed = KEY_LINE_PREFIX_RE.exec(text);
   const body = prefixed ? text.slice(prefixed[0].length) : text;
+  // every entry opens with its number: a line whose first mark is no digit is no key list (most lines)
+  if (!LEADING_DIGIT_RE.test(body)) return [];
   const wrapped = (entries: KeyEntry[]): KeyEntry[] => (entries[0]?.number === (after ?? -1) + 1 ? entries : []);
   if (after !== null) {
     const upper = wrapped(pureList(body, INLINE_RE, part, 1));
