@@ -119,4 +119,6 @@ export interface State extends Structure {
   keyQuestion: number | null;
   /** the document has no labels: blank paragraphs separate its questions */
   blocks: boolean;
+  /** the document has bulleted paragraphs */
+  bulleted?: boolean;
 }

@@ -48,8 +48,19 @@ function numberedHeadings(s: Structure): Structure {
   return { ...s, questions: keep };
 }
 
+/** In a document without labels whose questions mostly have a shape, a first question without one is the title
+ * or instructions above them (its text stays unassigned, and accounting reports it). */
+function leadingBlock(s: Structure): Structure {
+  const first = s.questions[0];
+  if (!first || first.labelKind !== 'implicit' || shaped(first) || first.partHint === 'ESSAY') return s;
+  const rest = s.questions.slice(1);
+  if (rest.length < 3 || rest.filter(shaped).length < 0.75 * rest.length) return s;
+  rest.forEach((q, i) => (q.id = `q${i + 1}`));
+  return { ...s, questions: rest };
+}
+
 function read(blocks: Block[], reading: Reading): Structure {
-  return numberedHeadings(readStructure(blocks, reading));
+  return leadingBlock(numberedHeadings(readStructure(blocks, reading)));
 }
 
 function chars(lines: Line[]): number {

@@ -89,9 +89,11 @@ function inQuestion(st: State, q: QDraft, line: Line): void {
   if (!takesLine(st, q, line)) appendLine(q, line);
 }
 
-/** In a document without labels, a line after its block's stem is an option lettered by order. */
+/** In a document without labels, a line after its block's stem is an option lettered by order; where the document
+ * letters its options by bullets, only a bullet is (a title block's lines are no options). */
 function takeBlockOption(st: State, q: QDraft, line: Line): boolean {
-  return st.blocks && q.stem.length > 0 && q.mode !== 'subs' && takeUnlettered(q, line, 'block');
+  if (!st.blocks || q.stem.length === 0 || q.mode === 'subs' || st.bulleted) return false;
+  return takeUnlettered(q, line, 'block');
 }
 
 /** A question laid out in a table (one per table, or one per row of a bank): after the cell its stem is in, each
@@ -181,6 +183,7 @@ export function readStructure(blocks: Block[], reading: Reading): Structure {
     looseGap: 0,
     gap: false,
     blocks: labelFreeBlocks(blocks),
+    bulleted: blocks.some((b) => b.kind === 'p' && b.bullet === true),
   };
   if (st.blocks) st.conventions.add('blocks-without-labels');
   for (const b of blocks) {

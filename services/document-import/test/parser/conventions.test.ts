@@ -246,6 +246,25 @@ describe('docx parser: question labels of real files', () => {
     expect(answers(qs)).to.deep.equal(['B', 'B']);
   });
 
+  it('keeps the title block of a label-free paper with bulleted options out of its questions', async () => {
+    const bullet = (text: string) => ({ auto: 'bullet' as const, text });
+    const question = (stem: string) => [stem, bullet('one'), bullet('two'), bullet('three'), ''];
+    const { qs } = await parse([
+      'CITY HIGH SCHOOL',
+      'Mid-term test',
+      'Time: 45 minutes',
+      '',
+      ...question('Which planet is largest?'),
+      ...question('Which gas do plants take in?'),
+      ...question('Which metal is liquid?'),
+    ]);
+    expect(stems(qs)).to.deep.equal([
+      'Which planet is largest?',
+      'Which gas do plants take in?',
+      'Which metal is liquid?',
+    ]);
+  });
+
   it('reads the Aiken format: no numbers, each question ended by its ANSWER line', async () => {
     const { qs } = await parse([
       'What is 2 + 2?',
