@@ -36,7 +36,7 @@ function rowLines(t: Table, row: Table['rows'][number], r: number, named: (strin
   let label: Seg[] | null = null;
   row.forEach((cell, c) => {
     if (!cellHasContent(cell)) return;
-    const place: CellPlace = { table: t.index, row: r, col: c };
+    const place: CellPlace = { table: t.index, row: r, col: c, width: row.length };
     // the label as the cell shows it: its typed text, or the number Word draws for it
     const text = cellLines(cell)
       .flatMap((l) => l.segs)

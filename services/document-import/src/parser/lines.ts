@@ -18,6 +18,8 @@ export interface CellPlace {
   col: number;
   /** the row's first line */
   lead?: boolean;
+  /** the cells in the row */
+  width?: number;
 }
 
 export function segText(segs: Seg[]): string {

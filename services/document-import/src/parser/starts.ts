@@ -4,7 +4,7 @@ import type { LabeledDraft, QDraft, State } from './drafts.js';
 import { groupOf } from './groups.js';
 import { trailingKey } from './keyfields.js';
 import { lastNumber, listRestart, questionStart, type Start } from './labels.js';
-import { sliceSegs, type Line } from './lines.js';
+import { sliceSegs, type CellPlace, type Line } from './lines.js';
 import { splitInline, takeListItem, takeOptions, takeSub, takeUnlettered } from './options.js';
 import {
   ANSWER_RE,
@@ -166,9 +166,26 @@ function bulletRestarts(st: State, line: Line): boolean {
   return takeUnlettered(implicitQuestion(st, stem), line, 'bullet');
 }
 
+/** A bank table without numbers: the next row opening in the column of the question's stem, once the question has
+ * its options or statements, is the next question's stem. */
+function nextBankRow(s: CellPlace, c: CellPlace): boolean {
+  const rows = (s.width ?? 1) >= 2 && (c.width ?? 1) >= 2;
+  return rows && c.lead === true && c.table === s.table && c.row > s.row && c.col === s.col;
+}
+
+function rowRestarts(st: State, line: Line): boolean {
+  const q = st.cur;
+  const s = q?.stemCell;
+  if (!q || !s || !line.cell || !nextBankRow(s, line.cell) || restartLabel(line) !== null) return false;
+  if (q.options.length < 2 && q.subs.length < 2) return false;
+  st.conventions.add('label:implicit');
+  implicitQuestion(st, [line]).stemCell = line.cell;
+  return true;
+}
+
 /** Option A again after a finished option list, after a key line, or after loose text: a new, unlabelled question. */
 function restartsQuestion(st: State, line: Line): boolean {
-  if (listRestarts(st, line) || bulletRestarts(st, line)) return true;
+  if (listRestarts(st, line) || bulletRestarts(st, line) || rowRestarts(st, line)) return true;
   const label = restartLabel(line);
   if (label === null || (label === 'a' && ownStatement(st, line))) return false;
   const stem = stemBefore(st);

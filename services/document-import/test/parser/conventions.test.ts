@@ -721,6 +721,19 @@ describe('docx parser: exams in tables and boundaries', () => {
     expect(qs.map((q) => q.type)).to.deep.equal(['SINGLE_CHOICE', 'ESSAY']);
   });
 
+  it('reads a bank table without numbers: each row a stem, its options cell and its solution', async () => {
+    const { qs } = await parse([
+      {
+        table: [
+          ['Which planet is largest?', 'a) Mars\n[[r:b) Jupiter]]', 'Solution: it is the largest one.'],
+          ['Which gas do plants take in?', '[[r:a) Carbon dioxide]]\nb) Helium', 'Solution: they breathe it in.'],
+        ],
+      },
+    ]);
+    expect(stems(qs)).to.deep.equal(['Which planet is largest?', 'Which gas do plants take in?']);
+    expect(answers(qs)).to.deep.equal(['B', 'A']);
+  });
+
   it('keeps a table that belongs to a stem in the stem', async () => {
     const { qs } = await parse([
       'Câu 1. Bảng số liệu:',
