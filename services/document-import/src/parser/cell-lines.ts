@@ -26,6 +26,15 @@ export function cellHasContent(cell: Cell): boolean {
   return cell.some((p) => p.segs.some((s) => s.kind !== 'text'));
 }
 
+/** A label cell's text, then a tab; a number alone gets its dot, so a stem that opens with a digit (`2 | 2 + 2 = ?`)
+ * still reads as labelled. */
+function labelSegs(cell: Cell, text: string): Seg[] {
+  const segs = cellLines(cell)
+    .flatMap((l) => l.segs)
+    .filter((s) => s.kind === 'text' && s.text.trim() !== '');
+  return [...segs, plainSeg(/^\d{1,3}$/u.test(text) ? '.\t' : '\t')];
+}
+
 /**
  * A row read as lines: each paragraph (and soft-broken line) of each cell, in order. A cell that holds only a label
  * (a form control's picture before it is dropped) is joined to the next cell's first line with a tab, so `A. | text`
@@ -44,12 +53,7 @@ function rowLines(t: Table, row: Table['rows'][number], r: number, named: (strin
       .map((x) => x.text)
       .join('');
     if (out.length === 0 && label === null && labelCell(text.trim()) && c < row.length - 1) {
-      label = [
-        ...cellLines(cell)
-          .flatMap((l) => l.segs)
-          .filter((s) => s.kind === 'text' && s.text.trim() !== ''),
-        plainSeg('\t'),
-      ];
+      label = labelSegs(cell, text.trim());
       return;
     }
     const lines = captioned(cellLines(cell), named[c]).map((l) => ({ ...l, cell: place }));
