@@ -101,8 +101,12 @@ export function keyTableEntries(t: Table, part: string | null, strict: boolean):
   return [];
 }
 
+function entries(text: string, re: RegExp, part: string | null): KeyEntry[] {
+  return [...text.matchAll(re)].map((m) => ({ part, number: Number(m[1]), raw: m[2]!.toUpperCase(), list: true }));
+}
+
 export function inlineKeyEntries(text: string, part: string | null): KeyEntry[] {
-  return [...text.matchAll(INLINE_RE)].map((m) => ({ part, number: Number(m[1]), raw: m[2]!, list: true }));
+  return entries(text, INLINE_RE, part);
 }
 
 const INLINE_LOWER_RE =
@@ -112,14 +116,9 @@ const LEADING_DIGIT_RE = /^[\s,;.|]*\d/u;
 
 /** The entries of a line that is nothing but them (and separators), else []. */
 function pureList(body: string, re: RegExp, part: string | null, least: number): KeyEntry[] {
-  const entries = [...body.matchAll(re)].map((m) => ({
-    part,
-    number: Number(m[1]),
-    raw: m[2]!.toUpperCase(),
-    list: true,
-  }));
-  if (entries.length < least) return [];
-  return body.replace(re, ' ').replace(/[\s,;.|]/g, '') === '' ? entries : [];
+  const found = entries(body, re, part);
+  if (found.length < least) return [];
+  return body.replace(re, ' ').replace(/[\s,;.|]/g, '') === '' ? found : [];
 }
 
 /** A line that is only a key list (`Đáp án: 01. B 02. C 03. A,C,D`, `1.A 2.B 3.C`): its entries, else []. Lower-case
@@ -130,11 +129,11 @@ export function keyLineEntries(text: string, part: string | null, after: number 
   const body = prefixed ? text.slice(prefixed[0].length) : text;
   // every entry opens with its number: a line whose first mark is no digit is no key list (most lines)
   if (!LEADING_DIGIT_RE.test(body)) return [];
-  const wrapped = (entries: KeyEntry[]): KeyEntry[] => (entries[0]?.number === (after ?? -1) + 1 ? entries : []);
-  if (after !== null) {
-    const upper = wrapped(pureList(body, INLINE_RE, part, 1));
-    return upper.length > 0 ? upper : wrapped(pureList(body, INLINE_LOWER_RE, part, 1));
-  }
-  const upper = pureList(body, INLINE_RE, part, prefixed ? 2 : 3);
-  return upper.length > 0 ? upper : pureList(body, INLINE_LOWER_RE, part, prefixed ? 2 : 5);
+  const list = (least: number, leastLower: number): KeyEntry[] => {
+    const upper = pureList(body, INLINE_RE, part, least);
+    return upper.length > 0 ? upper : pureList(body, INLINE_LOWER_RE, part, leastLower);
+  };
+  const wrapped = after === null ? [] : list(1, 1);
+  if (wrapped[0]?.number === (after ?? -1) + 1) return wrapped;
+  return prefixed ? list(2, 2) : list(3, 5);
 }

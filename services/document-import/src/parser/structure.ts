@@ -133,11 +133,10 @@ function outsideQuestion(st: State, line: Line): boolean {
     return true;
   }
   const keyList = keyLineEntries(line.text, st.part, st.keyRun ?? null);
-  const wrapped = keyList.length === 0 && st.keyRun != null ? keyLineEntries(line.text, st.part) : keyList;
-  st.keyRun = wrapped.at(-1)?.number ?? null;
-  if (wrapped.length === 0) return false;
+  st.keyRun = keyList.at(-1)?.number ?? null;
+  if (keyList.length === 0) return false;
   st.conventions.add('key-list');
-  pushAll(st.keys, wrapped);
+  pushAll(st.keys, keyList);
   return true;
 }
 
