@@ -31,14 +31,24 @@ export const DEFAULT_COMPLEXITY: ComplexityLimits = {
 
 type Counted = 'maxParagraphs' | 'maxRuns' | 'maxTableCells' | 'maxNumberingDefinitions' | 'maxStyles';
 
-const COUNTED: Record<string, Counted> = {
-  'w:p': 'maxParagraphs',
-  'w:r': 'maxRuns',
-  'w:tc': 'maxTableCells',
-  'w:abstractNum': 'maxNumberingDefinitions',
-  'w:num': 'maxNumberingDefinitions',
-  'w:style': 'maxStyles',
-};
+// A switch, not a lookup table: element names are fresh strings, and hashing each one cost more than the count.
+function counted(name: string): Counted | undefined {
+  switch (name) {
+    case 'w:p':
+      return 'maxParagraphs';
+    case 'w:r':
+      return 'maxRuns';
+    case 'w:tc':
+      return 'maxTableCells';
+    case 'w:abstractNum':
+    case 'w:num':
+      return 'maxNumberingDefinitions';
+    case 'w:style':
+      return 'maxStyles';
+    default:
+      return undefined;
+  }
+}
 
 const WHAT: Record<Counted | 'maxXmlNodes', string> = {
   maxXmlNodes: 'XML nodes',
@@ -58,7 +68,13 @@ export function tooComplex(part: string, what: string, limit: number): DocxError
 /** One document's counts, shared by every part read from it. */
 export class ComplexityBudget {
   private nodes = 0;
-  private readonly counts = new Map<Counted, number>();
+  private readonly counts: Record<Counted, number> = {
+    maxParagraphs: 0,
+    maxRuns: 0,
+    maxTableCells: 0,
+    maxNumberingDefinitions: 0,
+    maxStyles: 0,
+  };
 
   constructor(readonly limits: ComplexityLimits = DEFAULT_COMPLEXITY) {}
 
@@ -69,10 +85,9 @@ export class ComplexityBudget {
   element(part: string, name: string, depth: number): void {
     this.text(part);
     if (depth > this.limits.maxDepth) throw tooComplex(part, 'levels of nested elements', this.limits.maxDepth);
-    const key = COUNTED[name];
+    const key = counted(name);
     if (!key) return;
-    const n = (this.counts.get(key) ?? 0) + 1;
-    this.counts.set(key, n);
+    const n = ++this.counts[key];
     if (n > this.limits[key]) throw tooComplex(part, WHAT[key], this.limits[key]);
   }
 }

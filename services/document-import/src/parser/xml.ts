@@ -8,9 +8,7 @@ export interface XEl {
 }
 export type XNode = XEl | string;
 
-const OPEN_RE = /<([A-Za-z_][\w:.-]*)((?:\s+[A-Za-z_][\w:.-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>/y;
-const CLOSE_RE = /<\/([A-Za-z_][\w:.-]*)\s*>/y;
-// Sticky over what OPEN_RE accepted (blanks, then name="value", again): no scan restarts inside a name.
+// Sticky over what openTag accepted (blanks, then name="value", again): no scan restarts inside a name.
 const ATTR_RE = /\s+([A-Za-z_][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
 const ENTITY_RE = /&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos)?;?/g;
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -95,24 +93,80 @@ function special(c: Cursor): void {
   throw invalid(c.part, 'unexpected markup declaration');
 }
 
+// `</name blanks? >`, the name the open element's: compared in place, never cut out of the text.
 function closeTag(c: Cursor): void {
-  CLOSE_RE.lastIndex = c.at;
-  const m = CLOSE_RE.exec(c.text);
+  const t = c.text;
   const top = c.stack.pop();
-  if (!m || !top || top.name !== m[1] || c.stack.length === 0) throw invalid(c.part, `mismatched closing tag`);
-  c.at = CLOSE_RE.lastIndex;
+  const end = c.at + 2 + (top?.name.length ?? 0);
+  const i = blanksEnd(t, end);
+  const named = top !== undefined && t.startsWith(top.name, c.at + 2) && !nameChar(t.charCodeAt(end));
+  if (!named || t.charCodeAt(i) !== 62 || c.stack.length === 0) throw invalid(c.part, `mismatched closing tag`);
+  c.at = i + 1;
 }
 
+// Character classes of a name and of the blanks between attributes, by char code: [A-Za-z_], [\w:.-] and \s (a
+// blank outside ASCII is rare enough to ask a regex about).
+function nameStart(ch: number): boolean {
+  return (ch >= 97 && ch <= 122) || (ch >= 65 && ch <= 90) || ch === 95;
+}
+
+function nameChar(ch: number): boolean {
+  return nameStart(ch) || (ch >= 48 && ch <= 58) || ch === 46 || ch === 45;
+}
+
+function blank(ch: number): boolean {
+  return ch === 32 || ch === 10 || ch === 9 || ch === 13 || (ch > 127 && /\s/.test(String.fromCharCode(ch)));
+}
+
+function nameEnd(t: string, i: number): number {
+  while (nameChar(t.charCodeAt(i))) i++;
+  return i;
+}
+
+function blanksEnd(t: string, i: number): number {
+  while (blank(t.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Where the attribute at `i` (its name's first character) ends, or -1 when it is not `name = "value"` (a value
+ * holds no `<`). */
+function attributeEnd(t: string, i: number): number {
+  let j = blanksEnd(t, nameEnd(t, i + 1));
+  if (t.charCodeAt(j) !== 61) return -1;
+  j = blanksEnd(t, j + 1);
+  const quote = t.charCodeAt(j);
+  if (quote !== 34 && quote !== 39) return -1;
+  for (j++; j < t.length; j++) {
+    const ch = t.charCodeAt(j);
+    if (ch === quote) return j + 1;
+    if (ch === 60) return -1;
+  }
+  return -1;
+}
+
+// `<name (blanks name = "value")* blanks? /? >`, scanned by hand: a regex's match array and captures were a tenth
+// of a parse.
 function openTag(c: Cursor): void {
-  OPEN_RE.lastIndex = c.at;
-  const m = OPEN_RE.exec(c.text);
-  if (!m) throw invalid(c.part, `bad tag at offset ${c.at}`);
+  const t = c.text;
+  if (!nameStart(t.charCodeAt(c.at + 1))) throw invalid(c.part, `bad tag at offset ${c.at}`);
+  const end = nameEnd(t, c.at + 2);
+  let attrsEnd = end;
+  let i = blanksEnd(t, end);
+  while (i > attrsEnd && nameStart(t.charCodeAt(i))) {
+    attrsEnd = attributeEnd(t, i);
+    if (attrsEnd < 0) throw invalid(c.part, `bad tag at offset ${c.at}`);
+    i = blanksEnd(t, attrsEnd);
+  }
+  const selfClosing = t.charCodeAt(i) === 47;
+  if (selfClosing) i++;
+  if (t.charCodeAt(i) !== 62) throw invalid(c.part, `bad tag at offset ${c.at}`);
+  const name = t.slice(c.at + 1, end);
   // the root holder is not an element of the part: the first element is at depth 1
-  c.budget.element(c.part, m[1]!, c.stack.length);
-  const el = new Element(m[1]!, m[2]!, c.part);
+  c.budget.element(c.part, name, c.stack.length);
+  const el = new Element(name, t.slice(end, attrsEnd), c.part);
   c.stack[c.stack.length - 1]!.children.push(el);
-  if (!m[3]) c.stack.push(el);
-  c.at = OPEN_RE.lastIndex;
+  if (!selfClosing) c.stack.push(el);
+  c.at = i + 1;
 }
 
 function markup(c: Cursor): void {
