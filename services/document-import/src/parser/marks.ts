@@ -103,7 +103,17 @@ class Tally {
   }
 }
 
+// An option's look is asked for twice (the document's convention, then its question's answer), after the drafts are
+// settled: it is read once.
+const optionLooks = new WeakMap<LabeledDraft, OptionLook>();
+
 function optionLook(d: LabeledDraft): OptionLook {
+  let look = optionLooks.get(d);
+  if (!look) optionLooks.set(d, (look = readOptionLook(d)));
+  return look;
+}
+
+function readOptionLook(d: LabeledDraft): OptionLook {
   const segs = draftSegs(d);
   const labelEnd = LABEL_RE.exec(segs.map((s) => s.text).join(''))?.[0].length ?? 0;
   const tally = new Tally();

@@ -63,12 +63,16 @@ function table(tbl: XEl, w: Walk): Table {
   return { kind: 'table', index, rows };
 }
 
+// Properties and text hold no text box: their subtrees are not searched.
+const NO_BOXES = new Set(['w:pPr', 'w:rPr', 'w:t', 'm:oMath', 'm:oMathPara']);
+
 /** The text boxes anchored in an element, outermost only; a VML fallback (`mc:Fallback`) repeats them, so it is
  * skipped. */
 function textBoxes(el: XEl, out: XEl[] = []): XEl[] {
-  for (const c of kids(el)) {
+  for (const c of el.children) {
+    if (typeof c === 'string') continue;
     if (c.name === 'w:txbxContent') out.push(c);
-    else if (c.name !== 'mc:Fallback') textBoxes(c, out);
+    else if (c.name !== 'mc:Fallback' && !NO_BOXES.has(c.name)) textBoxes(c, out);
   }
   return out;
 }

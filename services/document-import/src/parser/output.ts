@@ -4,7 +4,7 @@ import type { GroupDraft, LabeledDraft, QDraft } from './drafts.js';
 import { segText, type Line } from './lines.js';
 import { bodyText, draftSegs } from './options.js';
 import { TF_SUFFIX_RE } from './patterns.js';
-import type { MediaRef, Seg, Warning } from './types.js';
+import { pushAll, type MediaRef, type Seg, type Warning } from './types.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   png: 'image/png',
@@ -38,8 +38,14 @@ function linesText(lines: Line[]): string {
     .trim();
 }
 
+/** The media and formulas of a question, in document order of its parts (stem, solution, options, statements). */
 function allSegs(q: QDraft): Seg[] {
-  return [...q.stem, ...q.solution].flatMap((l) => l.segs).concat([...q.options, ...q.subs].flatMap(draftSegs));
+  const out: Seg[] = [];
+  for (const l of q.stem) pushAll(out, l.segs);
+  for (const l of q.solution) pushAll(out, l.segs);
+  for (const d of q.options) pushAll(out, draftSegs(d));
+  for (const d of q.subs) pushAll(out, draftSegs(d));
+  return out;
 }
 
 function subItem(s: LabeledDraft, a: Resolved): Record<string, unknown> {

@@ -43,16 +43,19 @@ function highlightOf(rPr: XEl): boolean | undefined {
 
 /** The properties an rPr sets; those it leaves out (undefined) come from the styles beneath it. */
 export function lookOf(rPr: XEl | undefined): Partial<Look> {
-  if (!rPr) return {};
+  const found: Partial<Look> = {};
+  if (!rPr) return found;
   const u = kid(rPr, 'w:u');
-  const found: Partial<Look> = {
-    underline: u ? val(u) !== 'none' : undefined,
-    highlight: highlightOf(rPr),
-    color: colorOf(val(kid(rPr, 'w:color'))),
-    bold: toggle(kid(rPr, 'w:b')),
-    italic: toggle(kid(rPr, 'w:i')),
-  };
-  return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined)) as Partial<Look>;
+  if (u) found.underline = val(u) !== 'none';
+  const highlight = highlightOf(rPr);
+  if (highlight !== undefined) found.highlight = highlight;
+  const color = colorOf(val(kid(rPr, 'w:color')));
+  if (color !== undefined) found.color = color;
+  const bold = toggle(kid(rPr, 'w:b'));
+  if (bold !== undefined) found.bold = bold;
+  const italic = toggle(kid(rPr, 'w:i'));
+  if (italic !== undefined) found.italic = italic;
+  return found;
 }
 
 export function withLook(base: Look, over: Partial<Look>): Look {
@@ -62,7 +65,8 @@ export function withLook(base: Look, over: Partial<Look>): Look {
 }
 
 function findAll(el: XEl, name: string, out: XEl[] = []): XEl[] {
-  for (const c of kids(el)) {
+  for (const c of el.children) {
+    if (typeof c === 'string') continue;
     if (c.name === name) out.push(c);
     else findAll(c, name, out);
   }
@@ -106,7 +110,8 @@ function contentSeg(c: XEl, style: Look, ctx: RunContext): Seg | undefined {
 function runSegs(r: XEl, ctx: RunContext, base: Look, out: Seg[]): void {
   const rPr = kid(r, 'w:rPr');
   const charStyle = val(kid(rPr, 'w:rStyle'));
-  const style = withLook(withLook(base, (charStyle && ctx.looks.get(charStyle)) || {}), lookOf(rPr));
+  const charLook = charStyle && ctx.looks.get(charStyle);
+  const style = withLook(charLook ? withLook(base, charLook) : base, lookOf(rPr));
   for (const c of kids(r)) {
     const seg = contentSeg(c, style, ctx);
     if (seg) out.push(seg);
