@@ -121,4 +121,7 @@ export interface State extends Structure {
   blocks: boolean;
   /** the document has bulleted paragraphs */
   bulleted?: boolean;
+  /** the paragraphs (by index) whose next non-blank paragraph is item 1, at level 0, of another Word list than
+   * their own: a list item there is a question over options of its own, not an option */
+  overLists?: Set<number>;
 }

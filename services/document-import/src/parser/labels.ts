@@ -111,7 +111,9 @@ function listNumber(st: State, line: Line): number | null {
  * whose stem is the text before it. After a labelled question a list is its text or the next questions, not this. */
 export function listRestart(st: State, line: Line): boolean {
   if (itemNumber(st, line) !== 1 || line.auto!.level !== 0 || listOption(st, line)) return false;
-  return !st.cur || st.cur.labelKind === 'implicit';
+  if (st.overLists?.has(line.para)) return false;
+  // with no text before it, the item has no stem to be an option of: it is the first question
+  return st.cur ? st.cur.labelKind === 'implicit' : st.loose.length > 0;
 }
 
 /** Under the list-options reading, a Word-numbered item counting 1, 2, 3 under a typed question is its option. */
@@ -185,6 +187,24 @@ export function midPieces(st: State, line: Line, handle: (piece: Line) => void):
     from = at;
   }
   handle(from === 0 ? line : piece(line.text.length));
+}
+
+function firstItem(p: Para): boolean {
+  return p.autoLevel === 0 && AUTO_QUESTION_LABEL_RE.exec(p.autoLabel ?? '')?.[1] === '1';
+}
+
+/** The body paragraphs of a Word list whose next non-blank paragraph opens another list at 1 (State.overLists). */
+export function overLists(blocks: Block[]): Set<number> {
+  const out = new Set<number>();
+  let prev: Para | null = null;
+  for (const b of blocks) {
+    if (b.kind !== 'p') prev = null;
+    else if (!isBlankPara(b)) {
+      if (prev && firstItem(b) && b.autoList !== prev.autoList) out.add(prev.index);
+      prev = b.autoList === undefined ? null : b;
+    }
+  }
+  return out;
 }
 
 function firstLine(p: Para): string {

@@ -5,7 +5,7 @@ import { endQuestion, groupStart, heading } from './groups.js';
 import { loneKey, takeExplanation, takeKeyLine, takeSolution, trailingKey } from './keyfields.js';
 import { keyLineEntries } from './keys.js';
 import { keyLineValue, keyModeLine } from './keylines.js';
-import { labelFreeBlocks, listOption, midPieces } from './labels.js';
+import { labelFreeBlocks, listOption, midPieces, overLists } from './labels.js';
 import { paraLines, type Line } from './lines.js';
 import {
   appendTo,
@@ -183,6 +183,7 @@ export function readStructure(blocks: Block[], reading: Reading): Structure {
     gap: false,
     blocks: labelFreeBlocks(blocks),
     bulleted: blocks.some((b) => b.kind === 'p' && b.bullet === true),
+    overLists: reading.listOptions ? overLists(blocks) : undefined,
   };
   if (st.blocks) st.conventions.add('blocks-without-labels');
   for (const b of blocks) {

@@ -175,6 +175,51 @@ describe('docx parser: question labels of real files', () => {
     expect(essays.qs.map((q) => q.type)).to.deep.equal(['ESSAY', 'ESSAY']);
   });
 
+  it('reads Word-numbered questions over option lists of their own under an instruction, and a first question without text before it', async () => {
+    const question = (text: string) => ({ auto: 'numeric' as const, text });
+    const option = (instance: number, text: string) => ({ auto: 'numeric-paren' as const, text, instance });
+    // the instruction is no stem: item 1 of the questions' list is followed by item 1 of another list (its options)
+    const { qs } = await parse([
+      'Circle the best answer to each question.',
+      question('Which planet is largest?'),
+      option(1, 'Mars'),
+      option(1, 'Jupiter'),
+      option(1, 'Venus'),
+      question('Which gas do plants take in?'),
+      option(2, 'Oxygen'),
+      option(2, 'Carbon dioxide'),
+      option(2, 'Helium'),
+      {
+        table: [
+          ['Question', 'Answer'],
+          ['1', '2'],
+          ['2', '2'],
+        ],
+      },
+    ]);
+    expect(stems(qs)).to.deep.equal(['Which planet is largest?', 'Which gas do plants take in?']);
+    expect(optionTexts(qs[0]!)).to.deep.equal(['A:Mars', 'B:Jupiter', 'C:Venus']);
+    expect(answers(qs)).to.deep.equal(['B', 'B']);
+    // two essays first, then questions with options: the first item has no text before it to be an option of
+    const mixed = await parse([
+      question('Explain why the sky is blue.'),
+      question('Describe the water cycle.'),
+      question('Which planet is largest?'),
+      option(3, 'Mars'),
+      option(3, '[[b:Jupiter]]'),
+      question('Which gas do plants take in?'),
+      option(4, '[[b:Carbon dioxide]]'),
+      option(4, 'Helium'),
+    ]);
+    expect(stems(mixed.qs)).to.deep.equal([
+      'Explain why the sky is blue.',
+      'Describe the water cycle.',
+      'Which planet is largest?',
+      'Which gas do plants take in?',
+    ]);
+    expect(answers(mixed.qs)).to.deep.equal([null, null, 'B', 'A']);
+  });
+
   it('reads unlabelled stems over bulleted options in a document without any question label', async () => {
     const bullet = (text: string) => ({ auto: 'bullet' as const, text });
     const { qs } = await parse([
