@@ -46,6 +46,7 @@ export class AppError extends Error {
 export const STATUS: Readonly<Record<string, number>> = Object.freeze({
   VALIDATION_ERROR: 400,
   BAD_REQUEST: 400,
+  BODY_ENCODING_INVALID: 400,
   AI_PREVIEW_CONFLICT: 400,
   QUESTION_INVALID_FOR_TYPE: 400,
   QUESTION_NOT_IN_ATTEMPT: 400,
@@ -130,6 +131,13 @@ export function toAppError(err: unknown): AppError {
     const [code, message] = PARSER_ERRORS[type];
     return new AppError(code, message, { cause: err });
   }
+  // A body whose Content-Encoding (gzip, deflate, br) its bytes do not decode under: zlib's error,
+  // passed on by the JSON parser. The client's fault, so a 400, never a 500 with a stack.
+  if (isZlibError(err)) {
+    return new AppError('BODY_ENCODING_INVALID', 'The request body is not valid data in its Content-Encoding', {
+      cause: err,
+    });
+  }
   // Express decodes path parameters and throws a URIError for a malformed escape (`%E0%A4%A`).
   if (err instanceof URIError) {
     return new AppError('VALIDATION_ERROR', 'Malformed percent-escape in the request path', { cause: err });
@@ -138,6 +146,12 @@ export function toAppError(err: unknown): AppError {
     return new AppError('DEPENDENCY_UNAVAILABLE', 'A dependency is unavailable', { cause: err });
   }
   return new AppError('INTERNAL_ERROR', 'Internal error', { cause: err });
+}
+
+function isZlibError(err: unknown): boolean {
+  const e = err as { code?: unknown; errno?: unknown } | null;
+  // zlib's codes are Z_DATA_ERROR, Z_BUF_ERROR, …; brotli's ERR__ERROR_FORMAT_… and the like.
+  return typeof e?.code === 'string' && /^(?:Z_|ERR__ERROR_)/.test(e.code) && typeof e.errno === 'number';
 }
 
 function isMongoUnavailable(err: unknown): boolean {

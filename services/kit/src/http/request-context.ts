@@ -82,13 +82,37 @@ export function hasBody(req: Request): boolean {
   return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
 }
 
+/** The encodings the JSON parser decodes; a multipart body (an upload) is read as sent, identity only. */
+const JSON_ENCODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
+
 /**
- * A body that is neither JSON nor `multipart/form-data` is a 415, before any parser sees it.
+ * A body in a Content-Encoding its parser does not decode is a 415 before any byte is read: an
+ * unknown or stacked encoding anywhere, and any encoding on a multipart body.
+ */
+function encodingRefusal(req: Request, multipart: boolean): AppError | undefined {
+  const given = req.headers['content-encoding'];
+  if (given === undefined) return undefined;
+  const encoding = given.trim().toLowerCase() || 'identity';
+  if (encoding === 'identity' || (!multipart && JSON_ENCODINGS.has(encoding))) return undefined;
+  return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Encoding', {
+    details: [
+      { path: 'Content-Encoding', message: multipart ? 'must be identity' : 'must be identity, gzip, deflate or br' },
+    ],
+  });
+}
+
+/**
+ * A body that is neither JSON nor `multipart/form-data` is a 415, before any parser sees it, and
+ * so is one in a Content-Encoding its parser does not decode.
  * Multipart passes through untouched: only routes that declare an upload parse it, and JSON
  * routes refuse it in `validate()`.
  */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
   if (!BODY_METHODS.has(req.method) || !hasBody(req)) return next();
-  if (req.is('application/json') || req.is('application/*+json') || req.is('multipart/form-data')) return next();
+  const multipart = req.is('multipart/form-data') !== false;
+  if (req.is('application/json') || req.is('application/*+json') || multipart) {
+    next(encodingRefusal(req, multipart));
+    return;
+  }
   next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be application/json'));
 }
