@@ -3,6 +3,7 @@ export const MSG = {
   notFound: 'Notification not found',
   actorRequired: 'X-Actor-Id is required',
   otherUser: 'Only an admin may list another user\u2019s notifications',
+  otherOrganization: 'An admin lists only the organization of X-Organization-Id',
   internalOnly: 'Only a peer service, an ADMIN or a TEACHER may create notifications',
   parentOnly: 'Parent alerts are for PARENT callers',
   batchKeyReused: 'batchKey was already used with a different body',

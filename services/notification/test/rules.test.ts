@@ -29,8 +29,16 @@ describe('notification rules (pure)', () => {
     });
   });
 
-  it('ownerScope lets an admin reach any row and anyone else only their own', () => {
-    expect(ownerScope({ userId: 'a', role: 'ADMIN' }, 'n1')).to.deep.equal({ _id: 'n1' });
+  it("ownerScope lets an organization's admin reach its own rows and that organization's, anyone else only their own", () => {
+    expect(ownerScope({ userId: 'a', role: 'ADMIN', organizationId: 'o1' }, 'n1')).to.deep.equal({
+      _id: 'n1',
+      $or: [{ userId: 'a' }, { organizationId: 'o1' }],
+    });
+    expect(ownerScope({ userId: 'a', role: 'ADMIN' }, 'n1')).to.deep.equal({ _id: 'n1', userId: 'a' });
+    expect(ownerScope({ userId: 'a', role: 'ADMIN', organizationId: 'o1', scope: 'self' }, 'n1')).to.deep.equal({
+      _id: 'n1',
+      userId: 'a',
+    });
     expect(ownerScope({ userId: 's', role: 'STUDENT' }, 'n1')).to.deep.equal({ _id: 'n1', userId: 's' });
     expect(ownerScope({ userId: 't' }, 'n1')).to.deep.equal({ _id: 'n1', userId: 't' });
   });

@@ -17,7 +17,8 @@ export interface Who {
 
 export const student = (userId = 's1'): Who => ({ userId, role: 'STUDENT' });
 export const parent = (userId = 'p1'): Who => ({ userId, role: 'PARENT' });
-export const admin = (userId = 'a1'): Who => ({ userId, role: 'ADMIN' });
+/** The ADMIN of org-a (the role in X-Organization-Id), the organization `create` writes into by default. */
+export const admin = (userId = 'a1', organizationId = 'org-a'): Who => ({ userId, role: 'ADMIN', organizationId });
 export const service: Who = {};
 
 export function headers(who: Who): Record<string, string> {
@@ -50,7 +51,7 @@ export async function create(
   const res = await svc.request
     .post('/v1/notifications')
     .set(headers(who))
-    .send({ type: 'INFO', title: 'Xin chào', ...body })
+    .send({ type: 'INFO', title: 'Xin chào', organizationId: 'org-a', ...body })
     .expect(201);
   return (res.body as { data: NotificationBody }).data;
 }

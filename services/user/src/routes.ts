@@ -1,4 +1,4 @@
-import { AppError, readActor } from '../../kit/src/core/index.js';
+import { AppError, isPlatformAdmin, readActor } from '../../kit/src/core/index.js';
 import {
   errorResponses,
   ok,
@@ -28,13 +28,17 @@ import {
 const route = routes<UserDeps>();
 
 /** The actor headers every route reads (X-Actor-* are read too). */
-const ACTOR_HEADERS = [ref('parameters', 'UserHeader'), ref('parameters', 'RoleHeader')];
+const ACTOR_HEADERS = [
+  ref('parameters', 'UserHeader'),
+  ref('parameters', 'RoleHeader'),
+  ref('parameters', 'OrganizationHeader'),
+];
 
 const ERRORS = {
   400: 'Malformed JSON, wrong types, unknown fields, a malformed header; details name every field. Codes: VALIDATION_ERROR.',
   401: 'No X-User-Id / X-Actor-Id, or a missing or wrong X-Internal-Token when INTERNAL_API_TOKEN is configured. Codes: UNAUTHENTICATED.',
-  403: "Neither the profile's owner nor an ADMIN. Codes: FORBIDDEN.",
-  404: "No profile for this user id (it arrives with the user's first snapshot). Codes: USER_NOT_FOUND.",
+  403: "Neither the profile's owner nor the ADMIN of the organization of X-Organization-Id. Codes: FORBIDDEN.",
+  404: "No profile for this user id (it arrives with the user's first snapshot), or, for an admin, a profile without an ACTIVE membership in the organization of X-Organization-Id (another school's user is not found). Codes: USER_NOT_FOUND.",
   500: 'Unexpected failure; no internals are returned. Codes: INTERNAL_ERROR.',
 };
 
@@ -55,7 +59,7 @@ function writeResponses(conflict: string): JsonObject {
 }
 
 const ROLE_PROFILE_DESCRIPTION =
-  'Owner or ADMIN. Upsert: creates the role profile on first use, otherwise merges the sent fields into the stored ones (omitted fields stay). Any user may hold any role profile, whatever its current role.';
+  'Owner, or the ADMIN of an organization (X-Organization-Id) the user is an ACTIVE member of. Upsert: creates the role profile on first use, otherwise merges the sent fields into the stored ones (omitted fields stay). Any user may hold any role profile, whatever its current role.';
 
 type RoleProfileRequest = ValidRequest<{ userId: string }, Empty, Record<string, unknown>>;
 
@@ -91,7 +95,7 @@ export const userRoutes: ReadonlyArray<Route<UserDeps>> = [
       summary: 'Upsert the profile snapshot (public user data from auth or a backfill)',
       operationId: 'putProfileSnapshot',
       description:
-        'ADMIN only (a backfill acts as admin; auth itself feeds the service through identity.user-changed.v1, by the same rules). Newer wins by updatedAt: a snapshot not newer than the stored record changes nothing and answers applied false.',
+        'The platform ADMIN only (ADMIN without X-Organization-Id: a backfill acts as the platform admin; auth itself feeds the service through identity.user-changed.v1, by the same rules). Newer wins by updatedAt: a snapshot not newer than the stored record changes nothing and answers applied false.',
       parameters: ACTOR_HEADERS,
       responses: {
         200: okResponse('Success', ref('schemas', 'SnapshotResult')),
@@ -99,7 +103,7 @@ export const userRoutes: ReadonlyArray<Route<UserDeps>> = [
           ...ERRORS,
           ...BODY_ERRORS,
           400: "As above, and a body id that differs from the path's userId. Codes: VALIDATION_ERROR.",
-          403: 'The caller is not an ADMIN. Codes: FORBIDDEN.',
+          403: "The caller is not the platform's ADMIN (X-User-Role ADMIN on a request naming no X-Organization-Id; an organization's ADMIN may not). Codes: FORBIDDEN.",
           409: 'The e-mail or phone belongs to another profile, or concurrent snapshots kept colliding. Codes: EMAIL_TAKEN, PHONE_TAKEN, PROFILE_CONFLICT.',
         }),
       },
@@ -107,7 +111,9 @@ export const userRoutes: ReadonlyArray<Route<UserDeps>> = [
     handle: async (req, res, deps) => {
       const actor = readActor(req);
       if (actor.userId === undefined) throw new AppError('UNAUTHENTICATED', MSG.actorRequired);
-      if (actor.role !== 'ADMIN') throw new AppError('FORBIDDEN', MSG.snapshotAdminOnly);
+      // A snapshot sets identity and memberships in every organization: the platform's ADMIN only
+      // (no X-Organization-Id), never an organization's.
+      if (!isPlatformAdmin(actor)) throw new AppError('FORBIDDEN', MSG.snapshotAdminOnly);
       ok(res, await upsertSnapshot(deps, req.valid.params.userId, req.valid.body));
     },
   }),
@@ -118,7 +124,7 @@ export const userRoutes: ReadonlyArray<Route<UserDeps>> = [
     doc: {
       summary: 'The profile view',
       operationId: 'getProfile',
-      description: 'Owner or ADMIN.',
+      description: 'Owner, or the ADMIN of an organization (X-Organization-Id) the user is an ACTIVE member of.',
       parameters: ACTOR_HEADERS,
       responses: { 200: okResponse('Success', PROFILE), ...errorResponses(ERRORS) },
     },
@@ -134,7 +140,8 @@ export const userRoutes: ReadonlyArray<Route<UserDeps>> = [
     doc: {
       summary: 'Update the base profile (fullName, email, phone, avatarUrl)',
       operationId: 'patchProfile',
-      description: "Owner or ADMIN. Validated as the contract's Limits say.",
+      description:
+        "Owner, or the ADMIN of an organization (X-Organization-Id) the user is an ACTIVE member of. Validated as the contract's Limits say.",
       parameters: ACTOR_HEADERS,
       responses: writeResponses(
         'The e-mail or phone belongs to another profile, or concurrent edits kept colliding. Codes: EMAIL_TAKEN, PHONE_TAKEN, PROFILE_CONFLICT.',

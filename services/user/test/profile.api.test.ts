@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { admin, owner, seed, startUser, type TestUser } from './support.js';
+import { admin, owner, schoolAdmin, seed, startUser, type TestUser } from './support.js';
 
 describe('user profile routes (GET and PATCH)', () => {
   let svc: TestUser;
@@ -12,9 +12,20 @@ describe('user profile routes (GET and PATCH)', () => {
 
   const patch = (path: string, body: object, headers: Record<string, string> = owner('u-1')) =>
     svc.request.patch(`/v1/users/u-1/${path}`).set(headers).send(body);
-  const view = async () => (await svc.request.get('/v1/users/u-1/profile').set(admin).expect(200)).body.data;
+  const view = async () => (await svc.request.get('/v1/users/u-1/profile').set(schoolAdmin).expect(200)).body.data;
 
   describe('GET /v1/users/:userId/profile', () => {
+    it("is 404 to another organization's ADMIN and 403 to an ADMIN naming no organization (issue 33, 8)", async () => {
+      const other = { ...schoolAdmin, 'X-Organization-Id': 'school-b' };
+      const res = await svc.request.get('/v1/users/u-1/profile').set(other);
+      expect(res.status).to.equal(404);
+      expect(res.body.error.code).to.equal('USER_NOT_FOUND');
+      await patch('profile', { fullName: 'Bị Đổi' }, other).expect(404);
+      await patch('teacher-profile', { schoolName: 'B' }, other).expect(404);
+      await svc.request.get('/v1/users/u-1/profile').set(admin).expect(403);
+      expect((await view()).fullName).to.not.equal('Bị Đổi');
+    });
+
     it('returns the view to its owner and to an admin, with the three role profiles, kyc and memberships', async () => {
       const res = await svc.request.get('/v1/users/u-1/profile').set(owner('u-1')).expect(200);
       expect(res.body).to.include({ success: true, message: 'OK' });
@@ -36,7 +47,7 @@ describe('user profile routes (GET and PATCH)', () => {
         'teacherKyc',
         'memberships',
       );
-      await svc.request.get('/v1/users/u-1/profile').set(admin).expect(200);
+      await svc.request.get('/v1/users/u-1/profile').set(schoolAdmin).expect(200);
     });
 
     it('answers 401 without an actor, 403 to another user, 404 USER_NOT_FOUND for an unknown user (admin)', async () => {
@@ -44,7 +55,7 @@ describe('user profile routes (GET and PATCH)', () => {
       const other = await svc.request.get('/v1/users/u-1/profile').set(owner('u-2', 'TEACHER'));
       expect(other.status).to.equal(403);
       expect(other.body.error.code).to.equal('FORBIDDEN');
-      const missing = await svc.request.get('/v1/users/nobody/profile').set(admin);
+      const missing = await svc.request.get('/v1/users/nobody/profile').set(schoolAdmin);
       expect(missing.status).to.equal(404);
       expect(missing.body.error.code).to.equal('USER_NOT_FOUND');
       expect(
@@ -80,7 +91,7 @@ describe('user profile routes (GET and PATCH)', () => {
     });
 
     it('lets an admin change any profile; refuses other users (403) and missing actors (401)', async () => {
-      await patch('profile', { fullName: 'Bởi Quản Trị' }, admin).expect(200);
+      await patch('profile', { fullName: 'Bởi Quản Trị' }, schoolAdmin).expect(200);
       expect((await patch('profile', { fullName: 'Kẻ Lạ' }, owner('u-2'))).status).to.equal(403);
       expect((await patch('profile', { fullName: 'Kẻ Lạ' }, {})).status).to.equal(401);
       expect((await view()).fullName).to.equal('Bởi Quản Trị');
@@ -157,7 +168,7 @@ describe('user profile routes (GET and PATCH)', () => {
     });
 
     it('answers 404 USER_NOT_FOUND for an unknown user (admin)', async () => {
-      const res = await svc.request.patch('/v1/users/nobody/profile').set(admin).send({ fullName: 'Không Ai' });
+      const res = await svc.request.patch('/v1/users/nobody/profile').set(schoolAdmin).send({ fullName: 'Không Ai' });
       expect(res.status).to.equal(404);
       expect(res.body.error.code).to.equal('USER_NOT_FOUND');
     });

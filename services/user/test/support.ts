@@ -7,7 +7,10 @@ export type TestUser = TestService<UserConfig, BuiltUser>;
 export const startUser = (file: string, env: Record<string, string> = {}): Promise<TestUser> =>
   startTestService(userService, { file, env });
 
+/** The platform's ADMIN (no organization): a backfill writing snapshots. */
 export const admin = { 'X-User-Id': 'admin-1', 'X-User-Role': 'ADMIN' };
+/** The ADMIN of the organization the seeded profiles are members of ('local'). */
+export const schoolAdmin = { 'X-User-Id': 'admin-2', 'X-User-Role': 'ADMIN', 'X-Organization-Id': 'local' };
 export const owner = (id: string, role = 'STUDENT') => ({ 'X-User-Id': id, 'X-User-Role': role });
 
 let counter = 0;

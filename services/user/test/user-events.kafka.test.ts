@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { waitFor } from '../../kit/test/support/kafka-helpers.js';
 import { PrivateKafka } from '../../kit/test/support/private-kafka.js';
 import { newUser, startAuth, type TestAuth } from '../../auth/test/support.js';
-import { admin, startUser, type TestUser } from './support.js';
+import { owner, startUser, type TestUser } from './support.js';
 
 describe('auth → user through identity.user-changed.v1 (private Kafka, broker restart)', function () {
   this.timeout(300000);
@@ -36,7 +36,7 @@ describe('auth → user through identity.user-changed.v1 (private Kafka, broker 
   }
 
   const profileOf = async (id: unknown) => {
-    const res = await user!.request.get(`/v1/users/${String(id)}/profile`).set(admin);
+    const res = await user!.request.get(`/v1/users/${String(id)}/profile`).set(owner(String(id)));
     return res.status === 200 ? (res.body.data as Record<string, unknown>) : undefined;
   };
 

@@ -31,6 +31,7 @@ export {
   type Role,
   type GuardTokens,
 } from './actor.js';
+export { adminOrganization, isPlatformAdmin, writeOrganization } from './tenancy.js';
 export { bearerToken, sameSecret } from './secrets.js';
 export {
   DEV_JWT_SECRET,

@@ -1,10 +1,11 @@
-// The inbox use cases: non-admin callers reach only rows addressed to them; an admin reaches any
-// row by id and may list one user or everyone. The X-Organization-Id header never filters.
-import { AppError, type Actor, type PageParams } from '../../../kit/src/core/index.js';
+// The inbox use cases: callers reach the rows addressed to them (X-Organization-Id does not filter
+// the own inbox); an organization's ADMIN (the role in X-Organization-Id) also reaches that
+// organization's rows by id and may list one user's or everyone's rows there, never another's.
+import { adminOrganization, AppError, type Actor, type PageParams } from '../../../kit/src/core/index.js';
 import { CODES, MSG } from '../messages.js';
 import * as store from '../store/notification-store.js';
 import type { NotificationDeps } from './deps.js';
-import { isAdmin, ownerScope, toView, type NotificationView } from './rules.js';
+import { mayReach, ownerScope, toView, type NotificationView } from './rules.js';
 
 export type Caller = Actor & { userId: string };
 
@@ -27,9 +28,16 @@ export function requireCaller(actor: Actor): Caller {
 }
 
 function listScope(caller: Caller, query: InboxQuery): store.InboxScope {
-  if (isAdmin(caller)) return { ...query };
-  if (query.userId !== undefined && query.userId !== caller.userId) throw new AppError('FORBIDDEN', MSG.otherUser);
-  return { ...query, userId: caller.userId };
+  const org = adminOrganization(caller);
+  const own = query.userId === undefined || query.userId === caller.userId;
+  if (org === undefined || (own && query.userId !== undefined)) {
+    if (!own) throw new AppError('FORBIDDEN', MSG.otherUser);
+    return { ...query, userId: caller.userId };
+  }
+  // An admin's list of others: inside its organization only.
+  if (query.organizationId !== undefined && query.organizationId !== org)
+    throw new AppError('FORBIDDEN', MSG.otherOrganization);
+  return { ...query, organizationId: org };
 }
 
 export async function listNotifications(
@@ -55,7 +63,7 @@ function notFound(id: string): AppError {
 export async function getNotification(deps: NotificationDeps, caller: Caller, id: string): Promise<NotificationView> {
   const row = await store.findNotification(deps.models, id);
   // Another user's row answers like a missing one, so ids cannot be probed.
-  if (!row || (!isAdmin(caller) && row.userId !== caller.userId)) throw notFound(id);
+  if (!row || !mayReach(caller, row)) throw notFound(id);
   return toView(row);
 }
 

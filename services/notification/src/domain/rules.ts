@@ -1,5 +1,5 @@
 // Pure decisions of the notification service: who sees what, and whether a fan-out sends.
-import type { Actor } from '../../../kit/src/core/index.js';
+import { adminOrganization, type Actor } from '../../../kit/src/core/index.js';
 import type { NotificationRow, PreferenceRow } from '../store/models.js';
 
 export interface NotificationView {
@@ -32,12 +32,29 @@ export function toView(row: NotificationRow): NotificationView {
   };
 }
 
-/** An ADMIN acting as an admin: not through the gateway's own-inbox routes (`X-Actor-Scope: self`). */
-export const isAdmin = (actor: Actor) => actor.role === 'ADMIN' && actor.scope !== 'self';
+/** The filter of a single-row action: the row's id and whose it must be. */
+export type RowScope =
+  { _id: string; userId: string } | { _id: string; $or: [{ userId: string }, { organizationId: string }] };
 
-/** Whom a single-row action may touch: an admin any row, anyone else only rows addressed to them. */
-export function ownerScope(actor: Actor & { userId: string }, id: string): { _id: string; userId?: string } {
-  return isAdmin(actor) ? { _id: id } : { _id: id, userId: actor.userId };
+/**
+ * Whom a single-row action may touch: the rows addressed to the caller, and an organization's
+ * ADMIN (the role in X-Organization-Id, not through the gateway's own-inbox routes) also that
+ * organization's rows. Another organization's row is never reached: it answers as a missing one.
+ */
+export function ownerScope(actor: Actor & { userId: string }, id: string): RowScope {
+  const org = adminOrganization(actor);
+  return org === undefined
+    ? { _id: id, userId: actor.userId }
+    : { _id: id, $or: [{ userId: actor.userId }, { organizationId: org }] };
+}
+
+/** Pure: whether the caller may see `row` (ownerScope as a predicate). */
+export function mayReach(
+  actor: Actor & { userId: string },
+  row: Pick<NotificationRow, 'userId' | 'organizationId'>,
+): boolean {
+  const org = adminOrganization(actor);
+  return row.userId === actor.userId || (org !== undefined && row.organizationId === org);
 }
 
 export type SendDecision = 'SEND' | 'MUTED' | 'TYPE_DISABLED';

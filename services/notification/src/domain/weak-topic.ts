@@ -6,7 +6,7 @@ import { parentIdsOf, saveParentLink } from '../store/notification-store.js';
 import type { NotificationDeps } from './deps.js';
 import { fanOut, type FanOutResult, type NotificationContent } from './fanout.js';
 import { uniqueIds } from './rules.js';
-import { assertWriter } from './writes.js';
+import { writerOrganization } from './writes.js';
 
 export interface WeakTopic {
   topic: string;
@@ -60,9 +60,8 @@ export type ParentAlertInput = WeakTopicAlert & { parentIds: string[]; alertKey?
  * from Kafka reach them too (ids only: this service never asks the user service).
  */
 export async function alertParents(deps: NotificationDeps, actor: Actor, input: ParentAlertInput) {
-  assertWriter(actor);
   const { parentIds, alertKey, ...alert } = input;
-  alert.organizationId ??= actor.organizationId ?? null;
+  alert.organizationId = writerOrganization(actor, alert.organizationId);
   const parents = uniqueIds(parentIds);
   await saveParentLink(deps.models, { _id: alert.studentId, parentIds: parents, updatedAt: deps.clock() });
   const key = alertKey ?? (alert.attemptId ? `attempt:${alert.attemptId}` : deps.newId());

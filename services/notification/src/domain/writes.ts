@@ -1,12 +1,13 @@
 // Writes by peer services: one notification, a backfill snapshot, a batch fan-out, an event with
 // its notifications. Callers are services (no actor) or staff; a STUDENT or PARENT actor is refused.
 import { createHash } from 'node:crypto';
-import { AppError, type Actor } from '../../../kit/src/core/index.js';
+import { AppError, writeOrganization, type Actor } from '../../../kit/src/core/index.js';
 import { CODES, MSG } from '../messages.js';
 import type { NotificationEventRow, NotificationRow } from '../store/models.js';
 import {
   findBatchDigest,
   findEventRow,
+  findNotification,
   insertBatchKey,
   insertEventRow,
   insertRows,
@@ -20,16 +21,40 @@ export function assertWriter(actor: Actor): void {
   if (actor.role === 'STUDENT' || actor.role === 'PARENT') throw new AppError('FORBIDDEN', MSG.internalOnly);
 }
 
+/**
+ * A writer and the organization its rows land in: a user (ADMIN or TEACHER there) writes only
+ * into the organization it acts in (kit writeOrganization); a peer service where it says.
+ */
+export function writerOrganization(actor: Actor, named: string | null | undefined): string | null {
+  assertWriter(actor);
+  return writeOrganization(actor, named, 'Notifications');
+}
+
 export type CreateInput = NotificationContent & { userId: string };
 
 /** A direct create for one chosen recipient: not a fan-out, so preferences do not apply. */
 export async function createNotification(deps: NotificationDeps, actor: Actor, input: CreateInput) {
-  assertWriter(actor);
-  const content = { ...input, organizationId: input.organizationId ?? actor.organizationId ?? null };
+  const content = { ...input, organizationId: writerOrganization(actor, input.organizationId) };
   const row = buildRow(deps, input.userId, content, { sourceKey: '', createdBy: actor.userId ?? null });
   row.sourceKey = `direct:${row._id}`;
   await insertRows(deps.models, [row]);
   return toView(row);
+}
+
+/** A snapshot's organization (writerOrganization); a user's never replaces another organization's row (404, as unknown). */
+async function snapshotOrganization(
+  deps: NotificationDeps,
+  actor: Actor,
+  id: string,
+  named: string | null | undefined,
+): Promise<string | null> {
+  const organizationId = writerOrganization(actor, named);
+  if (actor.userId === undefined) return organizationId;
+  const existing = await findNotification(deps.models, id);
+  if (existing && existing.organizationId !== organizationId) {
+    throw new AppError(CODES.notFound, MSG.notFound, { details: { notificationId: id } });
+  }
+  return organizationId;
 }
 
 export type SnapshotInput = CreateInput & {
@@ -46,7 +71,7 @@ export async function upsertSnapshot(deps: NotificationDeps, actor: Actor, id: s
       details: [{ path: 'id', message: MSG.snapshotIdMismatch }],
     });
   }
-  assertWriter(actor);
+  input = { ...input, organizationId: await snapshotOrganization(deps, actor, id, input.organizationId) };
   const now = deps.clock();
   const isRead = input.isRead ?? Boolean(input.readAt);
   const row: NotificationRow = {
@@ -97,10 +122,10 @@ async function claimBatchKey(deps: NotificationDeps, key: string, input: BatchIn
  * are keyed by (batch key, recipient). Without one, every request is a new fan-out.
  */
 export async function createBatch(deps: NotificationDeps, actor: Actor, input: BatchInput): Promise<BatchResult> {
-  assertWriter(actor);
+  const organizationId = writerOrganization(actor, input.organizationId);
   if (input.batchKey !== undefined) await claimBatchKey(deps, input.batchKey, input);
   const { recipientIds, batchKey, ...content } = input;
-  content.organizationId ??= actor.organizationId ?? null;
+  content.organizationId = organizationId;
   const sourceKey = `batch:${batchKey ?? deps.newId()}`;
   const result = await fanOut(deps, recipientIds, content, { sourceKey, createdBy: actor.userId ?? null });
   return { batchKey: batchKey ?? null, ...result };
@@ -138,16 +163,18 @@ const NO_NOTIFICATIONS: FanOutResult = { requested: 0, created: 0, existing: 0, 
  * the recorded event (the first body wins) and creates nothing new.
  */
 export async function recordEvent(deps: NotificationDeps, actor: Actor, input: EventInput) {
-  assertWriter(actor);
   const row = eventRow(deps, actor, input);
-  const created = await insertEventRow(deps.models, row);
+  row.organizationId = writerOrganization(actor, input.event.organizationId);
   const items = (input.notifications ?? []).map((n) => ({
     ...n,
-    organizationId: n.organizationId ?? row.organizationId,
+    organizationId: writerOrganization(actor, n.organizationId ?? row.organizationId),
   }));
+  const created = await insertEventRow(deps.models, row);
+  const stored = created ? row : ((await findEventRow(deps.models, row._id)) ?? row);
+  // Another organization's event id is never answered nor fanned out again under it.
+  if (stored.organizationId !== row.organizationId) throw new AppError(CODES.batchKeyReused, MSG.eventIdReused);
   const source = { sourceKey: `event:${row._id}`, createdBy: row.actorId };
   const notifications = items.length ? await fanOutEach(deps, items, source) : NO_NOTIFICATIONS;
-  const stored = created ? row : ((await findEventRow(deps.models, row._id)) ?? row);
   return { created, event: eventView(stored), notifications };
 }
 

@@ -4,7 +4,7 @@ import type { NotificationDeps } from '../domain/deps.js';
 import { alertParents } from '../domain/weak-topic.js';
 import * as writes from '../domain/writes.js';
 import * as s from '../schemas.js';
-import { CONFLICT, NOTIFICATION, success, WRITE_ERRORS, WRITER_HEADERS } from './docs.js';
+import { CONFLICT, NOT_FOUND, NOTIFICATION, success, WRITE_ERRORS, WRITER_HEADERS } from './docs.js';
 
 const route = routes<NotificationDeps>();
 
@@ -66,6 +66,7 @@ export const writeRoutes: ReadonlyArray<Route<NotificationDeps>> = [
         200: okResponse('Replaced', snapshotResult(false)),
         201: okResponse('Created', snapshotResult(true)),
         ...WRITE_ERRORS,
+        ...NOT_FOUND,
       },
     },
     handle: async (req, res, deps) => {
@@ -99,6 +100,7 @@ export const writeRoutes: ReadonlyArray<Route<NotificationDeps>> = [
         200: okResponse('Replay of a recorded event id', EVENT_RESULT),
         201: okResponse('Recorded', EVENT_RESULT),
         ...WRITE_ERRORS,
+        ...CONFLICT,
       },
     },
     handle: async (req, res, deps) => {

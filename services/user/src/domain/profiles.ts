@@ -3,7 +3,7 @@ import { isDuplicateKey } from '../../../kit/src/data/index.js';
 import { MSG } from '../messages.js';
 import type { ProfileRow } from '../store/models.js';
 import { findProfile, updateAtRev, type ProfileChange } from '../store/profile-store.js';
-import { assertOwnerOrAdmin } from './access.js';
+import { assertOwnerOrAdmin, reaches } from './access.js';
 import type { UserDeps } from './deps.js';
 import { toProfileView, type ProfileView } from './views.js';
 
@@ -19,15 +19,15 @@ export type RoleProfileKind = 'teacherProfile' | 'studentProfile' | 'parentProfi
 
 const MAX_ROUNDS = 8;
 
-async function existing(deps: UserDeps, userId: string): Promise<ProfileRow> {
+async function existing(deps: UserDeps, actor: Actor, userId: string): Promise<ProfileRow> {
   const row = await findProfile(deps.models, userId);
-  if (!row) throw new AppError('USER_NOT_FOUND', MSG.userNotFound, { details: { userId } });
+  if (!row || !reaches(actor, row)) throw new AppError('USER_NOT_FOUND', MSG.userNotFound, { details: { userId } });
   return row;
 }
 
 export async function getProfile(deps: UserDeps, actor: Actor, userId: string): Promise<ProfileView> {
   assertOwnerOrAdmin(actor, userId);
-  return toProfileView(await existing(deps, userId));
+  return toProfileView(await existing(deps, actor, userId));
 }
 
 /** Strictly after the current version, so a local edit always outranks the snapshot it edits. */
@@ -41,11 +41,12 @@ function nextVersion(now: Date, current: Date): Date {
  */
 async function changeProfile(
   deps: UserDeps,
+  actor: Actor,
   userId: string,
   change: (row: ProfileRow) => ProfileChange,
 ): Promise<ProfileView> {
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const row = await existing(deps, userId);
+    const row = await existing(deps, actor, userId);
     const updated = await updateAtRev(deps.models, row, change(row)).catch((err: unknown) => {
       if (isDuplicateKey(err, 'email')) throw new AppError('EMAIL_TAKEN', MSG.emailTaken);
       if (isDuplicateKey(err, 'phone')) throw new AppError('PHONE_TAKEN', MSG.phoneTaken);
@@ -64,7 +65,7 @@ export async function updateBaseProfile(
   input: BaseProfileInput,
 ): Promise<ProfileView> {
   assertOwnerOrAdmin(actor, userId);
-  return changeProfile(deps, userId, (row) => {
+  return changeProfile(deps, actor, userId, (row) => {
     const set: Partial<ProfileRow> = { fullName: input.fullName, updatedAt: nextVersion(deps.clock(), row.updatedAt) };
     if (input.email !== undefined) set.email = input.email;
     if (input.avatarUrl !== undefined) set.avatarUrl = input.avatarUrl;
@@ -85,7 +86,7 @@ export async function upsertRoleProfile(
   fields: Record<string, unknown>,
 ): Promise<ProfileView> {
   assertOwnerOrAdmin(actor, target.userId);
-  return changeProfile(deps, target.userId, (row) => {
+  return changeProfile(deps, actor, target.userId, (row) => {
     const now = deps.clock();
     return { set: { [target.kind]: { ...(row[target.kind] ?? {}), ...fields, updatedAt: now } } };
   });
