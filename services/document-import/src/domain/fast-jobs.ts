@@ -1,4 +1,5 @@
 import { AppError } from '../../../kit/src/core/index.js';
+import { storageKeyElsewhere } from '../store/job-store.js';
 import { findReplay, reprocessJob, submitJob } from './jobs/submit.js';
 import type { JobDetail, JobSummary } from './jobs/types.js';
 import { CODES, MSG } from '../messages.js';
@@ -47,6 +48,10 @@ export async function createFastJob(
     const replayKey = { idempotencyKey: key, storageKey: input.questionStorageKey };
     const earlier = await findReplay(deps.jobs, jobScope(s), replayKey, deps.clock());
     if (earlier) return { job: earlier, replayed: true };
+  }
+  // Another organization's key is not found, as an unknown key is: its stored exam never crosses.
+  if (await storageKeyElsewhere(deps.jobs.store, input.questionStorageKey, s.organizationId)) {
+    throw new AppError('STORAGE_OBJECT_NOT_FOUND', 'No stored file under that storage key');
   }
   const fileName = fileNameOf(input);
   const bytes = await fetchDocx(deps, s, input.questionStorageKey);

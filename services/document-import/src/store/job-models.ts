@@ -144,6 +144,8 @@ jobSchema.index({ organizationId: 1, createdAt: -1 });
 jobSchema.index({ organizationId: 1, createdBy: 1, createdAt: -1 });
 jobSchema.index({ status: 1, queuedAt: 1 });
 jobSchema.index({ updatedAt: 1 });
+// Whose a document storage key is (storageKeyElsewhere).
+jobSchema.index({ questionStorageKey: 1, organizationId: 1 });
 
 const fastJobKeySchema = new Schema<FastJobKeyRow>(
   {

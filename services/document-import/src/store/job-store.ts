@@ -255,6 +255,13 @@ export async function renewJobLease(store: JobStore, jobId: string, token: strin
   ).exec();
 }
 
+/** Whether another organization's import job was made from the storage key (then it is that organization's). */
+export async function storageKeyElsewhere(store: JobStore, key: string, organizationId: string): Promise<boolean> {
+  return (
+    (await store.models.ImportJob.exists({ questionStorageKey: key, organizationId: { $ne: organizationId } })) !== null
+  );
+}
+
 /** A fast-job key row, or null. */
 export function findFastKey(store: JobStore, id: string): Promise<FastJobKeyRow | null> {
   return store.models.FastJobKey.findById(id).lean<FastJobKeyRow>().exec();
