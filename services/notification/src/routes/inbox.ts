@@ -150,21 +150,27 @@ const rowRoutes = [
   rowRoute({
     method: 'get',
     path: '/v1/notifications/:notificationId',
-    doc: { summary: 'One notification (admin: any; others: own)', operationId: 'getNotification' },
+    doc: {
+      summary: 'One notification (own; the ADMIN of X-Organization-Id also that organization’s)',
+      operationId: 'getNotification',
+    },
     data: NOTIFICATION,
     act: inbox.getNotification,
   }),
   rowRoute({
     method: 'post',
     path: '/v1/notifications/:notificationId/read',
-    doc: { summary: 'Mark read (owner or admin)', operationId: 'readNotification' },
+    doc: { summary: 'Mark read (owner, or the ADMIN of the row’s organization)', operationId: 'readNotification' },
     data: NOTIFICATION,
     act: inbox.readNotification,
   }),
   rowRoute({
     method: 'post',
     path: '/v1/notifications/:notificationId/delete',
-    doc: { summary: 'Delete (owner or admin); the row is removed', operationId: 'deleteNotification' },
+    doc: {
+      summary: 'Delete (owner, or the ADMIN of the row’s organization); the row is removed',
+      operationId: 'deleteNotification',
+    },
     data: DELETED,
     act: inbox.deleteNotification,
   }),
