@@ -92,6 +92,17 @@ export { backoffMs, withTimeout, type BackoffSteps } from './timing.js';
 export type { UploadedFile } from './uploaded-file.js';
 export { canonicalJson, canonicalDigest } from './canonical.js';
 export { pageParams, listMeta, PAGE_BOUNDS, type PageOptions, type PageParams, type ListMeta } from './paging.js';
+export {
+  paceVerdict,
+  paceEnabled,
+  watchBodyPace,
+  type BodyPace,
+  type BodyCut,
+  type BodyProgress,
+  type PaceVerdict,
+  type PaceWatch,
+} from './body-pace.js';
+export { createShares, type Share, type ShareCaps, type Shares } from './shares.js';
 
 // For the kit's upper layers (the http layer's app, request line, uploads and 404s), not for services.
 export { readinessHandler } from './health.js';
