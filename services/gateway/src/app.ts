@@ -89,6 +89,12 @@ export function gatewayDeps(opts: GatewayAppOptions): Built {
     }),
     fairness,
     queueTimeoutMs: config.GATEWAY_QUEUE_TIMEOUT_MS,
+    bodyPace: {
+      graceMs: config.GATEWAY_BODY_TIMEOUT_MS,
+      minBytesPerSecond: config.GATEWAY_BODY_MIN_BYTES_PER_SECOND,
+      idleMs: config.GATEWAY_BODY_IDLE_TIMEOUT_MS,
+    },
+    drainLimitBytes: config.GATEWAY_DRAIN_LIMIT_BYTES,
     allowedOrigins: parseAllowedOrigins(config.GATEWAY_ALLOWED_ORIGINS),
     metrics: gatewayMetrics(opts.metrics),
     logger: opts.logger,

@@ -56,6 +56,10 @@ export interface GatewayConfig {
   GATEWAY_MAX_CONCURRENT_PER_CLIENT: number;
   GATEWAY_MAX_STREAMS_PER_CLIENT: number;
   GATEWAY_QUEUE_TIMEOUT_MS: number;
+  GATEWAY_BODY_TIMEOUT_MS: number;
+  GATEWAY_BODY_MIN_BYTES_PER_SECOND: number;
+  GATEWAY_BODY_IDLE_TIMEOUT_MS: number;
+  GATEWAY_DRAIN_LIMIT_BYTES: number;
   [key: string]: unknown;
 }
 
@@ -113,6 +117,20 @@ export const gatewayConfigSchema = Joi.object<GatewayConfig>({
   GATEWAY_MAX_STREAMS_PER_CLIENT: Joi.number().integer().min(0).max(10_000).default(4),
   // Longest wait for a free socket of an upstream's pool (GATEWAY_MAX_SOCKETS); past it 503 with Retry-After.
   GATEWAY_QUEUE_TIMEOUT_MS: Joi.number().integer().min(1).max(600_000).default(5000),
+  // A request body's pace (Apache's mod_reqtimeout body=20,MinRate=…): it gets GATEWAY_BODY_TIMEOUT_MS
+  // plus a second per GATEWAY_BODY_MIN_BYTES_PER_SECOND bytes received, and at most
+  // GATEWAY_BODY_IDLE_TIMEOUT_MS between two chunks; past either, 408 REQUEST_TIMEOUT (the
+  // connection closed), or the connection closed when the answer has started. 0 turns a rule off.
+  GATEWAY_BODY_TIMEOUT_MS: Joi.number().integer().min(0).max(3_600_000).default(20_000),
+  GATEWAY_BODY_MIN_BYTES_PER_SECOND: Joi.number().integer().min(0).max(1_000_000_000).default(1024),
+  GATEWAY_BODY_IDLE_TIMEOUT_MS: Joi.number().integer().min(0).max(3_600_000).default(10_000),
+  // A body still arriving after its answer is read and dropped up to this many bytes (so the
+  // client gets the answer while sending), then its connection is closed.
+  GATEWAY_DRAIN_LIMIT_BYTES: Joi.number()
+    .integer()
+    .min(0)
+    .max(1024 ** 3)
+    .default(64 * 1024 * 1024),
   ...tableKeys(),
 });
 

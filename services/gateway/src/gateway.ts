@@ -3,8 +3,9 @@
 // router and request decoration were a share of the hop's cost the services behind it do not pay twice.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, type Logger } from '../../kit/src/core/index.js';
+import { AppError, type BodyPace, type Logger } from '../../kit/src/core/index.js';
 import { admit, clientKey, tokenOf } from './access.js';
+import { paceBody, whenExchangeEnds } from './body.js';
 import { assertSameOrigin } from './csrf.js';
 import { clientAddress, sendError } from './envelope.js';
 import type { Fairness, Slot } from './fairness.js';
@@ -34,6 +35,10 @@ export interface GatewayDeps {
   fairness: Fairness;
   /** Longest wait for a pooled upstream socket (GATEWAY_QUEUE_TIMEOUT_MS). */
   queueTimeoutMs: number;
+  /** The pace a request body must keep (GATEWAY_BODY_*): an idle or slow body is cut, 408 while unanswered. */
+  bodyPace: BodyPace;
+  /** Bytes of a body still arriving after its answer that are read and dropped (GATEWAY_DRAIN_LIMIT_BYTES). */
+  drainLimitBytes: number;
   /** Origins a cookie-authenticated write may come from (GATEWAY_ALLOWED_ORIGINS; empty: the Host's own). */
   allowedOrigins: readonly string[];
   metrics: GatewayMetrics;
@@ -56,8 +61,10 @@ export function apiHandler(deps: GatewayDeps): ApiHandler {
     const method = req.method ?? 'GET';
     const match = deps.routes.match(method, req.url ?? '/');
     track(deps, res, { requestId, method, table: match?.table.name ?? (deps.legacy ? 'legacy' : 'unmapped') });
+    // From the first byte on, whether the request is forwarded or refused here (its body then dropped).
+    const bodyCut = paceBody(req, res, deps.bodyPace, fail);
     try {
-      dispatch(deps, req, res, { match, requestId, fail, nowMs: now() });
+      dispatch(deps, req, res, { match, requestId, fail, nowMs: now(), bodyCut });
     } catch (err) {
       fail(err);
     }
@@ -69,6 +76,8 @@ interface Call {
   requestId: string;
   fail: (err: unknown) => void;
   nowMs: number;
+  /** Aborted when the body is cut for its pace (body.ts). */
+  bodyCut: AbortSignal | undefined;
 }
 
 function dispatch(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse, call: Call): void {
@@ -157,7 +166,10 @@ interface Exchange {
 /**
  * Forwards under the client's caps: a request slot for every upstream request, a stream slot for
  * a route known to stream or an answer that turns out to be an event stream. Every slot is given
- * back when the response closes, whichever way it ends (answered, refused, failed, client gone).
+ * back when the exchange is over on both sides, whichever way each ends: the answer (answered,
+ * refused, failed, client gone) and the body (ended, cut for its pace, connection closed). A body
+ * still arriving after its answer keeps its slot, so a client's unfinished bodies count against
+ * its cap (issue 33), and a client never holds more upstream sockets than it has slots.
  */
 function send(
   deps: GatewayDeps,
@@ -178,12 +190,12 @@ function send(
     release();
     throw refused;
   }
-  res.once('close', release);
-  res.once('finish', release);
+  whenExchangeEnds(req, res, release);
   const admitAnswer = fwd.stream
     ? undefined
     : (upRes: IncomingMessage) => (isEventStream(upRes) ? take(deps.fairness.acquireStream(call.client)) : undefined);
-  forward(req, res, { ...fwd, queueTimeoutMs: deps.queueTimeoutMs, admitAnswer }, call.fail);
+  const limits = { queueTimeoutMs: deps.queueTimeoutMs, drainLimitBytes: deps.drainLimitBytes, signal: call.bodyCut };
+  forward(req, res, { ...fwd, ...limits, admitAnswer }, call.fail);
 }
 
 const isEventStream = (upRes: IncomingMessage) =>

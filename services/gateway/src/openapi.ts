@@ -26,6 +26,8 @@ const REVOCATIONS_UNKNOWN =
   'Also while session revocations cannot be checked past GATEWAY_REVOCATION_FAIL_CLOSED_MS (Retry-After: 5).';
 const RATE_LIMITED =
   "Per-client rate limit (RATE_LIMITED), or the client's cap on upstream requests in flight (GATEWAY_MAX_CONCURRENT_PER_CLIENT; error.details.reason CLIENT_CONCURRENCY_LIMIT) or on open event streams (GATEWAY_MAX_STREAMS_PER_CLIENT; CLIENT_STREAM_LIMIT); Retry-After says when. Codes: RATE_LIMITED.";
+const BODY_CUT =
+  'The request body stopped for GATEWAY_BODY_IDLE_TIMEOUT_MS (error.details.reason BODY_IDLE), or arrived slower than GATEWAY_BODY_TIMEOUT_MS plus a second per GATEWAY_BODY_MIN_BYTES_PER_SECOND bytes (BODY_TOO_SLOW); nothing more is forwarded and the connection is closed behind the answer. A body cut after the answer started has its connection closed. The service may answer the same for an upload. Codes: REQUEST_TIMEOUT.';
 const ROLE_SOURCE =
   'The role in the resolved organization (the membership role; a token without memberships: its global role in its default organization)';
 
@@ -51,6 +53,7 @@ function responses(table: TableDef, route: RouteDef, service: string): JsonObjec
     ...errorResponses({
       ...(token ? { 401: UNAUTHENTICATED } : {}),
       ...(refused ? { 403: refused } : {}),
+      ...(writes(route.method) ? { 408: BODY_CUT } : {}),
       404: "The table is switched off, or the service answered 404. Codes: ROUTE_NOT_FOUND (gateway) or the service's.",
       429: RATE_LIMITED,
       502: 'The service broke the exchange. Codes: UPSTREAM_ERROR.',

@@ -20,6 +20,13 @@ export interface ForwardRequest {
   queueTimeoutMs?: number;
   /** Checked when the answer's headers arrive, before anything is sent: an error refuses the answer (an event stream past the client's cap). */
   admitAnswer?: (upRes: IncomingMessage) => AppError | undefined;
+  /**
+   * Aborted (with the AppError to answer) when the client's body is cut for its pace (body.ts):
+   * before the answer the exchange fails with that error; after it, the upstream request ends.
+   */
+  signal?: AbortSignal;
+  /** Bytes of a body still arriving after the answer that are read and dropped; past them the connection is closed. */
+  drainLimitBytes?: number;
 }
 
 /** A keep-alive pool per upstream, so a request does not pay a TCP handshake. */
@@ -79,10 +86,21 @@ export function forward(req: IncomingMessage, res: ServerResponse, fwd: ForwardR
     if (state.failed || state.answered) return;
     state.failed = true;
     req.unpipe(up);
+    // The rest of the body is read and dropped, so the body ends and the client gets the answer.
+    req.resume();
     up.destroy();
     fail(err);
   };
   watchTimes(up, fwd, timers, abort);
+  fwd.signal?.addEventListener(
+    'abort',
+    () => {
+      if (!state.answered) return abort(fwd.signal?.reason as AppError);
+      req.unpipe(up);
+      up.destroy();
+    },
+    { once: true },
+  );
   up.on('response', (upRes) => {
     stopTimers();
     if (state.failed) return upRes.resume();
@@ -90,6 +108,8 @@ export function forward(req: IncomingMessage, res: ServerResponse, fwd: ForwardR
     if (refused) return abort(refused);
     state.answered = true;
     answer(upRes, res);
+    // The answer came before the whole body was sent (a refusal, typically: 415, 401, 413).
+    if (!up.writableEnded) stopBody(req, res, { up, upRes, drainLimitBytes: fwd.drainLimitBytes });
   });
   up.on('error', (err: NodeJS.ErrnoException) => {
     // After the answer started, a request-side error (the service closed early, e.g. after a 413) is not the answer's.
@@ -104,6 +124,47 @@ export function forward(req: IncomingMessage, res: ServerResponse, fwd: ForwardR
   // Without a body (most GETs) there is nothing to pipe: the request goes out in one write.
   if (hasBody(req)) req.pipe(up);
   else up.end();
+}
+
+/**
+ * The upstream answered while the client is still sending: a refusal (a status of 300 or more)
+ * needs nothing more of the body, and no answer needs it once the answer has ended. What the client
+ * still sends is then read and dropped, so it gets the answer while sending (as the services'
+ * drainThen does), up to `drainLimitBytes` (past them its connection is closed behind the answer);
+ * the upstream request ends without the rest and its socket is destroyed, never pooled: a pooled
+ * socket would wait for a body that may never end (issue 33: 256 unfinished bodies held every
+ * socket of auth's pool).
+ */
+function stopBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  exchange: { up: http.ClientRequest; upRes: IncomingMessage; drainLimitBytes?: number },
+): void {
+  const { up, upRes, drainLimitBytes } = exchange;
+  let dropping = false;
+  const drop = () => {
+    if (dropping) return;
+    dropping = true;
+    req.unpipe(up);
+    let dropped = 0;
+    const onData = (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (drainLimitBytes === undefined || dropped <= drainLimitBytes) return;
+      req.off('data', onData);
+      if (res.writableFinished) req.socket.destroy();
+      else res.once('finish', () => req.socket.destroy());
+    };
+    req.on('data', onData);
+    req.resume();
+  };
+  const end = () => {
+    if (up.writableEnded || up.destroyed) return;
+    drop();
+    up.destroy();
+  };
+  if ((upRes.statusCode ?? 0) >= 300) drop();
+  upRes.once('end', end);
+  upRes.once('close', end);
 }
 
 /** The wait for a pooled socket (queue timeout) and, once the request is sent, for the answer's headers. */
