@@ -7,7 +7,7 @@ import { importRoutes } from './routes/index.js';
 export const SERVICE_NAME = 'document-import';
 export const SERVICE_VERSION = '0.1.0';
 
-/** The busy or unavailable answer of an upload: an Error with Retry-After (the prose has the rest). */
+/** An upload's refusals of its own: busy or unavailable, past a share, too slow (the prose has the rest). */
 const UPLOADS_BUSY: JsonObject = {
   UploadsBusyOrUnavailable: {
     description:
@@ -18,6 +18,19 @@ const UPLOADS_BUSY: JsonObject = {
         schema: { type: 'string', pattern: '^[0-9]+$' },
       },
     },
+    content: { 'application/json': { schema: ref('schemas', 'Error') } },
+  },
+  UploadShareExceeded: {
+    description:
+      "RATE_LIMITED: the caller (X-User-Id) already spools UPLOAD_MAX_PER_CLIENT uploads on this process (error.details.reason UPLOADS_PER_CLIENT), or its organization UPLOAD_MAX_PER_ORGANIZATION (UPLOADS_PER_ORGANIZATION); error.details.max is the share; nothing was read; retry after Retry-After seconds. One client's or one school's uploads never take every slot.",
+    headers: {
+      'Retry-After': { description: 'Seconds to wait.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+    },
+    content: { 'application/json': { schema: ref('schemas', 'Error') } },
+  },
+  UploadTooSlow: {
+    description:
+      'REQUEST_TIMEOUT: the upload stopped for UPLOAD_IDLE_TIMEOUT_MS (error.details.reason BODY_IDLE), or arrived slower than UPLOAD_BODY_TIMEOUT_MS plus a second per UPLOAD_MIN_BYTES_PER_SECOND bytes (BODY_TOO_SLOW); nothing is kept, the connection is closed behind the answer (Connection: close) and the upload slot is free.',
     content: { 'application/json': { schema: ref('schemas', 'Error') } },
   },
 };

@@ -21,6 +21,13 @@ export interface ImportServiceConfig extends DocumentImportConfig {
   UPLOAD_SPOOL_DIR: string;
   /** Uploads this process spools at once; one more is 503 UPLOADS_BUSY with Retry-After. */
   UPLOAD_MAX_CONCURRENT: number;
+  /** Of those, what one caller (X-User-Id) and one organization may hold; one more is 429. 0: no cap. */
+  UPLOAD_MAX_PER_CLIENT: number;
+  UPLOAD_MAX_PER_ORGANIZATION: number;
+  /** An upload's pace: UPLOAD_BODY_TIMEOUT_MS plus a second per UPLOAD_MIN_BYTES_PER_SECOND bytes, at most UPLOAD_IDLE_TIMEOUT_MS between chunks; else 408. */
+  UPLOAD_BODY_TIMEOUT_MS: number;
+  UPLOAD_MIN_BYTES_PER_SECOND: number;
+  UPLOAD_IDLE_TIMEOUT_MS: number;
 }
 
 // The API's own keys (the workers share the rest of the schema).
@@ -28,6 +35,13 @@ const serviceConfigSchema = (documentImportConfigSchema as Joi.ObjectSchema).key
   DOCX_IMPORT_SSE_HEARTBEAT_MS: Joi.number().integer().min(100).max(120_000).default(15_000),
   UPLOAD_SPOOL_DIR: Joi.string().default(tmpdir()),
   UPLOAD_MAX_CONCURRENT: Joi.number().integer().min(1).max(64).default(4),
+  // Shares of those slots: one teacher's (or one school's) trickling uploads leave the rest to others.
+  UPLOAD_MAX_PER_CLIENT: Joi.number().integer().min(0).max(64).default(2),
+  UPLOAD_MAX_PER_ORGANIZATION: Joi.number().integer().min(0).max(64).default(3),
+  // Apache's mod_reqtimeout body=20,MinRate=…: a trickled upload frees its slot within seconds, not at the server's 300 s.
+  UPLOAD_BODY_TIMEOUT_MS: Joi.number().integer().min(0).max(3_600_000).default(20_000),
+  UPLOAD_MIN_BYTES_PER_SECOND: Joi.number().integer().min(0).max(1_000_000_000).default(1024),
+  UPLOAD_IDLE_TIMEOUT_MS: Joi.number().integer().min(0).max(3_600_000).default(10_000),
 }) as Joi.ObjectSchema<ImportServiceConfig>;
 
 export interface BuiltImport {
@@ -51,7 +65,17 @@ async function assemble(ctx: ServiceContext<ImportServiceConfig>): Promise<Built
   const deps: ImportDeps = {
     logger,
     heartbeatMs: config.DOCX_IMPORT_SSE_HEARTBEAT_MS,
-    uploadSpool: { dir: config.UPLOAD_SPOOL_DIR, maxConcurrent: config.UPLOAD_MAX_CONCURRENT },
+    uploadSpool: {
+      dir: config.UPLOAD_SPOOL_DIR,
+      maxConcurrent: config.UPLOAD_MAX_CONCURRENT,
+      maxPerClient: config.UPLOAD_MAX_PER_CLIENT,
+      maxPerOrganization: config.UPLOAD_MAX_PER_ORGANIZATION,
+      pace: {
+        graceMs: config.UPLOAD_BODY_TIMEOUT_MS,
+        minBytesPerSecond: config.UPLOAD_MIN_BYTES_PER_SECOND,
+        idleMs: config.UPLOAD_IDLE_TIMEOUT_MS,
+      },
+    },
     parseQas: qasParser(config),
     jobs,
     documents: documentPort(config),

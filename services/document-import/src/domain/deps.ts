@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Logger } from '../../../kit/src/core/index.js';
+import type { BodyPace, Logger } from '../../../kit/src/core/index.js';
 import type { JobDeps, JobDetail } from './jobs/types.js';
 import type { QasParser } from './qas.js';
 import type { Scope } from './scope.js';
@@ -48,8 +48,17 @@ export interface ImportDeps {
   logger: Logger;
   /** Heartbeat period of the job event streams (DOCX_IMPORT_SSE_HEARTBEAT_MS). */
   heartbeatMs: number;
-  /** Where uploads spool and how many at once (one upload middleware per process shares the cap). */
-  uploadSpool: { dir: string; maxConcurrent: number };
+  /**
+   * Where uploads spool and how many at once (one upload middleware per process shares the cap),
+   * how many of them one client and one organization may hold, and the pace an upload must keep.
+   */
+  uploadSpool: {
+    dir: string;
+    maxConcurrent: number;
+    maxPerClient?: number;
+    maxPerOrganization?: number;
+    pace?: BodyPace;
+  };
   parseQas: QasParser;
   /** The job use cases' deps (domain/jobs), the same the worker builds. */
   jobs: JobDeps;

@@ -16,19 +16,25 @@ const uploads = new WeakMap<ImportDeps, RequestHandler>();
 
 /**
  * The one multipart `file`, `.docx` only, 413 at byte 50 MB + 1 while it streams, spooled to
- * `spool.dir`; 503 UPLOADS_BUSY past `spool.maxConcurrent` uploads at once. One per app (per
- * `deps`): the three upload routes share it, so they share the cap.
+ * `spool.dir`; 503 UPLOADS_BUSY past `spool.maxConcurrent` uploads at once, 429 past a caller's
+ * or an organization's share of them (the scope, checked before), 408 for an upload that stops or
+ * trickles (`spool.pace`). One per app (per `deps`): the three upload routes share it, so they
+ * share the caps.
  */
 export function docxUpload(deps: ImportDeps): RequestHandler {
   const known = uploads.get(deps);
   if (known) return known;
-  const { dir, maxConcurrent } = deps.uploadSpool;
+  const { dir, maxConcurrent, maxPerClient, maxPerOrganization, pace } = deps.uploadSpool;
   const handler = upload({
     field: 'file',
     maxBytes: MAX_DOCX_BYTES,
     allowedExtensions: ['.docx'],
     spoolDir: dir,
     maxConcurrent,
+    maxPerClient,
+    maxPerOrganization,
+    pace,
+    holders: (_req, res) => ({ client: scope(res).userId, organization: scope(res).organizationId }),
   });
   uploads.set(deps, handler);
   return handler;
@@ -62,7 +68,13 @@ async function streamParse(deps: ImportDeps, stream: SseStream, req: Request, re
 
 const route = routes<ImportDeps>();
 
-const UPLOAD_ERRORS = refused({ ...SCOPE_ERRORS, 413: 'PayloadTooLarge', 415: 'UnsupportedMediaType' });
+const UPLOAD_ERRORS = refused({
+  ...SCOPE_ERRORS,
+  408: 'UploadTooSlow',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  429: 'UploadShareExceeded',
+});
 const BUSY = refused({ 503: 'UploadsBusyOrUnavailable' });
 
 /** The upload routes: a DOCX parsed at once, parsed as a stream, or queued as a job. */

@@ -7,9 +7,11 @@ import { extname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { NextFunction, Request, Response } from 'express';
-import { drainThen, AppError, type UploadedFile } from '../core/index.js';
+import { drainThen, AppError, createShares, watchBodyPace, type BodyPace, type UploadedFile } from '../core/index.js';
+import { overShare, shareSettings, tooSlow, type UploadHolders, type UploadShareOptions } from './upload-limits.js';
 
-export interface UploadOptions {
+/** The shares (`holders`, `maxPerClient`, `maxPerOrganization`) and the `pace` are upload-limits.ts's. */
+export interface UploadOptions extends UploadShareOptions {
   /** The form field that carries the file; exactly one file, in this field. */
   field: string;
   /** Largest file in bytes: exactly `maxBytes` passes, one more is 413 while streaming. */
@@ -33,6 +35,8 @@ export interface UploadOptions {
   maxConcurrent?: number;
 }
 
+export type { UploadHolders, UploadShareOptions } from './upload-limits.js';
+
 declare module 'express-serve-static-core' {
   interface Request {
     /** The file `upload()` received; its text fields are in `req.body`. */
@@ -46,7 +50,9 @@ export const UPLOAD_TEMP_PREFIX = 'edu-upload-';
 /** Seconds a client refused with UPLOADS_BUSY is told to wait. */
 export const UPLOAD_BUSY_RETRY_AFTER_S = 2;
 
-interface Settings extends Required<UploadOptions> {
+interface Settings extends Required<Omit<UploadOptions, 'holders' | 'pace'>> {
+  holders?: UploadOptions['holders'];
+  pace?: BodyPace;
   /** A declared Content-Length past this cannot fit the limits: refused before reading. */
   maxRequestBytes: number;
 }
@@ -62,7 +68,10 @@ interface Settings extends Required<UploadOptions> {
  */
 export function upload(opts: UploadOptions) {
   const cfg = settings(opts);
-  let active = 0;
+  const shares = createShares<keyof UploadHolders>({
+    total: cfg.maxConcurrent,
+    perHolder: { client: cfg.maxPerClient, organization: cfg.maxPerOrganization },
+  });
   return (req: Request, res: Response, next: NextFunction): void => {
     if (Number(req.headers['content-length'] ?? 0) > cfg.maxRequestBytes) {
       cut(res, next, tooLarge(cfg.maxBytes));
@@ -74,12 +83,16 @@ export function upload(opts: UploadOptions) {
       );
       return;
     }
-    if (active >= cfg.maxConcurrent) {
-      drainThen(req, res, { limit: cfg.maxRequestBytes }, () => next(busy(cfg.maxConcurrent)));
+    const share = shares.acquire(cfg.holders?.(req, res) ?? {});
+    if (!share.ok) {
+      const refusal =
+        share.limit === 'total'
+          ? busy(cfg.maxConcurrent)
+          : overShare(share.limit, share.max, UPLOAD_BUSY_RETRY_AFTER_S);
+      drainThen(req, res, { limit: cfg.maxRequestBytes }, () => next(refusal));
       return;
     }
-    active += 1;
-    const release = () => (active -= 1);
+    const release = () => share.release();
     new Receiver(req, res, cfg, release).run().then(({ file, fields }) => {
       req.file = file;
       req.body = fields;
@@ -102,6 +115,7 @@ function settings(opts: UploadOptions): Settings {
     maxFieldBytes,
     spoolDir: opts.spoolDir ?? tmpdir(),
     maxConcurrent,
+    ...shareSettings(opts),
     // Part headers and boundaries cost a few hundred bytes per part; 64 KiB is ample slack.
     maxRequestBytes: opts.maxBytes + maxFields * maxFieldBytes + 64 * 1024,
   };
@@ -167,6 +181,8 @@ class Receiver {
       });
       this.req.once('error', () => this.fail(invalid('Request aborted')));
       this.req.on('data', (chunk: Buffer) => (this.received += chunk.length));
+      const { pace } = this.cfg;
+      if (pace) watchBodyPace(this.req, pace, (reason) => this.fail(tooSlow(reason, pace), { cut: true }));
       this.start();
     });
   }
