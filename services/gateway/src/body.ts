@@ -2,21 +2,19 @@
 // counted as in flight until it has ended, so neither an unfinished body nor a slow one holds an
 // upstream socket, or a client's slot, for longer than the pace allows.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, paceEnabled, watchBodyPace, type BodyCut, type BodyPace } from '../../kit/src/core/index.js';
+import {
+  AppError,
+  paceEnabled,
+  paceTimeout,
+  watchBodyPace,
+  type BodyCut,
+  type BodyPace,
+} from '../../kit/src/core/index.js';
 import { hasBody } from './proxy.js';
-
-const CUT_MESSAGES: Record<BodyCut, string> = {
-  BODY_IDLE: 'The request body stopped arriving',
-  BODY_TOO_SLOW: 'The request body arrived too slowly',
-};
 
 /** 408 with the connection closed behind it: the rest of the body is never read. */
 export function requestTimeout(reason: BodyCut, pace: BodyPace): AppError {
-  return new AppError('REQUEST_TIMEOUT', CUT_MESSAGES[reason], {
-    status: 408,
-    headers: { Connection: 'close' },
-    details: { reason, idleMs: pace.idleMs, graceMs: pace.graceMs, minBytesPerSecond: pace.minBytesPerSecond },
-  });
+  return paceTimeout(reason, pace, 'The request body');
 }
 
 /**

@@ -3,6 +3,7 @@
 // The rule is Apache's mod_reqtimeout `body=20,MinRate=500`: the body gets `graceMs`, plus one
 // second per `minBytesPerSecond` bytes received, and never more than `idleMs` between two chunks.
 import type { Readable } from 'node:stream';
+import { AppError } from './errors.js';
 
 export interface BodyPace {
   /** Time the body gets before the rate counts, in ms; 0 turns the rate rule off. */
@@ -108,4 +109,15 @@ export function watchBodyPace(
     },
     stop,
   };
+}
+
+/** A body cut for its pace: 408 with the connection closed behind the answer (the rest is never read). `what` names
+ * the body in the message: "The request body stopped arriving", "The upload arrived too slowly". */
+export function paceTimeout(reason: BodyCut, pace: BodyPace, what: string): AppError {
+  const how = reason === 'BODY_IDLE' ? 'stopped arriving' : 'arrived too slowly';
+  return new AppError('REQUEST_TIMEOUT', `${what} ${how}`, {
+    status: 408,
+    headers: { Connection: 'close' },
+    details: { reason, idleMs: pace.idleMs, graceMs: pace.graceMs, minBytesPerSecond: pace.minBytesPerSecond },
+  });
 }

@@ -96,6 +96,7 @@ export {
   paceVerdict,
   paceEnabled,
   watchBodyPace,
+  paceTimeout,
   type BodyPace,
   type BodyCut,
   type BodyProgress,

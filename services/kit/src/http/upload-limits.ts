@@ -1,7 +1,7 @@
 // The upload middleware's shares and pace (issue 33): who holds an upload slot, what one holder
 // may hold, and the refusals past a share or past the pace.
 import type { Request, Response } from 'express';
-import { AppError, type BodyCut, type BodyPace } from '../core/index.js';
+import { AppError, paceTimeout, type BodyCut, type BodyPace } from '../core/index.js';
 
 /** Who an upload is for: its caller and its organization (either may be absent: not counted). */
 export interface UploadHolders {
@@ -53,16 +53,7 @@ export function overShare(holder: keyof UploadHolders, max: number, retryAfterS:
   });
 }
 
-const CUT_MESSAGES: Record<BodyCut, string> = {
-  BODY_IDLE: 'The upload stopped arriving',
-  BODY_TOO_SLOW: 'The upload arrived too slowly',
-};
-
-/** An upload cut for its pace: 408, the connection closed behind the answer (the rest is never read). */
+/** 408 with the connection closed behind it: the rest of the body is never read. */
 export function tooSlow(reason: BodyCut, pace: BodyPace): AppError {
-  return new AppError('REQUEST_TIMEOUT', CUT_MESSAGES[reason], {
-    status: 408,
-    headers: { Connection: 'close' },
-    details: { reason, idleMs: pace.idleMs, graceMs: pace.graceMs, minBytesPerSecond: pace.minBytesPerSecond },
-  });
+  return paceTimeout(reason, pace, 'The upload');
 }
