@@ -20,8 +20,10 @@ const headers = (i: Importer): Record<string, string> => ({
 
 /**
  * One upload, as a well-behaved client sends it: a 503 with Retry-After (the pod's upload slots are
- * all taken: UPLOADS_BUSY) is retried after that wait, and so is a connection the server cut while
- * the body was still going (it answers a refusal without reading the rest); anything else is final.
+ * all taken: UPLOADS_BUSY) or a 429 with Retry-After (this teacher or school already spools its
+ * share of them: UPLOADS_PER_CLIENT, UPLOADS_PER_ORGANIZATION) is retried after that wait, and so is
+ * a connection the server cut while the body was still going (it answers a refusal without reading
+ * the rest); anything else is final.
  */
 async function uploadOne(i: Importer, docx: Uint8Array, questions: number): Promise<string> {
   for (let attempt = 1; ; attempt += 1) {
@@ -36,7 +38,7 @@ async function uploadOne(i: Importer, docx: Uint8Array, questions: number): Prom
       continue;
     }
     const body = (await res.json()) as { data?: { id?: string } };
-    if (res.status === 503 && attempt < UPLOAD_TRIES) {
+    if ((res.status === 503 || res.status === 429) && attempt < UPLOAD_TRIES) {
       await sleep(1000 * Number(res.headers.get('retry-after') ?? '1'));
       continue;
     }
