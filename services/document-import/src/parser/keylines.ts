@@ -2,7 +2,7 @@
 // the questions (`01. B 02. C`, `Câu 3. Chọn B`).
 import { answerValue } from './answers.js';
 import type { QDraft, State } from './drafts.js';
-import { inlineKeyEntries } from './keys.js';
+import { inlineKeyEntries, lowerKeySectionEntries } from './keys.js';
 import type { Line } from './lines.js';
 import { ANSWER_RE, QUESTION_RE, SOLUTION_ANSWER_RE } from './patterns.js';
 import { pushAll } from './types.js';
@@ -47,7 +47,9 @@ export function keyModeLine(st: State, line: Line): void {
   }
   const label = QUESTION_RE.exec(line.text);
   if (label) st.keyQuestion = Number(label[1]);
-  const entries = inlineKeyEntries(line.text.replace(/(?:Câu|Question)\s*/giu, ''), st.part);
+  const unlabelled = line.text.replace(/(?:Câu|Question)\s*/giu, '');
+  const upper = inlineKeyEntries(unlabelled, st.part);
+  const entries = upper.length > 0 ? upper : lowerKeySectionEntries(unlabelled, st.part);
   if (entries.length > 0) {
     pushAll(st.keys, entries);
     return;

@@ -121,9 +121,20 @@ function pureList(body: string, re: RegExp, part: string | null, least: number):
   return body.replace(re, ' ').replace(/[\s,;.|]/g, '') === '' ? found : [];
 }
 
+/** A line of a key section that is only lower-case entries (`1. b ⇥ 2.b ⇥ 3. a`): its entries, else []. */
+export function lowerKeySectionEntries(text: string, part: string | null): KeyEntry[] {
+  return pureList(text, INLINE_LOWER_RE, part, 2);
+}
+
+/** Entries numbered one after another (`1.d 2.d 3.c`): a key's run, not a list of things that happen to be numbered. */
+function consecutive(found: KeyEntry[]): boolean {
+  return found.every((e, i) => i === 0 || e.number === found[i - 1]!.number + 1);
+}
+
 /** A line that is only a key list (`Đáp án: 01. B 02. C 03. A,C,D`, `1.A 2.B 3.C`): its entries, else []. Lower-case
- * letters (`Đáp án: 1.b 2.a`) count after a key word, or in a list of five at least. `after`: the last number of a
- * key list on the line before; a line that goes on from it (`11.A`) is the list wrapped, however short. */
+ * letters (`Đáp án: 1.b 2.a`) count after a key word, in a list of five at least, or in three at least numbered one
+ * after another. `after`: the last number of a key list on the line before; a line that goes on from it (`11.A`) is
+ * the list wrapped, however short. */
 export function keyLineEntries(text: string, part: string | null, after: number | null = null): KeyEntry[] {
   const prefixed = KEY_LINE_PREFIX_RE.exec(text);
   const body = prefixed ? text.slice(prefixed[0].length) : text;
@@ -131,7 +142,9 @@ export function keyLineEntries(text: string, part: string | null, after: number 
   if (!LEADING_DIGIT_RE.test(body)) return [];
   const list = (least: number, leastLower: number): KeyEntry[] => {
     const upper = pureList(body, INLINE_RE, part, least);
-    return upper.length > 0 ? upper : pureList(body, INLINE_LOWER_RE, part, leastLower);
+    if (upper.length > 0) return upper;
+    const lower = pureList(body, INLINE_LOWER_RE, part, Math.min(leastLower, 3));
+    return lower.length >= leastLower || consecutive(lower) ? lower : [];
   };
   const wrapped = after === null ? [] : list(1, 1);
   if (wrapped[0]?.number === (after ?? -1) + 1) return wrapped;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { parseDocx, type QasOutput } from '../../src/parser/index.js';
+import { keyLineEntries, lowerKeySectionEntries } from '../../src/parser/keys.js';
 import { makeDocx, type Block } from './support/build-docx.js';
 
 type Q = Record<string, unknown> & {
@@ -254,5 +255,17 @@ describe('docx parser: answers', () => {
     const { out, qs } = await parse(['Câu 1. conflict', 'A. x\t[[r:B. y]]\tC. z\tD. w', 'Đáp án: C']);
     expect(qs[0]!.correct_answer).to.equal('C');
     expect(codes(out)).to.include('DOCX_NATIVE_ANSWER_CONFLICT');
+  });
+
+  it('reads a lower-case key list of three numbered one after another, or one under a key heading; never one that skips', () => {
+    const keys = (text: string) => keyLineEntries(text, null).map((e) => `${e.number}${e.raw}`);
+    expect(keys('1.d\t2.d\t3.c')).to.deep.equal(['1D', '2D', '3C']);
+    expect(keys('1.a 3.b 7.c'), 'numbers that skip: a list of things, not a key').to.deep.equal([]);
+    expect(keys('1.a 2.b'), 'two alone').to.deep.equal([]);
+    expect(keys('1.a 2.b 3.c are the sections'), 'not only entries').to.deep.equal([]);
+    expect(keys('1.a 3.b 5.c 7.d 9.e'), 'five at least, in any order').to.have.length(5);
+    const section = (text: string) => lowerKeySectionEntries(text, null).map((e) => `${e.number}${e.raw}`);
+    expect(section('1. b ⇥ 2.b ⇥ 3. a'.replace(/⇥/g, '\t'))).to.deep.equal(['1B', '2B', '3A']);
+    expect(section('1. b is the answer')).to.deep.equal([]);
   });
 });
