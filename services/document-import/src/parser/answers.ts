@@ -34,7 +34,7 @@ export interface Resolved extends Parsed {
   conflict: string | null;
 }
 
-const TF_PAIR_RE = /([a-f])\s*(?:[).:-]\s*)?(Đúng|Sai|Đ|S|True|False|T|F)(?=[\s,;.]|$)/giu;
+const TF_PAIR_RE = /(?<![\p{L}\d])([a-f])\s*(?:[).:-]\s*)?(Đúng|Sai|Đ|S|True|False|T|F)(?=[\s,;.]|$)/giu;
 // Separators are a mark with blanks around it or blanks alone: one way to read a run of blanks.
 const TF_SEP = /(?:\s*[-–,;/]\s*|\s+)/u.source;
 const TF_RUN_RE = new RegExp(`^(?:Đúng|Sai|Đ|S)(?:${TF_SEP}(?:Đúng|Sai|Đ|S))+$`, 'iu');

@@ -23,7 +23,7 @@ export const SUB_RE = /^\s*\(?([a-g])\s*[.)]\s*/;
 /** The words that introduce an answer, in the languages teachers write: `Đáp án`, `Correct Answer`, `Richtige
  * Antwort`, `Risposta corretta`, `Réponse`, `Respuesta`, `Lösung`, `Trả lời`, `Chọn`. */
 const ANSWER_WORDS =
-  /(?:Đáp\s*án(?:\s*đúng)?|ĐA|Đ\s*[/.]\s*A|(?:The\s+)?(?:Correct|Right)(?:\s+(?:answers?|options?|choices?))?(?:\s+(?:is|are))?|(?:The\s+)?Answers?(?:\s+(?:is|are))?|Ans|Key|Trả\s*lời|Chọn(?:\s*đáp\s*án)?|(?:Die\s+)?(?:richtige|korrekte)\s+Antwort(?:\s+ist)?|Antwort|Lösung|Risposta(?:\s+(?:corretta|esatta|giusta))?(?:\s+è)?|Soluzione|(?:La\s+)?(?:bonne\s+)?R[ée]ponse(?:\s+(?:correcte|juste))?(?:\s+est)?|Respuesta(?:\s+correcta)?(?:\s+es)?)/
+  /(?:Đáp\s*án(?:\s*đúng)?|ĐA|Đ\s*[/.]\s*A|(?:The\s+)?(?:Correct|Right)(?:\s+(?:answers?|options?|choices?))?(?:\s+(?:is|are))?|(?:The\s+)?Answers?(?:\s+(?:is|are))?|Ans|Key|Trả\s*lời|Chọn(?:\s*đáp\s*án)?|(?:Die\s+)?(?:richtige|korrekte)\s+Antwort(?:\s+ist)?|Antwort|Lösung|Risposta(?:\s+(?:corretta|esatta|giusta))?(?:\s+è)?|(?:La\s+)?(?:bonne\s+)?R[ée]ponse(?:\s+(?:correcte|juste))?(?:\s+est)?|Respuesta(?:\s+correcta)?(?:\s+es)?)/
     .source;
 const ARROWS = /(?:(?:[→⇒➔➜=>✅✓✔☑-]\uFE0F?)+\s*)/.source;
 /** A key line: `Đáp án: C`, `Chọn C`, `ANSWER: X`, `Correct Answer : A`, `→ Answer: B`, `Key: B`, `Trả lời: 36`,
@@ -75,10 +75,11 @@ export const UNNUMBERED_QUESTION_RE = /^\s*(?:Question|Câu\s*hỏi|Frage|Domand
 export const METADATA_RE =
   /^\s*(?:(?:\p{L}{1,12}\s+)?Type|Difficulty(?:\s+level)?|Category|Topic|Tags?|Level|Subject|Chapter|Bloom(?:'s)?(?:\s+level)?|Marks?|Points?|Score|Time|Độ\s+khó|Mức\s+độ|Chủ\s+đề|Chương|Schwierigkeit|Kategorie|Difficoltà|Categoria)\s*:\s*\S.{0,80}$/iu;
 export const SOLUTION_RE =
-  /^\s*(?:(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Explanation|Solution|Rationale|Erklärung|Begründung|Erläuterung|Spiegazione|Motivazione|Explication|Explicación)(?:\s+chi\s+tiết)?(?=\s|[:.]|$)|Giải\s*[:.])/iu;
-/** A solution heading that carries the answer: `Lời giải: C`, `Giải thích: S-Đ-Đ-Đ`. */
+  /^\s*(?:(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Explanation|Solution|Rationale|Erklärung|Begründung|Erläuterung|Spiegazione|Soluzione|Motivazione|Explication|Explicación)(?:\s+chi\s+tiết)?(?=\s|[:.]|$)|Giải\s*[:.])/iu;
+/** A solution heading that carries the answer: `Lời giải: C`, `Giải thích: S-Đ-Đ-Đ`, `Soluzione: B` (a solution
+ * heading over a sentence is only the solution). */
 export const SOLUTION_ANSWER_RE =
-  /^\s*(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Giải)(?:\s+chi\s+tiết)?\s*[:.]\s*(\S.*)$/iu;
+  /^\s*(?:Lời\s+giải|Hướng\s+dẫn\s+giải|Hướng\s+dẫn|Giải\s+thích|Giải|Soluzione)(?:\s+chi\s+tiết)?\s*[:.]\s*(\S.*)$/iu;
 export const KEY_HEADING_RE =
   /^\s*(?:BẢNG\s+)?(?:ĐÁP\s+ÁN|ANSWER\s+KEYS?|ANSWERS|KEYS?|Antworten|Antworttext|Lösungen|Risposte|Soluzioni|R[ée]ponses|Corrig[ée]s?|Respuestas|Soluciones)(?:\s+(?:THAM\s+KHẢO|TRẮC\s+NGHIỆM|CHI\s+TIẾT))?\s*(?:[:.]\s*)?$/iu;
 /** Level and topic headings that end the previous question: `// Nhận biết:`, `Chương 2 …`, `Section IV – …`,

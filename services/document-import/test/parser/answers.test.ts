@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { parseDocx, type QasOutput } from '../../src/parser/index.js';
+import { parseRaw } from '../../src/parser/answers.js';
 import { keyLineEntries, lowerKeySectionEntries } from '../../src/parser/keys.js';
 import { makeDocx, type Block } from './support/build-docx.js';
 
@@ -267,5 +268,23 @@ describe('docx parser: answers', () => {
     const section = (text: string) => lowerKeySectionEntries(text, null).map((e) => `${e.number}${e.raw}`);
     expect(section('1. b ⇥ 2.b ⇥ 3. a'.replace(/⇥/g, '\t'))).to.deep.equal(['1B', '2B', '3A']);
     expect(section('1. b is the answer')).to.deep.equal([]);
+  });
+
+  it('reads Soluzione with a letter as the key and over a sentence as the solution only, which names no truth values', async () => {
+    const { out, qs } = await parse([
+      '1) Quale?',
+      'A. uno\tB. due\tC. tre\tD. quattro',
+      'Soluzione: B',
+      '2) Quale ancora?',
+      'A. uno\tB. due\tC. tre\tD. quattro',
+      "Soluzione: Planet and engine. L'opzione A è sbagliata perché planet and library harbor.",
+    ]);
+    expect(qs.map((q) => q.correct_answer)).to.deep.equal(['B', null]);
+    expect(qs[1]!.type).to.equal('SINGLE_CHOICE');
+    expect(out.warnings.filter((w) => w.code === 'DOCX_NATIVE_ANSWER_MISSING').map((w) => w.question_id)).to.deep.equal(['q2']);
+    expect(parseRaw("Planet and engine. L'opzione A è sbagliata"), 'letters inside words are no statements').to.deep.equal({
+      text: "Planet and engine. L'opzione A è sbagliata",
+    });
+    expect(parseRaw('a) Đ, b) S, c)Đ, d) Sai')).to.deep.equal({ tf: { a: true, b: false, c: true, d: false } });
   });
 });
