@@ -167,16 +167,24 @@ function bulletRestarts(st: State, line: Line): boolean {
 }
 
 /** A bank table without numbers: the next row opening in the column of the question's stem, once the question has
- * its options or statements, is the next question's stem. */
+ * its options or statements, is the next question's stem (so is the next table's first line, nextOwnTable). */
 function nextBankRow(s: CellPlace, c: CellPlace): boolean {
   const rows = (s.width ?? 1) >= 2 && (c.width ?? 1) >= 2;
   return rows && c.lead === true && c.table === s.table && c.row > s.row && c.col === s.col;
 }
 
+/** One table per question: an unlabelled question whose stem opened its own table, and the first line of another
+ * table (its top left cell), which is the next question's stem. */
+function nextOwnTable(q: QDraft, s: CellPlace, c: CellPlace): boolean {
+  const own = (p: CellPlace) => p.row === 0 && p.col === 0;
+  return q.labelKind === 'implicit' && c.table !== s.table && own(s) && own(c) && c.lead === true;
+}
+
 function rowRestarts(st: State, line: Line): boolean {
   const q = st.cur;
   const s = q?.stemCell;
-  if (!q || !s || !line.cell || !nextBankRow(s, line.cell) || restartLabel(line) !== null) return false;
+  const c = line.cell;
+  if (!q || !s || !c || !(nextBankRow(s, c) || nextOwnTable(q, s, c)) || restartLabel(line) !== null) return false;
   if (q.options.length < 2 && q.subs.length < 2) return false;
   st.conventions.add('label:implicit');
   implicitQuestion(st, [line]).stemCell = line.cell;
@@ -195,7 +203,7 @@ function restartsQuestion(st: State, line: Line): boolean {
   return label === 'A' ? takeOptions(q, line) : takeSub(q, line);
 }
 
-/** A key word before letters (`Answer: B`) or before an explanation of several words (`Soluzione: … perché …`);
+/** A key word before letters (`Answer: B`) or before an explanation of several words (`Antwort: … weil …`);
  * not an instruction that names the answer (`Chọn đáp án đúng`). */
 function keyBlock(text: string): boolean {
   const value = ANSWER_RE.exec(text)?.[2]?.trim();

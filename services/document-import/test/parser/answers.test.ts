@@ -281,8 +281,13 @@ describe('docx parser: answers', () => {
     ]);
     expect(qs.map((q) => q.correct_answer)).to.deep.equal(['B', null]);
     expect(qs[1]!.type).to.equal('SINGLE_CHOICE');
-    expect(out.warnings.filter((w) => w.code === 'DOCX_NATIVE_ANSWER_MISSING').map((w) => w.question_id)).to.deep.equal(['q2']);
-    expect(parseRaw("Planet and engine. L'opzione A è sbagliata"), 'letters inside words are no statements').to.deep.equal({
+    expect(out.warnings.filter((w) => w.code === 'DOCX_NATIVE_ANSWER_MISSING').map((w) => w.question_id)).to.deep.equal(
+      ['q2'],
+    );
+    expect(
+      parseRaw("Planet and engine. L'opzione A è sbagliata"),
+      'letters inside words are no statements',
+    ).to.deep.equal({
       text: "Planet and engine. L'opzione A è sbagliata",
     });
     expect(parseRaw('a) Đ, b) S, c)Đ, d) Sai')).to.deep.equal({ tf: { a: true, b: false, c: true, d: false } });

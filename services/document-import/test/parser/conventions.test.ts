@@ -779,6 +779,33 @@ describe('docx parser: exams in tables and boundaries', () => {
     expect(answers(qs)).to.deep.equal(['B', 'A']);
   });
 
+  it("reads one table per unlabelled question: each table's first cell is the next stem, after its solution", async () => {
+    const question = (stem: string, key: string, why: string): Block => ({
+      table: [
+        [stem],
+        ['a.', 'Mars'],
+        ['b.', 'Jupiter'],
+        ['c.', 'Venus'],
+        ['d.', 'Earth'],
+        [key],
+        [`Giải thích: ${why}`],
+      ],
+    });
+    const { qs } = await parse([
+      question('Hành tinh nào lớn nhất?', 'B', 'nó lớn nhất.'),
+      '',
+      question('Hành tinh nào gần Mặt Trời nhất?', 'C', 'nó gần nhất.'),
+      '',
+      question('Hành tinh nào có sự sống?', 'D', 'chúng ta sống ở đó.'),
+    ]);
+    expect(stems(qs)).to.deep.equal([
+      'Hành tinh nào lớn nhất?',
+      'Hành tinh nào gần Mặt Trời nhất?',
+      'Hành tinh nào có sự sống?',
+    ]);
+    expect(answers(qs)).to.deep.equal(['B', 'C', 'D']);
+  });
+
   it('keeps a table that belongs to a stem in the stem', async () => {
     const { qs } = await parse([
       'Câu 1. Bảng số liệu:',
