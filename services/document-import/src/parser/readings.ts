@@ -48,13 +48,22 @@ function numberedHeadings(s: Structure): Structure {
   return { ...s, questions: keep };
 }
 
+/** Options with their letters typed (`(A) …`), not lines lettered by their order. */
+function typedOptions(q: QDraft): boolean {
+  return q.options.length >= 2 && q.lettersByOrder === undefined;
+}
+
 /** In a document without labels whose questions mostly have a shape, a first question without one is the title
- * or instructions above them (its text stays unassigned, and accounting reports it). */
+ * or instructions above them (its text stays unassigned, and accounting reports it); so is a first block whose
+ * "options" are only its lines, without a key, where the questions after it (at least two) type their letters. */
 function leadingBlock(s: Structure): Structure {
   const first = s.questions[0];
-  if (!first || first.labelKind !== 'implicit' || shaped(first) || first.partHint === 'ESSAY') return s;
+  if (!first || first.labelKind !== 'implicit' || first.partHint === 'ESSAY') return s;
   const rest = s.questions.slice(1);
-  if (rest.length < 3 || rest.filter(shaped).length < 0.75 * rest.length) return s;
+  if (shaped(first)) {
+    const lines = first.lettersByOrder === 'block' && first.answerLines.length === 0;
+    if (!lines || rest.length < 2 || !rest.every(typedOptions)) return s;
+  } else if (rest.length < 3 || rest.filter(shaped).length < 0.75 * rest.length) return s;
   rest.forEach((q, i) => (q.id = `q${i + 1}`));
   return { ...s, questions: rest };
 }

@@ -153,8 +153,17 @@ function contentLine(st: State, line: Line): void {
   midPieces(st, line, (piece) => onePiece(st, piece));
 }
 
+/** In a label-free document a blank paragraph ends the question, and a letter alone after it (`D`) is still that
+ * question's key: the question is reopened. */
+function blockKey(st: State, line: Line): boolean {
+  const last = st.blocks && !st.cur ? st.questions.at(-1) : undefined;
+  if (!last || !loneKey(last, line)) return false;
+  st.cur = last;
+  return true;
+}
+
 function onePiece(st: State, line: Line): void {
-  if (loneKey(st.cur, line)) return;
+  if (loneKey(st.cur, line) || blockKey(st, line)) return;
   if (outsideQuestion(st, line) || startsQuestion(st, line) || groupStart(st, line)) return;
   afterOptions(st, line);
   if (st.cur) return inQuestion(st, st.cur, line);

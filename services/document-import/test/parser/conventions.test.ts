@@ -441,6 +441,37 @@ describe('docx parser: options of real files', () => {
     expect(answers(qs)).to.deep.equal(['B', 'C', 'G']);
   });
 
+  it('reads a label-free paper: a title block over it is no question, a letter alone after a blank keys the question before', async () => {
+    const options = (...texts: string[]): Block => ({ table: texts.map((t, i) => [`(${'ABCD'[i]}) ${t}`]) });
+    const { out, qs } = await parse([
+      'RIVERSIDE ACADEMY',
+      'FINAL EXAMINATION – GEOGRAPHY',
+      'Time allowed: 45 minutes',
+      '',
+      'Which river is longest?',
+      options('Nile', 'Rhine', 'Thames', 'Amazon'),
+      '',
+      'D',
+      'Solution: it carries the most water.',
+      'Difficulty: Medium',
+      '',
+      'Which desert is largest?',
+      options('Gobi', 'Sahara', 'Kalahari', 'Atacama'),
+      'B',
+      '',
+      'Which ocean is deepest?',
+      options('Atlantic', 'Indian', 'Pacific', 'Arctic'),
+      '',
+      'C',
+      'Solution: the Mariana Trench is there.',
+      'Category: Oceans',
+    ]);
+    expect(stems(qs)).to.deep.equal(['Which river is longest?', 'Which desert is largest?', 'Which ocean is deepest?']);
+    expect(answers(qs)).to.deep.equal(['D', 'B', 'C']);
+    expect(qs[0]!.solution).to.contain('most water');
+    expect(out.warnings.map((w) => w.code)).to.not.include('DOCX_NATIVE_ANSWER_MISSING');
+  });
+
   it("ends the last lettered option at a blank paragraph, and takes Word's repeated letter as the next one", async () => {
     const { qs } = await parse([
       '1. Which?\na) x\nb) y\nc) [[b:z]]',
