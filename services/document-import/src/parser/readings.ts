@@ -53,19 +53,31 @@ function typedOptions(q: QDraft): boolean {
   return q.options.length >= 2 && q.lettersByOrder === undefined;
 }
 
-/** In a document without labels whose questions mostly have a shape, a first question without one is the title
- * or instructions above them (its text stays unassigned, and accounting reports it); so is a first block whose
- * "options" are only its lines, without a key, where the questions after it (at least two) type their letters. */
+/** A block a label-free paper may open with that is no question: without a shape, or whose "options" are only its
+ * lines (no key). */
+function leadCandidate(q: QDraft): boolean {
+  if (q.labelKind !== 'implicit' || q.partHint === 'ESSAY') return false;
+  return !shaped(q) || (q.lettersByOrder === 'block' && q.answerLines.length === 0);
+}
+
+/** In a document without labels, the blocks it opens with (a title, the instructions under it) are no questions
+ * where the questions after them are regular: mostly shaped (at least three) when the blocks have no shape, every
+ * one with typed letters (at least two) when a block has lines for options. The longest such run is taken off (its
+ * text stays unassigned, and accounting reports it). */
 function leadingBlock(s: Structure): Structure {
-  const first = s.questions[0];
-  if (!first || first.labelKind !== 'implicit' || first.partHint === 'ESSAY') return s;
-  const rest = s.questions.slice(1);
-  if (shaped(first)) {
-    const lines = first.lettersByOrder === 'block' && first.answerLines.length === 0;
-    if (!lines || rest.length < 2 || !rest.every(typedOptions)) return s;
-  } else if (rest.length < 3 || rest.filter(shaped).length < 0.75 * rest.length) return s;
-  rest.forEach((q, i) => (q.id = `q${i + 1}`));
-  return { ...s, questions: rest };
+  let run = 0;
+  while (run < s.questions.length && leadCandidate(s.questions[run]!)) run++;
+  for (let k = run; k > 0; k--) {
+    const rest = s.questions.slice(k);
+    const lines = s.questions.slice(0, k).some(shaped);
+    const regular = lines
+      ? rest.length >= 2 && rest.every(typedOptions)
+      : rest.length >= 3 && rest.filter(shaped).length >= 0.75 * rest.length;
+    if (!regular) continue;
+    rest.forEach((q, i) => (q.id = `q${i + 1}`));
+    return { ...s, questions: rest };
+  }
+  return s;
 }
 
 function read(blocks: Block[], reading: Reading): Structure {

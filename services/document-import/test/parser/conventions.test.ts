@@ -441,12 +441,14 @@ describe('docx parser: options of real files', () => {
     expect(answers(qs)).to.deep.equal(['B', 'C', 'G']);
   });
 
-  it('reads a label-free paper: a title block over it is no question, a letter alone after a blank keys the question before', async () => {
+  it('reads a label-free paper: a title and instructions over it are no question, a letter alone after a blank keys the question before', async () => {
     const options = (...texts: string[]): Block => ({ table: texts.map((t, i) => [`(${'ABCD'[i]}) ${t}`]) });
     const { out, qs } = await parse([
       'RIVERSIDE ACADEMY',
       'FINAL EXAMINATION – GEOGRAPHY',
       'Time allowed: 45 minutes',
+      '',
+      'Circle the best answer to each question.',
       '',
       'Which river is longest?',
       options('Nile', 'Rhine', 'Thames', 'Amazon'),
