@@ -113,6 +113,9 @@ export interface State extends Structure {
   loose: Line[];
   /** where the lines after the last blank paragraph begin in `loose` */
   looseGap: number;
+  /** where the lines between the last two blank paragraphs that had text between them begin in `loose`: the stem,
+   * when a blank paragraph follows it before its options */
+  looseRun: number;
   /** a blank paragraph came since the last line */
   gap: boolean;
   /** in a key or solutions section: the question the last `Câu N` line named */

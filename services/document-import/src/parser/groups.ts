@@ -61,10 +61,16 @@ export function groupOf(st: State, number: number): string | null {
 }
 
 /** The current question ends: what follows is loose text until a question starts. */
-export function endQuestion(st: State): void {
-  st.cur = null;
+/** No loose text is pending any more (a question or a heading took it). */
+export function clearLoose(st: State): void {
   st.loose = [];
   st.looseGap = 0;
+  st.looseRun = 0;
+}
+
+export function endQuestion(st: State): void {
+  st.cur = null;
+  clearLoose(st);
 }
 
 /** Key, part, level and section headings; each ends the question before it. */
@@ -83,8 +89,7 @@ export function heading(st: State, line: Line): boolean {
     st.partHint = partHint(line.text);
     if (st.keyMode) st.cur = null;
     else openGroup(st, line, 'PART');
-    st.loose = [];
-    st.looseGap = 0;
+    clearLoose(st);
     return true;
   }
   if (st.keyMode) return false;
@@ -94,8 +99,7 @@ export function heading(st: State, line: Line): boolean {
     return true;
   }
   if (letteredSection(st, line) || sectionStart(st, line)) {
-    st.loose = [];
-    st.looseGap = 0;
+    clearLoose(st);
     return true;
   }
   return false;

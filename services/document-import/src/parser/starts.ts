@@ -1,7 +1,7 @@
 // Opening a question (labels.ts finds where one starts): a labelled one, the next block of a label-free document, or
 // an unlabelled one where option A or statement a) comes again, its stem taken back from where it went.
 import type { LabeledDraft, QDraft, State } from './drafts.js';
-import { groupOf } from './groups.js';
+import { clearLoose, groupOf } from './groups.js';
 import { trailingKey } from './keyfields.js';
 import { lastNumber, listRestart, questionStart, type Start } from './labels.js';
 import { sliceSegs, type CellPlace, type Line } from './lines.js';
@@ -49,8 +49,7 @@ function newQuestion(st: State, line: Line, start: Start): QDraft {
   if (start.kind === 'word' && /^\s*(?:Câu|Bài)/iu.test(line.text)) st.vietnamese = true;
   st.cur = q;
   st.group = null;
-  st.loose = [];
-  st.looseGap = 0;
+  clearLoose(st);
   const rest = { ...line, segs: sliceSegs(line.segs, start.rest, line.text.length), auto: undefined };
   rest.text = line.text.slice(start.rest).replace(/^\s*[.:]\s*/, '');
   if (rest.text.trim() !== '' || rest.segs.some((s) => s.kind !== 'text')) {
@@ -81,9 +80,11 @@ export function openList(q: QDraft | null): LabeledDraft[] | null {
   return q?.mode === 'subs' ? q.subs : null;
 }
 
-/** Before the first question: the text since the last blank paragraph (a title and instructions stand above it). */
+/** Before the first question: the text since the last blank paragraph (a title and instructions stand above it),
+ * or, where a blank paragraph ends the text, the text between it and the blank paragraph before. */
 function looseStem(st: State): Line[] {
-  return st.looseGap > 0 && st.looseGap < st.loose.length ? st.loose.slice(st.looseGap) : st.loose;
+  if (st.looseGap === st.loose.length) return st.loose.slice(st.looseRun);
+  return st.loose.slice(st.looseGap);
 }
 
 /** After an explanation: its last paragraph, when it is not the explanation's first. */

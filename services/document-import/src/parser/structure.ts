@@ -119,7 +119,7 @@ function handleLine(st: State, line: Line): void {
 /** An empty paragraph: it separates blocks (a soft line break alone does not). */
 function blankParagraph(st: State): void {
   st.gap = true;
-  if (st.loose.length > 0) st.looseGap = st.loose.length;
+  if (st.loose.length > st.looseGap) [st.looseRun, st.looseGap] = [st.looseGap, st.loose.length];
   const list = openList(st.cur);
   if (list) markGap(list);
   if (st.blocks && st.cur) endQuestion(st);
@@ -189,6 +189,7 @@ export function readStructure(blocks: Block[], reading: Reading): Structure {
     keyQuestion: null,
     loose: [],
     looseGap: 0,
+    looseRun: 0,
     gap: false,
     blocks: labelFreeBlocks(blocks),
     bulleted: blocks.some((b) => b.kind === 'p' && b.bullet === true),

@@ -441,6 +441,24 @@ describe('docx parser: options of real files', () => {
     expect(answers(qs)).to.deep.equal(['B', 'C', 'G']);
   });
 
+  it('takes the first unlabelled stem from between its blank paragraphs, not the title above it', async () => {
+    const { qs } = await parse([
+      'SỞ GIÁO DỤC VÀ ĐÀO TẠO HÀ NỘI',
+      'Môn: Sinh học – Lớp 12',
+      '',
+      'Bào quan nào tổng hợp protein?',
+      '',
+      'A) Ribosome\tB) Ti thể\tC) Lục lạp\tD) Nhân',
+      'ĐÁP ÁN: A',
+      '',
+      'Bào quan nào tạo năng lượng?',
+      'A) Ribosome\tB) Ti thể\tC) Lục lạp\tD) Nhân',
+      'ĐÁP ÁN: B',
+    ]);
+    expect(stems(qs)).to.deep.equal(['Bào quan nào tổng hợp protein?', 'Bào quan nào tạo năng lượng?']);
+    expect(answers(qs)).to.deep.equal(['A', 'B']);
+  });
+
   it('reads a label-free paper: a title and instructions over it are no question, a letter alone after a blank keys the question before', async () => {
     const options = (...texts: string[]): Block => ({ table: texts.map((t, i) => [`(${'ABCD'[i]}) ${t}`]) });
     const { out, qs } = await parse([
