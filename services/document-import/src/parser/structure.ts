@@ -191,7 +191,8 @@ export function readStructure(blocks: Block[], reading: Reading): Structure {
     looseGap: 0,
     looseRun: 0,
     gap: false,
-    blocks: labelFreeBlocks(blocks),
+    // under the unlabelled-stems reading the bullets mark the questions, and a blank paragraph ends none
+    blocks: !reading.unlabelledStems && labelFreeBlocks(blocks),
     bulleted: blocks.some((b) => b.kind === 'p' && b.bullet === true),
     overLists: reading.listOptions ? overLists(blocks) : undefined,
   };

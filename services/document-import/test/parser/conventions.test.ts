@@ -441,6 +441,37 @@ describe('docx parser: options of real files', () => {
     expect(answers(qs)).to.deep.equal(['B', 'C', 'G']);
   });
 
+  it('reads unlabelled stems over bulleted options with blank paragraphs between them, under an instruction', async () => {
+    const bullet = (text: string) => ({ auto: 'bullet' as const, text });
+    const { qs } = await parse([
+      'Choose the best answer for each of the following questions.',
+      '',
+      'Which planet is largest?',
+      '',
+      bullet('Mars'),
+      bullet('[[b:Jupiter]]'),
+      bullet('Venus'),
+      '',
+      'Which gas do plants take in?',
+      bullet('[[b:Carbon dioxide]]'),
+      bullet('Helium'),
+      bullet('Neon'),
+      '',
+      '',
+      'Which metal is liquid?',
+      '',
+      bullet('Iron'),
+      bullet('Copper'),
+      bullet('[[b:Mercury]]'),
+    ]);
+    expect(stems(qs)).to.deep.equal([
+      'Which planet is largest?',
+      'Which gas do plants take in?',
+      'Which metal is liquid?',
+    ]);
+    expect(answers(qs)).to.deep.equal(['B', 'A', 'C']);
+  });
+
   it('takes the first unlabelled stem from between its blank paragraphs, not the title above it', async () => {
     const { qs } = await parse([
       'SỞ GIÁO DỤC VÀ ĐÀO TẠO HÀ NỘI',
