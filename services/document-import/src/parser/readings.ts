@@ -48,9 +48,9 @@ function numberedHeadings(s: Structure): Structure {
   return { ...s, questions: keep };
 }
 
-/** Options with their letters typed (`(A) …`), not lines lettered by their order. */
+/** Options or statements with their letters typed (`(A) …`, `a. …`), not lines lettered by their order. */
 function typedOptions(q: QDraft): boolean {
-  return q.options.length >= 2 && q.lettersByOrder === undefined;
+  return (q.options.length >= 2 && q.lettersByOrder === undefined) || q.subs.length >= 2;
 }
 
 /** A block a label-free paper may open with that is no question: without a shape, or whose "options" are only its

@@ -472,6 +472,32 @@ describe('docx parser: options of real files', () => {
     expect(answers(qs)).to.deep.equal(['B', 'A', 'C']);
   });
 
+  it('takes a title block and the instruction off a label-free paper whose options are lettered a. to d.', async () => {
+    const question = (stem: string, marked: number, why: string) => [
+      stem,
+      ...['Mars', 'Jupiter', 'Venus', 'Earth'].map((o, i) => `${i === marked ? '*' : ''}${'abcd'[i]}. ${o}`),
+      `Erklärung: ${why}`,
+      '',
+    ];
+    const { qs } = await parse([
+      'GYMNASIUM AM SEE',
+      'KLASSENARBEIT ERDKUNDE',
+      'Zeit: 45 Minuten',
+      '',
+      'Wähle jeweils die richtige Antwort aus.',
+      '',
+      ...question('Which planet is largest?', 1, 'it is the largest.'),
+      ...question('Which planet is second from the Sun?', 2, 'Venus is second.'),
+      ...question('Which planet do we live on?', 3, 'we live here.'),
+    ]);
+    expect(stems(qs)).to.deep.equal([
+      'Which planet is largest?',
+      'Which planet is second from the Sun?',
+      'Which planet do we live on?',
+    ]);
+    expect(answers(qs)).to.deep.equal(['B', 'C', 'D']);
+  });
+
   it('takes the first unlabelled stem from between its blank paragraphs, not the title above it', async () => {
     const { qs } = await parse([
       'SỞ GIÁO DỤC VÀ ĐÀO TẠO HÀ NỘI',
