@@ -68,10 +68,21 @@ function expectedNumber(st: State, n: number, line: Line): boolean {
   return (n > last && n <= last + 3) || (n === 1 && finished) || (n === last && finished && atBoundary(st, line));
 }
 
+/** The line goes on in the cell of the question's last line, in a table of columns (a bank's stem or solution
+ * cell): a number there is the cell's own list (`1. …` statements under a stem), never the next question, whose
+ * number stands in a row of its own. A table of one column (a frame around a whole paper) is not one. */
+function insideCell(st: State, line: Line): boolean {
+  const q = st.cur;
+  const c = line.cell;
+  if (!q || !c || (c.width ?? 1) < 2) return false;
+  const last = (q.mode === 'solution' ? q.solution : q.stem).at(-1)?.cell;
+  return last !== undefined && last.table === c.table && last.row === c.row && last.col === c.col;
+}
+
 // A bare number starts a question only where one is expected.
 function bareAllowed(st: State, n: number, line: Line): boolean {
   if (st.questions.length === 0) return true;
-  return !listItemNumber(st, n, line) && expectedNumber(st, n, line);
+  return !insideCell(st, line) && !listItemNumber(st, n, line) && expectedNumber(st, n, line);
 }
 
 function wordStart(st: State, line: Line): Start | null {

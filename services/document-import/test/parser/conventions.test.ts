@@ -874,6 +874,24 @@ describe('docx parser: exams in tables and boundaries', () => {
     expect(qs.map((q) => q.type)).to.deep.equal(['SINGLE_CHOICE', 'ESSAY']);
   });
 
+  it("keeps numbered statements inside a bank table's stem cell in the stem; the number column numbers the questions", async () => {
+    const stem = (topic: string) =>
+      `Consider ${topic} and the following statements:\n\n1. It is hot.\n\n2. It is large.\n\n3. It is far.\n\nHow many of the statements above are true?`;
+    const { qs } = await parse([
+      {
+        table: [
+          ['No.', 'Question', 'Options'],
+          ['1', stem('the Sun'), '[[r:(A) three]]\n(B) two\n(C) one'],
+          ['2', stem('Mars'), '(A) three\n[[r:(B) two]]\n(C) one'],
+          ['3', 'Which planet is largest?', '(A) Mars\n[[r:(B) Jupiter]]\n(C) Venus'],
+        ],
+      },
+    ]);
+    expect(qs).to.have.length(3);
+    expect(stems(qs)[0]).to.contain('1. It is hot.').and.contain('3. It is far.');
+    expect(answers(qs)).to.deep.equal(['A', 'B', 'B']);
+  });
+
   it('reads a bank table without numbers: each row a stem, its options cell and its solution', async () => {
     const { qs } = await parse([
       {
