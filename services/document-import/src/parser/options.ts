@@ -89,7 +89,7 @@ export function recounted(q: QDraft, line: Line, label: string): boolean {
   return line.auto !== undefined && q.subs.some((s) => s.label === label);
 }
 
-const SUB_ANY_RE = /(^|\s)\(?([a-gA-G])\s*[.)](?![A-Za-z]\.)/g;
+const SUB_ANY_RE = /(^|\s)\*?\(?([a-gA-G])\s*[.)](?![A-Za-z]\.)/g;
 
 /** Lower-case labels (statements or options, decided later), several on one line too: "a. x\tb. y". */
 export function takeSub(q: QDraft, input: Line): boolean {

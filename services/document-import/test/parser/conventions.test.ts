@@ -498,6 +498,19 @@ describe('docx parser: options of real files', () => {
     expect(answers(qs)).to.deep.equal(['B', 'C', 'D']);
   });
 
+  it('splits lower-case options typed on one line at a starred label too, and keys the starred one', async () => {
+    const { qs } = await parse([
+      '1) Which planet is largest?',
+      'a. Mars\t*b. Jupiter\tc. Venus\td. Earth\te. Pluto\tf. Moon',
+      '2) Which planet has rings?',
+      '*a. Saturn\tb. Mercury\tc. Venus\td. Mars\te. Pluto\tf. Moon',
+      '3) Which planet is red?',
+      'a. Saturn\tb. Mercury\tc. Venus\td. Earth\te. Pluto\t*f. Mars',
+    ]);
+    expect(qs.map((q) => q.options.length)).to.deep.equal([6, 6, 6]);
+    expect(answers(qs)).to.deep.equal(['B', 'A', 'F']);
+  });
+
   it('takes the first unlabelled stem from between its blank paragraphs, not the title above it', async () => {
     const { qs } = await parse([
       'SỞ GIÁO DỤC VÀ ĐÀO TẠO HÀ NỘI',
