@@ -9,6 +9,7 @@ import {
   MID_QUESTION_RE,
   OPTION_START_RE,
   QUESTION_RE,
+  SUB_RE,
   UNNUMBERED_QUESTION_RE,
 } from './patterns.js';
 import type { Block, Para } from './types.js';
@@ -228,10 +229,12 @@ function isBlankPara(p: Para): boolean {
   return p.segs.every((s) => s.kind === 'text' && s.text.trim() === '');
 }
 
-/** Labels of questions or options in a paragraph: worded, bracketed, Word-numbered, or an option A. */
+/** Labels of questions or options in a paragraph: worded, bracketed, Word-numbered, or an option A (or a, a star
+ * before it aside). */
 function labelled(p: Para, first: string): boolean {
   if (QUESTION_RE.test(first) || UNNUMBERED_QUESTION_RE.test(first) || BRACKET_QUESTION_RE.test(first)) return true;
-  if (OPTION_START_RE.exec(first)?.[1] === 'A') return true;
+  const option = first.replace(/^\s*\*\s*/, '');
+  if (OPTION_START_RE.exec(option)?.[1] === 'A' || SUB_RE.exec(option)?.[1] === 'a') return true;
   if (p.autoLabel === undefined) return false;
   // Word's number alone (`1.`, `a)`) or a worded one (`Câu 1.`, `Question 1:`)
   return /^\(?(?:\d{1,3}|[Aa])[.):]?$/.test(p.autoLabel) || QUESTION_RE.test(`${p.autoLabel} ${first}`);

@@ -117,15 +117,25 @@ function restartLabel(line: Line): 'A' | 'a' | null {
   return SUB_RE.exec(star)?.[1] === 'a' ? 'a' : null;
 }
 
+/** The solution's last paragraph stands apart from the rest of it (a paragraph of no line, a blank one, between). */
+function paragraphApart(solution: Line[]): boolean {
+  const last = solution.at(-1);
+  if (!last) return false;
+  let from = solution.length - 1;
+  while (from > 0 && solution[from - 1]!.para === last.para) from--;
+  return from > 0 && solution[from - 1]!.para < last.para - 1;
+}
+
 /** After a solution, where an `a)` starts the next question: in the paragraph of its stem, in a table under it, or as
- * a Word-lettered a. after a question whose options (or, outside a Vietnamese exam, statements) are done — in a
- * Vietnamese exam a solution explains statements a) … d) in one. */
+ * a Word-lettered a. (or one after a blank paragraph, or under a paragraph apart from the solution: the next stem)
+ * after a question whose options (or, outside a Vietnamese exam, statements) are done — in a Vietnamese exam a
+ * solution explains statements a) … d) in one. */
 function startsAfterSolution(st: State, cur: QDraft, line: Line): boolean {
   const last = cur.solution.at(-1);
   if (last?.para === line.para) return true;
   if (line.cell !== undefined && last !== undefined && last.cell === undefined) return true;
   const done = cur.options.length >= 2 || (cur.subs.length >= 2 && !st.vietnamese);
-  return line.auto !== undefined && done;
+  return (line.auto !== undefined || st.gap || paragraphApart(cur.solution)) && done;
 }
 
 /** A statement a) under a stem that has none yet is the stem's own; after a solution, an `a)` is the solution's own

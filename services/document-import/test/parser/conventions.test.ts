@@ -511,6 +511,33 @@ describe('docx parser: options of real files', () => {
     expect(answers(qs)).to.deep.equal(['B', 'A', 'F']);
   });
 
+  it("reads unlabelled stems over lower-case options, each after the last one's explanation, blank paragraphs or not", async () => {
+    const { qs } = await parse([
+      'Choose the best answer for each of the following questions.',
+      '',
+      'Which planet is largest?',
+      '',
+      'a) Mars\nb) Venus\n*c) Jupiter\nd) Earth',
+      'Explanation: it is the largest by far.',
+      '',
+      'Which gas do plants take in?',
+      '*a) Carbon dioxide\nb) Helium\nc) Neon\nd) Argon',
+      '',
+      'Explanation: they need it for photosynthesis.',
+      '',
+      'Which metals are liquid at room temperature?',
+      '',
+      '*a) Mercury\nb) Iron\n*c) Gallium in a warm room\nd) Copper',
+      'Explanation: both melt below body heat.',
+    ]);
+    expect(stems(qs)).to.deep.equal([
+      'Which planet is largest?',
+      'Which gas do plants take in?',
+      'Which metals are liquid at room temperature?',
+    ]);
+    expect(answers(qs)).to.deep.equal(['C', 'A', ['A', 'C']]);
+  });
+
   it('takes the first unlabelled stem from between its blank paragraphs, not the title above it', async () => {
     const { qs } = await parse([
       'SỞ GIÁO DỤC VÀ ĐÀO TẠO HÀ NỘI',
