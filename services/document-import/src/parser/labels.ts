@@ -205,14 +205,21 @@ function firstItem(p: Para): boolean {
   return p.autoLevel === 0 && AUTO_QUESTION_LABEL_RE.exec(p.autoLabel ?? '')?.[1] === '1';
 }
 
-/** The body paragraphs of a Word list whose next non-blank paragraph opens another list at 1 (State.overLists). */
+/** An item of `prev`'s own list one level or more below it, counting from 1: its first sub-item. */
+function firstSubItem(prev: Para, b: Para): boolean {
+  if (b.autoList !== prev.autoList || (b.autoLevel ?? 0) <= (prev.autoLevel ?? 0)) return false;
+  return /^\(?(?:1|[aA])[.):]?$/.test(b.autoLabel ?? '');
+}
+
+/** The body paragraphs of a Word list whose next non-blank paragraph opens another list at 1, or its own list's
+ * level below at 1 (a question over its options, State.overLists). */
 export function overLists(blocks: Block[]): Set<number> {
   const out = new Set<number>();
   let prev: Para | null = null;
   for (const b of blocks) {
     if (b.kind !== 'p') prev = null;
     else if (!isBlankPara(b)) {
-      if (prev && firstItem(b) && b.autoList !== prev.autoList) out.add(prev.index);
+      if (prev && ((firstItem(b) && b.autoList !== prev.autoList) || firstSubItem(prev, b))) out.add(prev.index);
       prev = b.autoList === undefined ? null : b;
     }
   }

@@ -98,14 +98,25 @@ function listOfTexts(q: QDraft): boolean {
 
 /** How well a reading explains the document: questions that have a shape (options, statements or a key) count, the
  * ones left without one count against it, and options that read as a list of texts count against it each (every
- * one is a text the reading explains no better than a question without a shape). */
+ * one is a text the reading explains no better than a question without a shape); a question without options whose
+ * stem holds a Word list counts a quarter less. */
 function score(s: Structure): number {
   let n = 0;
   for (const q of s.questions) {
     if (listOfTexts(q)) n -= 0.25 * q.options.length;
     else n += shaped(q) ? 1 : -0.25;
+    if (listInStem(q)) n -= 0.25;
   }
   return n;
+}
+
+/** A question with no options whose stem holds a Word list of two items or more after its first line: a list the
+ * reading left in the stem (its options, when another reading takes them). */
+function listInStem(q: QDraft): boolean {
+  if (q.options.length > 0 || q.subs.length > 0) return false;
+  let items = 0;
+  for (let i = 1; i < q.stem.length; i++) if (q.stem[i]!.auto !== undefined) items++;
+  return items >= 2;
 }
 
 const BASE: Reading = { listOptions: false, typedOnly: false };

@@ -538,6 +538,36 @@ describe('docx parser: options of real files', () => {
     expect(answers(qs)).to.deep.equal(['C', 'A', ['A', 'C']]);
   });
 
+  it('reads a Word multilevel list under a title: questions at level 0, numbered options at level 1, keyed by number', async () => {
+    const q = (text: string) => ({ auto: 'question-paren-numeric' as const, text });
+    const o = (text: string) => ({ auto: 'question-paren-numeric' as const, level: 1, text });
+    const { qs } = await parse([
+      'TRƯỜNG THPT NGUYỄN TRÃI',
+      'Môn: Địa lí – Lớp 12',
+      q('Sông nào dài nhất?'),
+      o('Sông Nin'),
+      o('Sông Hồng'),
+      o('Sông Mê Kông'),
+      'Đáp án: 1',
+      'Giải thích: dài hơn 6.600 km.',
+      '',
+      q('Sa mạc nào lớn nhất?'),
+      o('Gobi'),
+      o('Sahara'),
+      o('Kalahari'),
+      'Đáp án: 2',
+      '',
+      q('Đại dương nào sâu nhất?'),
+      o('Đại Tây Dương'),
+      o('Ấn Độ Dương'),
+      o('Thái Bình Dương'),
+      'Đáp án: 3',
+    ]);
+    expect(stems(qs)).to.deep.equal(['Sông nào dài nhất?', 'Sa mạc nào lớn nhất?', 'Đại dương nào sâu nhất?']);
+    expect(qs.map((x) => x.options.length)).to.deep.equal([3, 3, 3]);
+    expect(answers(qs)).to.deep.equal(['A', 'B', 'C']);
+  });
+
   it('takes the first unlabelled stem from between its blank paragraphs, not the title above it', async () => {
     const { qs } = await parse([
       'SỞ GIÁO DỤC VÀ ĐÀO TẠO HÀ NỘI',
