@@ -97,8 +97,11 @@ describe('document import on a real API server, Kafka and MongoDB: the operator 
       DOCX_IMPORT_TOPIC: topic,
       DOCX_IMPORT_CONSUMER_GROUP: group,
       WORKER_CONCURRENCY: '2',
-      // The burst below uploads all at once; the default spool cap (4) would answer 503 UPLOADS_BUSY.
+      // The burst below uploads all at once, as one teacher: the default spool cap (4) would answer 503
+      // UPLOADS_BUSY, and the default shares (2 per teacher, 3 per school) 429 RATE_LIMITED.
       UPLOAD_MAX_CONCURRENT: String(UPLOADS),
+      UPLOAD_MAX_PER_CLIENT: String(UPLOADS),
+      UPLOAD_MAX_PER_ORGANIZATION: String(UPLOADS),
     });
     await serviceReady(service, base); // it has created the queue's topic by now
     operator = new OperatorProcess({ kubeconfig, namespace: ns, brokers: kafkaBrokers() });

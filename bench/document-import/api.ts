@@ -32,13 +32,15 @@ export class ImportApi {
     return (await fetch(`${this.base}/readyz`).catch(() => null))?.ok ?? false;
   }
 
-  /** Uploads refused with 503 and Retry-After (UPLOADS_BUSY, DOCX_PARSER_BUSY) and sent again, as a client must. */
+  /** Uploads refused with 503 or 429 and Retry-After (UPLOADS_BUSY, DOCX_PARSER_BUSY, UPLOADS_PER_CLIENT) and sent
+   * again, as a client must. */
   busyRetries = 0;
 
   /**
    * One upload into a job. A 503 with Retry-After (the API's admission cap: UPLOAD_MAX_CONCURRENT
-   * uploads at once) is waited out and sent again, as a teacher's client does; `started` is the
-   * first attempt, so the wait counts in the figures.
+   * uploads at once) or a 429 with Retry-After (one teacher's or school's share of them) is waited
+   * out and sent again, as a teacher's client does; `started` is the first attempt, so the wait
+   * counts in the figures.
    */
   async upload(bytes: Uint8Array, fileName: string): Promise<Submitted> {
     const started = Date.now();
@@ -46,7 +48,7 @@ export class ImportApi {
       const form = new FormData();
       form.append('file', new Blob([bytes]), fileName);
       const res = await fetch(`${this.base}/v1/import/docx/qas/jobs`, { method: 'POST', headers: TEACHER, body: form });
-      const retryAfter = res.status === 503 ? Number(res.headers.get('retry-after')) : NaN;
+      const retryAfter = res.status === 503 || res.status === 429 ? Number(res.headers.get('retry-after')) : NaN;
       if (Number.isFinite(retryAfter)) {
         await res.body?.cancel();
         this.busyRetries += 1;

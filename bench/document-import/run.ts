@@ -152,7 +152,7 @@ function report(bytes: Uint8Array, stack: Stack, r: Results): void {
     `burst of ${b.jobs} uploads at once, 2 workers: upload → job.completed p50 ${fmt(latency.p50, 2)} s, p99 ${fmt(latency.p99, 2)} s, max ${fmt(latency.max, 2)} s; 202 answered p50 ${fmt(accepted.p50, 0)} ms, p99 ${fmt(accepted.p99, 0)} ms; drained in ${fmt(b.makespanMs / 1000)} s = ${fmt(perMinute(b.jobs, b.makespanMs))} jobs/min (${fmt(perMinute(b.jobs, b.makespanMs) / bare, 2)}x the bare parser)`,
   );
   console.log(
-    `uploads answered 503 busy (the API spools at most UPLOAD_MAX_CONCURRENT = 4 at once) and sent again after Retry-After: ${stack.api.busyRetries}`,
+    `uploads answered 503 busy or 429 over a share (the API spools at most UPLOAD_MAX_CONCURRENT = 4 at once, 2 per teacher) and sent again after Retry-After: ${stack.api.busyRetries}`,
   );
   const ratio = (p: Phase) => fmt(perMinute(p.jobs, p.makespanMs) / bare, 2);
   const scale = (one: Phase, two: Phase) => fmt(one.makespanMs / one.jobs / (two.makespanMs / two.jobs), 2);
