@@ -49,7 +49,7 @@ export function keyModeLine(st: State, line: Line): void {
   if (label) st.keyQuestion = Number(label[1]);
   const unlabelled = line.text.replace(/(?:Câu|Question)\s*/giu, '');
   const upper = inlineKeyEntries(unlabelled, st.part);
-  const entries = upper.length > 0 ? upper : lowerKeySectionEntries(unlabelled, st.part);
+  const entries = upper.length > 0 ? upper : lowerKeySectionEntries(unlabelled, st.part, st.keys.at(-1)?.number);
   if (entries.length > 0) {
     pushAll(st.keys, entries);
     return;

@@ -14,7 +14,8 @@ export interface KeyEntry {
 const CELL_RE = /^\s*(?:Câu\s*)?0*(\d{1,3})\s*(?:[.:\-)]\s*)?([A-F](?:\s*,\s*[A-F])*|[ĐS]{2,6})\s*$/u;
 const CELL_NUMERIC_RE = /^\s*(?:Câu\s*)?0*(\d{1,3})\s*[.:)]\s*(-?\d+(?:[.,]\d+)?)\s*$/u;
 const INLINE_RE = /(?:^|[\s,;|])0*(\d{1,3})\s*(?:[.:\-)]\s*)?([A-F](?:\s*,\s*[A-F](?![\p{L}\d]))*)(?=[\s,;.|]|$)/gu;
-const KEY_LINE_PREFIX_RE = /^\s*(?:(?:Bảng\s+)?Đáp\s*án|ĐA|Answer\s*keys?|Answers?|Keys?)\s*(?:[:.]\s*)?/iu;
+const KEY_LINE_PREFIX_RE =
+  /^\s*(?:(?:Bảng\s+)?Đáp\s*án|ĐA|Answer\s*keys?|(?:Correct\s+)?Answers?|Keys?|Antworten|Antwort|Lösungen|Lösung|Risposte|Risposta|Soluzioni|R[ée]ponses?|Respuestas?|Soluciones)\s*(?:[:.]\s*)?/iu;
 const NUM_HEAD_RE = /^(?:Câu|Câu hỏi|STT|Questions?|Q|No\.?|Nr\.?|#|Frage|Domanda|Pregunta|Numéro)$/iu;
 const ANS_HEAD_RE =
   /^(?:Chọn|Đáp án|ĐA|Đáp án đúng|Answers?|Keys?|Antwort|Lösung|Risposta|Soluzione|Respuesta|R[ée]ponse)$/iu;
@@ -121,9 +122,11 @@ function pureList(body: string, re: RegExp, part: string | null, least: number):
   return body.replace(re, ' ').replace(/[\s,;.|]/g, '') === '' ? found : [];
 }
 
-/** A line of a key section that is only lower-case entries (`1. b ⇥ 2.b ⇥ 3. a`): its entries, else []. */
-export function lowerKeySectionEntries(text: string, part: string | null): KeyEntry[] {
-  return pureList(text, INLINE_LOWER_RE, part, 2);
+/** A line of a key section that is only lower-case entries (`1. b ⇥ 2.b ⇥ 3. a`): its entries, else []. One entry
+ * alone counts where it goes on from `after`, the key's last number (`21. d` wrapped onto a line of its own). */
+export function lowerKeySectionEntries(text: string, part: string | null, after?: number): KeyEntry[] {
+  const found = pureList(text, INLINE_LOWER_RE, part, 1);
+  return found.length >= 2 || found[0]?.number === (after ?? -1) + 1 ? found : [];
 }
 
 /** Entries numbered one after another (`1.d 2.d 3.c`): a key's run, not a list of things that happen to be numbered. */

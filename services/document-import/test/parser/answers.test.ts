@@ -268,6 +268,15 @@ describe('docx parser: answers', () => {
     const section = (text: string) => lowerKeySectionEntries(text, null).map((e) => `${e.number}${e.raw}`);
     expect(section('1. b ⇥ 2.b ⇥ 3. a'.replace(/⇥/g, '\t'))).to.deep.equal(['1B', '2B', '3A']);
     expect(section('1. b is the answer')).to.deep.equal([]);
+    const wrapped = (text: string, after: number) => lowerKeySectionEntries(text, null, after).map((e) => e.number);
+    expect(wrapped('21. d', 20), 'the last entry wrapped onto a line of its own').to.deep.equal([21]);
+    expect(wrapped('21. d', 5), 'one entry that goes on from nothing').to.deep.equal([]);
+    expect(keys('Risposta: 01.c  02. c  03. d'), 'a key word of another language before the list').to.deep.equal([
+      '1C',
+      '2C',
+      '3D',
+    ]);
+    expect(keys('Lösungen: 1.A 2.B')).to.deep.equal(['1A', '2B']);
   });
 
   it('reads Soluzione with a letter as the key and over a sentence as the solution only, which names no truth values', async () => {
