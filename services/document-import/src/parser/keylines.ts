@@ -2,7 +2,7 @@
 // the questions (`01. B 02. C`, `Câu 3. Chọn B`).
 import { answerValue } from './answers.js';
 import type { QDraft, State } from './drafts.js';
-import { inlineKeyEntries, lowerKeySectionEntries } from './keys.js';
+import { inlineKeyEntries, lowerKeySectionEntries, type KeyEntry } from './keys.js';
 import type { Line } from './lines.js';
 import { ANSWER_RE, QUESTION_RE, SOLUTION_ANSWER_RE } from './patterns.js';
 import { pushAll } from './types.js';
@@ -34,6 +34,14 @@ export function keyLineValue(q: QDraft, text: string): KeyLine | null {
   return v === null ? null : { value: v, solution: false };
 }
 
+/** The entries of a key section's line (`Câu 1: B 2. C`, `1. b ⇥ 2.c`), upper case anywhere in it or lower case
+ * alone on it. */
+function sectionEntries(st: State, text: string): KeyEntry[] {
+  const unlabelled = text.replace(/(?:Câu|Question)\s*/giu, '');
+  const upper = inlineKeyEntries(unlabelled, st.part);
+  return upper.length > 0 ? upper : lowerKeySectionEntries(unlabelled, st.part, st.keys.at(-1)?.number);
+}
+
 /** A line of the key section: a list of entries (`1.B 2.C`, `Câu 1: B`), or the answer of the question the last
  * `Câu N` named (`Câu 3. Chọn B`, then `Đáp án: B` on a later line). */
 export function keyModeLine(st: State, line: Line): void {
@@ -47,9 +55,7 @@ export function keyModeLine(st: State, line: Line): void {
   }
   const label = QUESTION_RE.exec(line.text);
   if (label) st.keyQuestion = Number(label[1]);
-  const unlabelled = line.text.replace(/(?:Câu|Question)\s*/giu, '');
-  const upper = inlineKeyEntries(unlabelled, st.part);
-  const entries = upper.length > 0 ? upper : lowerKeySectionEntries(unlabelled, st.part, st.keys.at(-1)?.number);
+  const entries = sectionEntries(st, line.text);
   if (entries.length > 0) {
     pushAll(st.keys, entries);
     return;

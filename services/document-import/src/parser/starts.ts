@@ -134,8 +134,17 @@ function startsAfterSolution(st: State, cur: QDraft, line: Line): boolean {
   const last = cur.solution.at(-1);
   if (last?.para === line.para) return true;
   if (line.cell !== undefined && last !== undefined && last.cell === undefined) return true;
-  const done = cur.options.length >= 2 || (cur.subs.length >= 2 && !st.vietnamese);
-  return (line.auto !== undefined || st.gap || paragraphApart(cur.solution)) && done;
+  return apartFromSolution(st, cur, line) && choicesDone(st, cur);
+}
+
+/** The line stands apart from the solution: Word-lettered, after a blank paragraph, or under a paragraph apart. */
+function apartFromSolution(st: State, cur: QDraft, line: Line): boolean {
+  return line.auto !== undefined || st.gap || paragraphApart(cur.solution);
+}
+
+/** The question's options are done (or, outside a Vietnamese exam, its statements). */
+function choicesDone(st: State, cur: QDraft): boolean {
+  return cur.options.length >= 2 || (cur.subs.length >= 2 && !st.vietnamese);
 }
 
 /** A statement a) under a stem that has none yet is the stem's own; after a solution, an `a)` is the solution's own
