@@ -60,7 +60,6 @@ export function groupOf(st: State, number: number): string | null {
   return top?.group_id ?? null;
 }
 
-/** The current question ends: what follows is loose text until a question starts. */
 /** No loose text is pending any more (a question or a heading took it). */
 export function clearLoose(st: State): void {
   st.loose = [];
@@ -68,6 +67,7 @@ export function clearLoose(st: State): void {
   st.looseRun = 0;
 }
 
+/** The current question ends: what follows is loose text until a question starts. */
 export function endQuestion(st: State): void {
   st.cur = null;
   clearLoose(st);

@@ -236,12 +236,17 @@ function isBlankPara(p: Para): boolean {
   return p.segs.every((s) => s.kind === 'text' && s.text.trim() === '');
 }
 
-/** Labels of questions or options in a paragraph: worded, bracketed, Word-numbered, or an option A (or a, a star
- * before it aside). */
+/** A text opening with the first label of a list of choices: option `A`, or statement `a` (a star before it aside). */
+export function firstChoiceLabel(text: string): 'A' | 'a' | null {
+  const star = text.replace(/^\s*\*\s*/, '');
+  if (OPTION_START_RE.exec(star)?.[1] === 'A') return 'A';
+  return SUB_RE.exec(star)?.[1] === 'a' ? 'a' : null;
+}
+
+/** Labels of questions or options in a paragraph: worded, bracketed, Word-numbered, or an option A or a. */
 function labelled(p: Para, first: string): boolean {
   if (QUESTION_RE.test(first) || UNNUMBERED_QUESTION_RE.test(first) || BRACKET_QUESTION_RE.test(first)) return true;
-  const option = first.replace(/^\s*\*\s*/, '');
-  if (OPTION_START_RE.exec(option)?.[1] === 'A' || SUB_RE.exec(option)?.[1] === 'a') return true;
+  if (firstChoiceLabel(first) !== null) return true;
   if (p.autoLabel === undefined) return false;
   // Word's number alone (`1.`, `a)`) or a worded one (`Câu 1.`, `Question 1:`)
   return /^\(?(?:\d{1,3}|[Aa])[.):]?$/.test(p.autoLabel) || QUESTION_RE.test(`${p.autoLabel} ${first}`);

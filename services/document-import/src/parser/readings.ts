@@ -69,8 +69,9 @@ function leadingBlock(s: Structure): Structure {
   while (run < s.questions.length && leadCandidate(s.questions[run]!)) run++;
   for (let k = run; k > 0; k--) {
     const rest = s.questions.slice(k);
-    const lines = s.questions.slice(0, k).some(shaped);
-    const regular = lines
+    // a block with lines for options is taken off only above questions that type their letters
+    const linesForOptions = s.questions.slice(0, k).some(shaped);
+    const regular = linesForOptions
       ? rest.length >= 2 && rest.every(typedOptions)
       : rest.length >= 3 && rest.filter(shaped).length >= 0.75 * rest.length;
     if (!regular) continue;

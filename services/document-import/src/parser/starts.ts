@@ -3,18 +3,10 @@
 import type { LabeledDraft, QDraft, State } from './drafts.js';
 import { clearLoose, groupOf } from './groups.js';
 import { trailingKey } from './keyfields.js';
-import { lastNumber, listRestart, questionStart, type Start } from './labels.js';
+import { firstChoiceLabel, lastNumber, listRestart, questionStart, type Start } from './labels.js';
 import { sliceSegs, type CellPlace, type Line } from './lines.js';
 import { splitInline, takeListItem, takeOptions, takeSub, takeUnlettered } from './options.js';
-import {
-  ANSWER_RE,
-  BARE_QUESTION_RE,
-  METADATA_RE,
-  OPTION_START_RE,
-  POINTS_RE,
-  SOLUTION_RE,
-  SUB_RE,
-} from './patterns.js';
+import { ANSWER_RE, BARE_QUESTION_RE, METADATA_RE, POINTS_RE, SOLUTION_RE } from './patterns.js';
 import { pushAll } from './types.js';
 
 /** A Word-numbered question's list, which its options may not be in. */
@@ -87,13 +79,18 @@ function looseStem(st: State): Line[] {
   return st.loose.slice(st.looseGap);
 }
 
+/** Where the solution's last paragraph begins among its lines (0: the solution is one paragraph, or none). */
+function lastParagraphFrom(solution: Line[]): number {
+  const para = solution.at(-1)?.para;
+  let from = solution.length;
+  while (from > 0 && solution[from - 1]!.para === para) from--;
+  return from;
+}
+
 /** After an explanation: its last paragraph, when it is not the explanation's first. */
 function lastSolutionParagraph(cur: QDraft): Line[] {
-  if (cur.solution.length < 2) return [];
-  const para = cur.solution.at(-1)!.para;
-  let from = cur.solution.length;
-  while (from > 1 && cur.solution[from - 1]!.para === para) from--;
-  return from > 0 && cur.solution[from - 1]!.para !== para ? cur.solution.splice(from) : [];
+  const from = lastParagraphFrom(cur.solution);
+  return from > 0 ? cur.solution.splice(from) : [];
 }
 
 /** The text that would be the stem of an unlabelled question starting here, taken back from where it went. */
@@ -112,18 +109,13 @@ function stemBefore(st: State): Line[] {
 
 /** The label that may restart a question: option `A` (a star before it aside), or statement `a`. */
 function restartLabel(line: Line): 'A' | 'a' | null {
-  const star = line.text.replace(/^\s*\*\s*/, '');
-  if (OPTION_START_RE.exec(star)?.[1] === 'A') return 'A';
-  return SUB_RE.exec(star)?.[1] === 'a' ? 'a' : null;
+  return firstChoiceLabel(line.text);
 }
 
 /** The solution's last paragraph stands apart from the rest of it (a paragraph of no line, a blank one, between). */
 function paragraphApart(solution: Line[]): boolean {
-  const last = solution.at(-1);
-  if (!last) return false;
-  let from = solution.length - 1;
-  while (from > 0 && solution[from - 1]!.para === last.para) from--;
-  return from > 0 && solution[from - 1]!.para < last.para - 1;
+  const from = lastParagraphFrom(solution);
+  return from > 0 && solution[from - 1]!.para < solution[from]!.para - 1;
 }
 
 /** After a solution, where an `a)` starts the next question: in the paragraph of its stem, in a table under it, or as
