@@ -13,6 +13,7 @@ import { gatewayDocument, SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
 import { upstreamAgent, type Upstream } from './proxy.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createRevocationSet, startFeedPoller, type FeedPoller, type RevocationSet } from './revocation.js';
+import { createOpenStreams, type OpenStreams } from './streams.js';
 import { compileTables, isApiPath, TABLE_NAMES, type TableName } from './tables.js';
 
 export { SERVICE_NAME, SERVICE_VERSION } from './openapi.js';
@@ -35,7 +36,9 @@ export interface GatewayApp {
   revocations: RevocationSet;
   /** Undefined when GATEWAY_REVOCATION_POLL_MS is 0. */
   poller?: FeedPoller;
-  /** Stops the revocation poller and closes the upstream keep-alive pools (at shutdown). */
+  /** The event streams held open for a token (streams.ts). */
+  streams: OpenStreams;
+  /** Stops the revocation poller and the stream sweep, and closes the upstream keep-alive pools (at shutdown). */
   close(): void;
 }
 
@@ -45,7 +48,12 @@ interface Built {
   fairness: Fairness;
   revocations: RevocationSet;
   poller?: FeedPoller;
+  streams: OpenStreams;
+  stopSweep: () => void;
 }
+
+/** How often open event streams are checked against the revocation set and their tokens' expiry (and after each poll). */
+const STREAM_SWEEP_MS = 1000;
 
 /** The gateway's dependencies from its config: tables switched on, one pool per upstream, the limiter. */
 export function gatewayDeps(opts: GatewayAppOptions): Built {
@@ -66,7 +74,15 @@ export function gatewayDeps(opts: GatewayAppOptions): Built {
     maxStreams: config.GATEWAY_MAX_STREAMS_PER_CLIENT,
   });
   const revocations = createRevocationSet(maxLifetime * 1000);
-  const poller = revocationPoller(opts, settings.auth, revocations, fairness);
+  const streams = createOpenStreams();
+  const feed = edgeMetrics(opts.metrics, { fairness, revocations });
+  const sweep = () => feed.streamsEnded(streams.sweep(revocations, Date.now()));
+  const poller = revocationPoller(opts, settings.auth, revocations, (ok, nowMs) => {
+    feed.polled(ok, nowMs);
+    if (ok) sweep();
+  });
+  const sweeper = setInterval(sweep, STREAM_SWEEP_MS);
+  sweeper.unref();
   const failClosedMs = config.GATEWAY_REVOCATION_FAIL_CLOSED_MS;
   const deps: GatewayDeps = {
     routes: compileTables(new Set(enabled)),
@@ -88,6 +104,7 @@ export function gatewayDeps(opts: GatewayAppOptions): Built {
       burst: config.GATEWAY_RATE_LIMIT_BURST,
     }),
     fairness,
+    streams,
     queueTimeoutMs: config.GATEWAY_QUEUE_TIMEOUT_MS,
     bodyPace: {
       graceMs: config.GATEWAY_BODY_TIMEOUT_MS,
@@ -99,7 +116,7 @@ export function gatewayDeps(opts: GatewayAppOptions): Built {
     metrics: gatewayMetrics(opts.metrics),
     logger: opts.logger,
   };
-  return { deps, enabled, fairness, revocations, poller };
+  return { deps, enabled, fairness, revocations, poller, streams, stopSweep: () => clearInterval(sweeper) };
 }
 
 /** The auth service's revocation feed, polled from GATEWAY_AUTH_URL (whether or not the auth table is on). */
@@ -107,10 +124,9 @@ function revocationPoller(
   opts: GatewayAppOptions,
   auth: { url: URL; timeoutMs: number },
   revocations: RevocationSet,
-  fairness: Fairness,
+  onPoll: (ok: boolean, nowMs: number) => void,
 ): FeedPoller | undefined {
   const { config } = opts;
-  const feed = edgeMetrics(opts.metrics, { fairness, revocations });
   if (config.GATEWAY_REVOCATION_POLL_MS <= 0) return undefined;
   return startFeedPoller({
     authUrl: auth.url,
@@ -120,7 +136,7 @@ function revocationPoller(
     timeoutMs: Math.min(auth.timeoutMs, 5000),
     set: revocations,
     logger: opts.logger,
-    onPoll: (ok, nowMs) => feed.polled(ok, nowMs),
+    onPoll,
   });
 }
 
@@ -131,7 +147,7 @@ function revocationPoller(
  * failure is that request's 502/503 instead.
  */
 export function buildGatewayApp(opts: GatewayAppOptions): GatewayApp {
-  const { deps, enabled, fairness, revocations, poller } = gatewayDeps(opts);
+  const { deps, enabled, fairness, revocations, poller, streams, stopSweep } = gatewayDeps(opts);
   const app = createApp({
     name: SERVICE_NAME,
     version: SERVICE_VERSION,
@@ -157,7 +173,8 @@ export function buildGatewayApp(opts: GatewayAppOptions): GatewayApp {
   if (deps.legacy) agents.add(deps.legacy.agent);
   const close = () => {
     poller?.stop();
+    stopSweep();
     agents.forEach((a) => a.destroy());
   };
-  return { listener, app, enabled, fairness, revocations, poller, close };
+  return { listener, app, enabled, fairness, revocations, poller, streams, close };
 }

@@ -10,11 +10,12 @@ import { assertSameOrigin } from './csrf.js';
 import { clientAddress, sendError } from './envelope.js';
 import type { Fairness, Slot } from './fairness.js';
 import { forwardHeaders } from './headers.js';
-import { headerValue, type TokenVerifier, type Verified } from './identity.js';
+import { headerValue, type Caller, type TokenVerifier, type Verified } from './identity.js';
 import type { GatewayMetrics } from './metrics.js';
 import { forward, type Upstream } from './proxy.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RevocationSet } from './revocation.js';
+import { sessionEndedEvent, type OpenStreams } from './streams.js';
 import { withQuery, type Match, type RouteIndex, type TableName } from './tables.js';
 
 export interface GatewayDeps {
@@ -33,6 +34,8 @@ export interface GatewayDeps {
   limiter: RateLimiter;
   /** Per-client caps on upstream requests in flight and open event streams. */
   fairness: Fairness;
+  /** The event streams held open for a token, ended when their session is (streams.ts). */
+  streams?: OpenStreams;
   /** Longest wait for a pooled upstream socket (GATEWAY_QUEUE_TIMEOUT_MS). */
   queueTimeoutMs: number;
   /** The pace a request body must keep (GATEWAY_BODY_*): an idle or slow body is cut, 408 while unanswered. */
@@ -148,7 +151,13 @@ function toService(deps: GatewayDeps, req: IncomingMessage, res: ServerResponse,
   });
   const { ownerQuery } = match.route;
   const path = ownerQuery && actor ? withQuery(match.upstreamPath, ownerQuery, actor.userId) : match.upstreamPath;
-  send(deps, { req, res, call }, { upstream, path, headers, stream: match.route.stream === true });
+  const caller = actor ? callerOf(call.verified) : undefined;
+  send(deps, { req, res, call }, { upstream, path, headers, stream: match.route.stream === true, caller });
+}
+
+/** The caller whose session an event stream lives on (a token table's only: there an actor was admitted). */
+function callerOf(verified: Verified | undefined): Caller | undefined {
+  return verified?.ok ? verified.caller : undefined;
 }
 
 function revocationsUnknown(): AppError {
@@ -174,7 +183,13 @@ interface Exchange {
 function send(
   deps: GatewayDeps,
   { req, res, call }: Exchange,
-  fwd: { upstream: Upstream; path: string; headers: ReturnType<typeof forwardHeaders>; stream: boolean },
+  fwd: {
+    upstream: Upstream;
+    path: string;
+    headers: ReturnType<typeof forwardHeaders>;
+    stream: boolean;
+    caller?: Caller;
+  },
 ): void {
   const slots: Array<Slot & { ok: true }> = [];
   const release = () => slots.splice(0).forEach((s) => s.release());
@@ -191,9 +206,15 @@ function send(
     throw refused;
   }
   whenExchangeEnds(req, res, release);
-  const admitAnswer = fwd.stream
-    ? undefined
-    : (upRes: IncomingMessage) => (isEventStream(upRes) ? take(deps.fairness.acquireStream(call.client)) : undefined);
+  const admitAnswer = (upRes: IncomingMessage, cut: (last: string) => void): AppError | undefined => {
+    if (!isEventStream(upRes)) return undefined;
+    const refusedStream = fwd.stream ? undefined : take(deps.fairness.acquireStream(call.client));
+    if (!refusedStream && fwd.caller && deps.streams) {
+      const forget = deps.streams.open(fwd.caller, (reason) => cut(sessionEndedEvent(reason)));
+      res.once('close', forget);
+    }
+    return refusedStream;
+  };
   const limits = { queueTimeoutMs: deps.queueTimeoutMs, drainLimitBytes: deps.drainLimitBytes, signal: call.bodyCut };
   forward(req, res, { ...fwd, ...limits, admitAnswer }, call.fail);
 }

@@ -35,6 +35,8 @@ export interface Caller {
   sid?: string;
   /** Issued at, in seconds: a token without `sid` is revoked by a user-wide revocation after it. */
   iat: number;
+  /** Expires at, in seconds: an event stream opened with the token ends then (streams.ts). */
+  exp: number;
 }
 
 export type Refusal = AccessRefusal | 'revoked';
@@ -116,9 +118,9 @@ export function cachedVerifier(secret: TokenSecret, opts: { max?: number; maxLif
 /** The kit checked the claims are there; the edge also wants ids and a role the services accept. */
 function callerFrom(claims: VerifiedAccess): Verified {
   // iat is always there: maxLifetimeSeconds requires it.
-  const { sub, role, sid, iat = 0, payload } = claims;
+  const { sub, role, sid, iat = 0, exp, payload } = claims;
   if (!isId(sub) || !isRole(role) || (sid !== undefined && !isId(sid))) return { ok: false, reason: 'invalid' };
-  const caller: Caller = { userId: sub, role, iat };
+  const caller: Caller = { userId: sub, role, iat, exp };
   if (sid !== undefined) caller.sid = sid;
   const { defaultOrganizationId, memberships } = payload;
   if (isId(defaultOrganizationId)) caller.defaultOrganizationId = defaultOrganizationId;

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Fairness } from './fairness.js';
 import type { RevocationSet } from './revocation.js';
+import type { StreamEnd } from './streams.js';
 
 export interface GatewayMetrics {
   observe(table: string, method: string, status: number, seconds: number): void;
@@ -25,6 +26,8 @@ export function gatewayMetrics(registry: Registry): GatewayMetrics {
 export interface FeedMetrics {
   /** After each poll of the revocation feed. */
   polled(ok: boolean, nowMs: number): void;
+  /** After each sweep of the open event streams (streams.ts): how many it ended, per reason. */
+  streamsEnded(ended: Record<StreamEnd, number>): void;
 }
 
 /**
@@ -75,12 +78,21 @@ export function edgeMetrics(
     help: 'Failed polls of the auth revocation feed',
     registers: [registry],
   });
+  const ended = new Counter({
+    name: 'gateway_event_streams_ended_total',
+    help: 'Event streams the gateway ended because their session was revoked or their token expired',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
   lastSuccess.set(0);
   return {
     polled(ok, nowMs) {
       up.set(ok ? 1 : 0);
       if (ok) lastSuccess.set(nowMs / 1000);
       else failures.inc();
+    },
+    streamsEnded(counts) {
+      for (const [reason, n] of Object.entries(counts)) if (n > 0) ended.inc({ reason }, n);
     },
   };
 }

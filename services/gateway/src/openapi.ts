@@ -46,6 +46,9 @@ function forbidden(table: TableDef, method: string): string | undefined {
   return writes(method) ? `${text} ${CSRF}` : text;
 }
 
+const STREAM_END =
+  'An event stream (text/event-stream) ends with its session: within a sweep (1 s) of the session being revoked at auth (logout, account disabled, a membership removed or its role changed) or of the access token expiring, the gateway writes a last event `event: session-ended` with data `{"reason":"revoked"}` or `{"reason":"expired"}`, ends the answer and closes the stream upstream.';
+
 function responses(table: TableDef, route: RouteDef, service: string): JsonObject {
   const token = table.guard.identity === 'token';
   const refused = forbidden(table, route.method);
@@ -61,7 +64,7 @@ function responses(table: TableDef, route: RouteDef, service: string): JsonObjec
       504: `The service did not start answering within the table's timeout (GATEWAY_${envPrefix(table.name)}_TIMEOUT_MS) after the request was sent. Codes: UPSTREAM_TIMEOUT.`,
     }),
     default: {
-      description: `The ${service} service's answer to ${route.method} ${route.target}, streamed as it comes: see services/${service}/openapi.json.`,
+      description: `The ${service} service's answer to ${route.method} ${route.target}, streamed as it comes: see services/${service}/openapi.json.${token ? ` ${STREAM_END}` : ''}`,
     },
   };
 }

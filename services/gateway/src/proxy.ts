@@ -18,8 +18,12 @@ export interface ForwardRequest {
   headers: OutgoingHttpHeaders;
   /** Longest wait for a socket of the pool (past GATEWAY_MAX_SOCKETS the agent queues silently): 503 after it. */
   queueTimeoutMs?: number;
-  /** Checked when the answer's headers arrive, before anything is sent: an error refuses the answer (an event stream past the client's cap). */
-  admitAnswer?: (upRes: IncomingMessage) => AppError | undefined;
+  /**
+   * Checked when the answer's headers arrive, before anything is sent: an error refuses the answer (an event stream
+   * past the client's cap). `cut` ends the answer later from the gateway's side: `last` is written to the client,
+   * then its answer ends and the upstream request is destroyed (a stream whose session ended, streams.ts).
+   */
+  admitAnswer?: (upRes: IncomingMessage, cut: (last: string) => void) => AppError | undefined;
   /**
    * Aborted (with the AppError to answer) when the client's body is cut for its pace (body.ts):
    * before the answer the exchange fails with that error; after it, the upstream request ends.
@@ -80,7 +84,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, fwd: ForwardR
     clearTimeout(timers.queue);
     clearTimeout(timers.answer);
   };
-  const state = { answered: false, failed: false };
+  const state = { answered: false, failed: false, cut: false };
   const abort = (err: AppError) => {
     stopTimers();
     if (state.failed || state.answered) return;
@@ -104,10 +108,17 @@ export function forward(req: IncomingMessage, res: ServerResponse, fwd: ForwardR
   up.on('response', (upRes) => {
     stopTimers();
     if (state.failed) return upRes.resume();
-    const refused = fwd.admitAnswer?.(upRes);
+    const cut = (last: string) => {
+      if (state.cut || res.writableEnded) return;
+      state.cut = true;
+      upRes.unpipe(res);
+      up.destroy();
+      res.end(last);
+    };
+    const refused = fwd.admitAnswer?.(upRes, cut);
     if (refused) return abort(refused);
     state.answered = true;
-    answer(upRes, res);
+    answer(upRes, res, state);
     // The answer came before the whole body was sent (a refusal, typically: 415, 401, 413).
     if (!up.writableEnded) stopBody(req, res, { up, upRes, drainLimitBytes: fwd.drainLimitBytes });
   });
@@ -189,14 +200,18 @@ function watchTimes(
   });
 }
 
-function answer(upRes: IncomingMessage, res: ServerResponse): void {
+function answer(upRes: IncomingMessage, res: ServerResponse, state: { cut: boolean }): void {
   res.writeHead(upRes.statusCode ?? 502, responseHeaders(upRes.headers));
   // A stream's headers go out now (an event stream's first bytes may be minutes away); a body of
   // known length follows at once, and its headers ride in the same write.
   if (upRes.headers['content-length'] === undefined) res.flushHeaders();
   upRes.pipe(res);
-  upRes.on('error', () => res.destroy());
-  upRes.on('aborted', () => res.destroy());
+  // An answer the gateway cut (its last bytes still going out) is not torn down by the upstream's end.
+  const broken = () => {
+    if (!state.cut) res.destroy();
+  };
+  upRes.on('error', broken);
+  upRes.on('aborted', broken);
 }
 
 /** A request body is announced by Content-Length (non-zero) or Transfer-Encoding (RFC 9112 §6.3). */

@@ -18,7 +18,7 @@ const claims = {
 };
 const sign = (c: Record<string, unknown>, opts: jwt.SignOptions = {}, secret = SECRET) =>
   jwt.sign({ iat: NOW, ...c }, secret, { algorithm: 'HS256', expiresIn: 900, ...opts });
-const teacher: Caller = { userId: 'u1', role: 'TEACHER', defaultOrganizationId: 'local', iat: NOW };
+const teacher: Caller = { userId: 'u1', role: 'TEACHER', defaultOrganizationId: 'local', iat: NOW, exp: NOW + 900 };
 
 function refusal(fn: () => unknown): AppError {
   try {
@@ -135,7 +135,7 @@ describe('gateway: identity at the edge (pure)', () => {
     });
     expect(resolveOrganization(teacher, 'local')).to.deep.equal({ ok: true, organizationId: 'local', role: 'TEACHER' });
     expect(resolveOrganization(teacher, 'o2')).to.deep.equal({ ok: false });
-    const none: Caller = { userId: 'u', role: 'PARENT', iat: NOW };
+    const none: Caller = { userId: 'u', role: 'PARENT', iat: NOW, exp: NOW + 900 };
     expect(resolveOrganization(none, undefined)).to.deep.equal({ ok: true, organizationId: undefined, role: 'PARENT' });
   });
 

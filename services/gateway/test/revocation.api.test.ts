@@ -11,6 +11,7 @@ import {
   accessToken,
   closedPort,
   email,
+  openStream,
   startTestGateway,
   startUpstream,
   until,
@@ -80,6 +81,7 @@ describe('gateway: revoked sessions are refused within a poll of the revocation 
     gw = await startTestGateway({
       GATEWAY_AUTH_URL: feed.url,
       GATEWAY_NOTIFICATIONS_URL: up.url,
+      GATEWAY_DOCUMENT_IMPORT_URL: up.url,
       GATEWAY_REVOCATION_POLL_MS: '50',
       GATEWAY_MAX_TOKEN_LIFETIME_SECONDS: '3600',
     });
@@ -141,6 +143,55 @@ describe('gateway: revoked sessions are refused within a poll of the revocation 
     await until('the feed is up again', async () =>
       /gateway_revocation_feed_up 1/.test((await gw.request.get('/metrics').set('X-Internal-Token', INTERNAL)).text),
     );
+  });
+
+  const EVENTS = '/api/exam-import/algorithm-jobs/events';
+  const stream = (token: string) => openStream(`${gw.url}${EVENTS}`, { Authorization: `Bearer ${token}` });
+  const ended = (reason: string) => `event: session-ended\ndata: {"reason":"${reason}"}\n\n`;
+
+  it("an event stream of a revoked session ends with a session-ended event; the same user's other session streams on (issue 33, 7)", async () => {
+    const revoked = await stream(accessToken({ sub: 'user-4', sid: 'session-4a' }));
+    const other = await stream(accessToken({ sub: 'user-4', sid: 'session-4b' }));
+    try {
+      expect([revoked.status, other.status]).to.deep.equal([200, 200]);
+      await until('both streams are held upstream', () => up.held.size >= 2);
+      const upstreamBefore = up.held.size;
+      feed.revoke({ sid: 'session-4a', userId: 'user-4' });
+      await until("the revoked session's stream ends", () => revoked.ended());
+      expect(revoked.body().endsWith(ended('revoked'))).to.equal(true);
+      // the gateway let go of the upstream stream too, and of the client's stream slot
+      await until('the upstream stream is closed', () => up.held.size === upstreamBefore - 1);
+      expect(other.ended()).to.equal(false);
+      const metrics = (await gw.request.get('/metrics').set('X-Internal-Token', INTERNAL)).text;
+      expect(metrics).to.match(/gateway_event_streams_ended_total\{reason="revoked"\} 1/);
+      expect(gw.running.gateway.streams.size).to.equal(1);
+    } finally {
+      revoked.close();
+      other.close();
+    }
+  });
+
+  it("a user-wide revocation (account disabled) ends that user's streams opened before it", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const s = await stream(accessToken({ sub: 'user-5', iat: now - 10 }));
+    try {
+      feed.revoke({ sid: null, userId: 'user-5', revokedAt: new Date((now - 5) * 1000).toISOString() });
+      await until('the stream ends', () => s.ended());
+      expect(s.body().endsWith(ended('revoked'))).to.equal(true);
+    } finally {
+      s.close();
+    }
+  });
+
+  it('an event stream ends when its access token expires, though nothing revoked it', async () => {
+    const s = await stream(accessToken({ sub: 'user-6', sid: 'session-6' }, { expiresIn: 2 }));
+    try {
+      expect(s.status).to.equal(200);
+      await until("the stream ends at the token's expiry", () => s.ended());
+      expect(s.body().endsWith(ended('expired'))).to.equal(true);
+    } finally {
+      s.close();
+    }
   });
 
   it('with GATEWAY_REVOCATION_FAIL_CLOSED_MS, a feed unreachable for longer makes token tables 503', async () => {

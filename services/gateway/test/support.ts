@@ -186,6 +186,8 @@ export interface OpenStream {
   headers: http.IncomingHttpHeaders;
   /** The body so far (a refused stream's whole envelope). */
   body(): string;
+  /** True once the answer has ended (the gateway or the upstream ended it). */
+  ended(): boolean;
   close(): void;
 }
 
@@ -193,11 +195,19 @@ export interface OpenStream {
 export function openStream(url: string, headers: Record<string, string>): Promise<OpenStream> {
   return new Promise((resolve, reject) => {
     let text = '';
+    let ended = false;
     const req = http.get(url, { headers, agent: false }, (res) => {
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
+      res.on('end', () => (ended = true));
       res.on('error', () => undefined);
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: () => text, close: () => req.destroy() });
+      resolve({
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        body: () => text,
+        ended: () => ended,
+        close: () => req.destroy(),
+      });
     });
     req.on('error', reject);
   });
