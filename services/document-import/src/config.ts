@@ -24,6 +24,8 @@ export interface DocumentImportConfig extends CommonConfig {
   DOCX_WORKER_SESSION_TIMEOUT_MS: number;
   /** Workers a run may take (each claim counts, stored before parsing); past it: FAILED DOCX_WORKER_CRASHED. */
   DOCX_WORKER_MAX_ATTEMPTS: number;
+  /** How long a queued run's ingest grant (kit grant.ts) lets the workers' auto-approval ingest it. */
+  DOCX_IMPORT_INGEST_GRANT_TTL_MS: number;
   /** Test hook: while this file exists a worker holds each job after marking it PROCESSING. */
   DOCX_WORKER_PAUSE_FILE?: string;
   /** Parse threads per process (the sandbox; never the event loop). */
@@ -65,6 +67,11 @@ export const documentImportConfigSchema = Joi.object<DocumentImportConfig>({
   DOCX_WORKER_LEASE_MS: Joi.number().integer().min(1000).max(600000).default(15000),
   DOCX_WORKER_SESSION_TIMEOUT_MS: Joi.number().integer().min(6000).max(300000).default(30000),
   DOCX_WORKER_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(3),
+  DOCX_IMPORT_INGEST_GRANT_TTL_MS: Joi.number()
+    .integer()
+    .min(1000)
+    .max(7 * 24 * 3600 * 1000)
+    .default(24 * 3600 * 1000),
   DOCX_WORKER_PAUSE_FILE: Joi.string().optional(),
   DOCX_PARSER_THREADS: Joi.number().integer().min(1).max(16).default(1),
   DOCX_PARSER_QUEUE: Joi.number().integer().min(1).max(1000).default(8),

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { topicsProducedBy } from '../../../kafka/topics.js';
-import { timeOrderedIds, guardTokens } from '../../kit/src/core/index.js';
+import { timeOrderedIds, guardTokens, importGrantKey } from '../../kit/src/core/index.js';
 import { createOutbox, startOutboxRelay, syncIndexes, type OutboxRelay } from '../../kit/src/data/index.js';
 import type { ServiceDefinition } from '../../kit/src/service/index.js';
 import { buildApp, SERVICE_NAME } from './app.js';
@@ -37,6 +37,7 @@ export const questionBankService: ServiceDefinition<QuestionBankConfig, BuiltQue
     await syncIndexes(db.conn);
     const outbox = createOutbox({ db, owners: [models.Question], logger, registry: metrics });
     const deps: QuestionBankDeps = { db, models, outbox, logger, clock: () => new Date(), newId: timeOrderedIds() };
+    if (config.INTERNAL_API_TOKEN) deps.importGrantKey = importGrantKey(config.INTERNAL_API_TOKEN);
     deps.deletion = createDeletionRunner(deps);
     const app = buildApp(deps, { metrics, readiness, checks, ...guardTokens(config) });
     if (config.OUTBOX_PUBLISHER === 'kafka' && !bus) throw new Error('OUTBOX_PUBLISHER=kafka needs KAFKA_BROKERS');

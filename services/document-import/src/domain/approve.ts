@@ -71,21 +71,25 @@ function autoRequest(job: JobDetail): ApproveRequest {
  */
 export async function autoApproveJob(jobs: JobDeps, approve: ApprovePort, jobId: string): Promise<void> {
   const found = await autoApprovalOf(jobs, jobId);
-  if (found) await autoApprove(jobs, approve, found.job, found.creatorRole);
+  if (found) await autoApprove(jobs, approve, found.job, { creatorRole: found.creatorRole, grant: found.grant });
 }
 
-/** The auto-approval of one job's detail as `creatorRole` (autoApproveJob's step; nothing unless it asks and is COMPLETED). */
+/**
+ * The auto-approval of one job's detail as its creator, with the creator's role and the run's ingest grant
+ * (autoApproveJob's step; nothing unless it asks and is COMPLETED).
+ */
 export async function autoApprove(
   jobs: JobDeps,
   approve: ApprovePort,
   job: JobDetail,
-  creatorRole: string | null,
+  as: { creatorRole: string | null; grant?: string | null },
 ): Promise<void> {
   if (!job.autoApproveToQuestionBank || job.status !== 'COMPLETED') return;
   const s: ApprovalScope = {
     organizationId: job.organizationId,
     userId: job.createdBy,
-    ...(creatorRole ? { role: creatorRole } : {}),
+    ...(as.creatorRole ? { role: as.creatorRole } : {}),
+    ...(as.grant ? { grant: as.grant } : {}),
   };
   const request = autoRequest(job);
   const key = approvalKey(job, request, true);

@@ -34,8 +34,11 @@ export interface ApprovalOutcome {
   result: unknown;
 }
 
-/** Who an approval is made for; auto-approval has no request, so the creator's stored role (if any). */
-export type ApprovalScope = Omit<Scope, 'role'> & { role?: string };
+/**
+ * Who an approval is made for; auto-approval has no request, so the creator's stored role (if any), and
+ * the run's ingest grant the question bank asks of the workers' credential (kit grant.ts).
+ */
+export type ApprovalScope = Omit<Scope, 'role'> & { role?: string; grant?: string };
 
 /** Approval into the question bank or an exam draft, forwarding the scope headers. */
 export type ApprovePort = (s: ApprovalScope, job: JobDetail, request: ApproveRequest) => Promise<ApprovalOutcome>;

@@ -53,7 +53,7 @@ export function approvalPort(config: DocumentImportConfig): ApprovePort {
       approvalJob,
       request,
       // The actor's own role in the organization, never one the service makes up.
-      { organizationId: s.organizationId, userId: s.userId, role: s.role },
+      { organizationId: s.organizationId, userId: s.userId, role: s.role, grant: s.grant },
       clients,
     );
     return { questionIds: result.questionIds, examId: result.examId ?? null, documentId: result.documentId, result };

@@ -1,4 +1,4 @@
-import { AppError } from '../../../kit/src/core/index.js';
+import { AppError, IMPORT_GRANT_HEADER } from '../../../kit/src/core/index.js';
 
 export type FetchLike = typeof fetch;
 
@@ -17,6 +17,8 @@ export interface Scope {
   organizationId: string;
   userId?: string;
   role?: string;
+  /** The import job's ingest grant (kit grant.ts), sent by the workers' auto-approval. */
+  grant?: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -34,6 +36,7 @@ export function scopeHeaders(scope: Scope | undefined, endpoint: PeerEndpoint): 
   if (scope?.organizationId) h['X-Organization-Id'] = scope.organizationId;
   if (scope?.userId) h['X-User-Id'] = scope.userId;
   if (scope?.role) h['X-User-Role'] = scope.role;
+  if (scope?.grant) h[IMPORT_GRANT_HEADER] = scope.grant;
   if (endpoint.internalToken) h['X-Internal-Token'] = endpoint.internalToken;
   return h;
 }

@@ -35,6 +35,8 @@ export interface ImportJobRow {
   createdBy: string;
   /** The creator's role in the organization when it submitted; null on rows older than the field. */
   createdByRole?: string | null;
+  /** The current run's ingest grant (kit grant.ts), signed by the API process; never in an answer. */
+  ingestGrant?: string | null;
   jobKind: JobKind;
   source: JobSource;
   title: string | null;
@@ -99,6 +101,7 @@ const jobSchema = new Schema<ImportJobRow>(
     organizationId: { type: String, required: true },
     createdBy: { type: String, required: true },
     createdByRole: { type: String, default: null },
+    ingestGrant: { type: String, default: null },
     jobKind: { type: String, required: true, enum: ['QAS', 'DOCX_FAST'] },
     source: { type: String, required: true, enum: ['UPLOAD', 'STORAGE'] },
     title: { type: String, default: null },

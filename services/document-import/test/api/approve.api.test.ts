@@ -108,12 +108,12 @@ describe('document-import: approval, auto-approval and the baseline reparse', ()
     );
     expect(refused).to.deep.equal(['UPSTREAM_ERROR', 403]);
     // Auto-approval of a row older than the creator's role: refused and recorded, not sent as TEACHER.
-    await autoApprove(stack.worker.jobs, port, { ...job, autoApproveToQuestionBank: true }, null);
+    await autoApprove(stack.worker.jobs, port, { ...job, autoApproveToQuestionBank: true }, { creatorRole: null });
     const autoApprovals = async () => (await detail(id)).approvals.map((a: { auto: boolean }) => a.auto);
     const stored = await stack.svc.db.conn.collection('import_jobs').findOne({ _id: id as never });
     expect(stored?.createdByRole).to.equal('TEACHER');
     expect(await autoApprovals()).to.deep.equal([]);
-    await autoApprove(stack.worker.jobs, port, { ...job, autoApproveToQuestionBank: true }, 'TEACHER');
+    await autoApprove(stack.worker.jobs, port, { ...job, autoApproveToQuestionBank: true }, { creatorRole: 'TEACHER' });
     expect(await autoApprovals()).to.deep.equal([true]);
     const admin: Who = { userId: 'a1', organizationId: 'org-a', role: 'ADMIN' };
     const res = await approve(id, { target: 'QUESTION_BANK' }, admin);

@@ -97,18 +97,28 @@ export function internalTokenGuard(
   worker: Pick<GuardTokens, 'workerToken' | 'workerRoutes'> = {},
 ) {
   const workerRoutes = (worker.workerRoutes ?? []).map(routePattern);
-  return (req: Request, _res: Response, next: NextFunction): void => {
+  return (req: Request, res: Response, next: NextFunction): void => {
     if (!token) return next();
     const given = header(req, 'x-internal-token');
     if (given !== undefined && sameSecret(given, token)) return next();
     if (given !== undefined && worker.workerToken && sameSecret(given, worker.workerToken)) {
       const line = `${req.method} ${req.baseUrl}${req.path}`;
-      if (workerRoutes.some((route) => route.test(line))) return next();
+      if (workerRoutes.some((route) => route.test(line))) {
+        res.locals[WORKER_CALL] = true;
+        return next();
+      }
       next(new AppError('FORBIDDEN', 'The worker credential is not accepted on this route'));
       return;
     }
     next(new AppError('UNAUTHENTICATED', 'Missing or invalid internal token'));
   };
+}
+
+const WORKER_CALL = 'workerCredential';
+
+/** True when the request was let in on the DOCX workers' credential (a route may ask more of it: grant.ts). */
+export function isWorkerCall(res: Response): boolean {
+  return res.locals[WORKER_CALL] === true;
 }
 
 /** `POST /v1/exams/:examId/snapshots` → an exact pattern where `:name` is one path segment. */

@@ -24,6 +24,7 @@ export {
 export {
   readActor,
   internalTokenGuard,
+  isWorkerCall,
   metricsGuard,
   guardTokens,
   ROLES,
@@ -32,6 +33,15 @@ export {
   type GuardTokens,
 } from './actor.js';
 export { adminOrganization, isPlatformAdmin, writeOrganization } from './tenancy.js';
+export {
+  IMPORT_GRANT_HEADER,
+  importGrantKey,
+  signImportGrant,
+  verifyImportGrant,
+  type GrantCheck,
+  type GrantRefusal,
+  type ImportGrant,
+} from './grant.js';
 export { bearerToken, sameSecret } from './secrets.js';
 export {
   DEV_JWT_SECRET,

@@ -24,6 +24,8 @@ export interface QuestionBankDeps {
   newId: () => string;
   /** The permanent-delete job runner (service.ts starts it); without it jobs wait as `pending`. */
   deletion?: DeletionRunner;
+  /** Checks the import grants the DOCX workers ingest under (kit importGrantKey of INTERNAL_API_TOKEN). */
+  importGrantKey?: Buffer;
 }
 
 /**

@@ -1,6 +1,7 @@
-import { readActor } from '../../../kit/src/core/index.js';
+import { IMPORT_GRANT_HEADER, isWorkerCall, readActor } from '../../../kit/src/core/index.js';
 import { ok, ref, type Route } from '../../../kit/src/http/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
+import { assertImportGrant } from '../domain/ingest/grant.js';
 import { idempotencyKeyOf } from '../domain/ingest/identity.js';
 import { ingestDocxOutput } from '../domain/ingest/ingest.js';
 import { writerOf } from '../domain/questions/scope.js';
@@ -30,6 +31,14 @@ export const ingestRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
       parameters: [
         ...WRITE_HEADERS,
         {
+          name: IMPORT_GRANT_HEADER,
+          in: 'header',
+          required: false,
+          description:
+            "Required with the DOCX workers' credential (WORKER_API_TOKEN), ignored with the internal token: the grant the document-import API signed for the import job's run (kit grant.ts). It must be signed with the key derived from INTERNAL_API_TOKEN, unexpired, and name this request's X-Organization-Id, X-User-Id and body sourceImportJobId; otherwise 403 FORBIDDEN with details.reason missing, malformed, signature, expired or mismatch (issue 33).",
+          schema: { type: 'string', maxLength: 2048 },
+        },
+        {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
@@ -51,6 +60,15 @@ export const ingestRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
     handle: async (req, res, deps) => {
       const idempotencyKey = idempotencyKeyOf(req.headers['idempotency-key']);
       const w = writerOf(readActor(req));
+      if (isWorkerCall(res)) {
+        const token = req.header(IMPORT_GRANT_HEADER) ?? undefined;
+        const nowSeconds = Math.floor(deps.clock().getTime() / 1000);
+        assertImportGrant(deps.importGrantKey, token, {
+          writer: w,
+          jobId: req.valid.body.sourceImportJobId,
+          nowSeconds,
+        });
+      }
       const out = await ingestDocxOutput(deps, w, { input: req.valid.body, idempotencyKey });
       ok(res, out.result, out.replayed ? TEXT.replayed : TEXT.imported, out.replayed ? 200 : 201);
     },

@@ -64,11 +64,11 @@ export async function getJob(deps: JobDeps, scope: JobScope, id: string): Promis
 export async function autoApprovalOf(
   deps: JobDeps,
   id: string,
-): Promise<{ job: JobDetail; creatorRole: string | null } | null> {
+): Promise<{ job: JobDetail; creatorRole: string | null; grant: string | null } | null> {
   const row = await findJob(deps.store, { id });
   if (!row?.autoApproveToQuestionBank) return null;
   const job = await getJob(deps, { organizationId: row.organizationId, actorId: row.createdBy }, id);
-  return { job, creatorRole: row.createdByRole ?? null };
+  return { job, creatorRole: row.createdByRole ?? null, grant: row.ingestGrant ?? null };
 }
 
 /** One job's status and counters. */

@@ -4,6 +4,7 @@ import { AppError } from '../../../../kit/src/core/index.js';
 import { createFastKey, findFastKey, findJob, retakeFastKey } from '../../store/job-store.js';
 import type { ImportJobRow, PayloadRef } from '../../store/job-models.js';
 import { jobQueued } from './events.js';
+import { ingestGrantFor } from './grant.js';
 import { findScoped, summaryOf } from './queries.js';
 import type { JobDeps, JobScope, JobSummary, PayloadSource, SubmitInput, SubmitResult } from './types.js';
 import { REVIEW, stateFields, ZERO_COUNTERS } from './view.js';
@@ -74,6 +75,7 @@ function newRow(deps: JobDeps, scope: JobScope, input: SubmitInput, id: string):
     organizationId: scope.organizationId,
     createdBy: scope.actorId,
     createdByRole: scope.actorRole ?? null,
+    ingestGrant: ingestGrantFor(deps, { id, organizationId: scope.organizationId, createdBy: scope.actorId }, now),
     jobKind: input.jobKind,
     source: input.jobSource,
     title: input.title ?? null,
@@ -138,9 +140,10 @@ function assertIdle(row: ImportJobRow): void {
   }
 }
 
-function freshRun(run: number, payload: PayloadRef, now: Date): Partial<ImportJobRow> {
+function freshRun(run: number, payload: PayloadRef, now: Date, ingestGrant: string | null): Partial<ImportJobRow> {
   return {
     status: 'PENDING',
+    ingestGrant,
     ...stateFields('PENDING'),
     reviewStatus: REVIEW.none,
     run,
@@ -176,7 +179,9 @@ export async function reprocessJob(
   const payload = await deps.store.spool.put(payloadName(id, run), source);
   const queued = jobQueued({ ...before, run });
   const match = { id, run: before.run, statuses: ['COMPLETED' as const, 'FAILED' as const] };
-  const row = await writeJob(deps, match, { set: freshRun(run, payload, deps.clock()) }, queued);
+  const now = deps.clock();
+  const grant = ingestGrantFor(deps, { id, organizationId: before.organizationId, createdBy: before.createdBy }, now);
+  const row = await writeJob(deps, match, { set: freshRun(run, payload, now, grant) }, queued);
   if (!row) {
     // Another reprocess of the same job won the race: its run is the one queued.
     await deps.store.spool.remove(payload).catch(() => undefined);
