@@ -82,4 +82,13 @@ describe('POST /v1/questions/import-docx-output with the workers credential: the
     const res = await ingest(teacher('t2', 'org-c'), 'job-c', INTERNAL);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
   });
+
+  it('a grant header past 2048 characters is 400 with either credential, nothing banked', async () => {
+    for (const token of [INTERNAL, WORKER]) {
+      const res = await ingest(teacher('t3', 'org-d'), 'job-d', token, 'g'.repeat(2049));
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+    }
+    expect(await banked(teacher('t3', 'org-d'))).to.equal(0);
+  });
 });
