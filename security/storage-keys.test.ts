@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { startDocumentPeer, type RunningPeer } from '../services/peers/src/index.js';
-import { simpleDocx } from '../services/document-import/test/api/support.js';
-import { testDbName, testKafkaBrokers, testMongoUri } from '../services/kit/test/support/servers.js';
+import type { RunningPeer } from '../services/peers/src/index.js';
+import { documentPeer, storeDocx } from './support/documents.js';
+import { testDbName, testKafkaBrokers } from '../services/kit/test/support/servers.js';
 import { startStack, type Stack } from './support/stack.js';
 import { launch, type ServiceProcess } from './support/processes.js';
 import { call } from './support/http.js';
@@ -16,13 +16,7 @@ describe("security: a document storage key stays its school's (real processes, N
   let importer: ServiceProcess;
   before(async () => {
     stack = await startStack(import.meta.url);
-    peer = (await startDocumentPeer({
-      mongoUri: testMongoUri(),
-      dbName: testDbName('peer_documents', import.meta.url),
-      port: 0,
-      internalToken: stack.secrets.internal,
-      dropDatabaseOnClose: true,
-    })) as RunningPeer<unknown>;
+    peer = await documentPeer(stack, import.meta.url);
     const tag = randomUUID().slice(0, 8);
     importer = await launch('document-import', 'document-import', {
       ...stack.baseEnv,
@@ -55,16 +49,7 @@ describe("security: a document storage key stays its school's (real processes, N
 
   it("school B's fast job naming school A's key is 404 like an unknown key, and nothing is queued", async () => {
     const key = `uploads/2026-12-02/${randomUUID()}/de-thi-hk1.docx`;
-    const stored = await call(`${peer.url}/v1/storage/objects?key=${encodeURIComponent(key)}`, {
-      method: 'PUT',
-      headers: {
-        'X-Internal-Token': stack.secrets.internal,
-        'X-Organization-Id': 'school-a',
-        'Content-Type': 'application/octet-stream',
-      },
-      body: await simpleDocx(),
-    });
-    expect(stored.status, stored.text).to.equal(200);
+    await storeDocx(stack, peer, key, 'school-a');
     const own = await fastJob(key, as('teacher-a', 'TEACHER', 'school-a'));
     expect(own.status, own.text).to.equal(202);
     const unknown = await fastJob(`uploads/2026-12-02/${randomUUID()}/x.docx`, as('teacher-b', 'TEACHER', 'school-b'));

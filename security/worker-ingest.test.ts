@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import mongoose from 'mongoose';
-import { startDocumentPeer, type RunningPeer } from '../services/peers/src/index.js';
-import { simpleDocx } from '../services/document-import/test/api/support.js';
+import type { RunningPeer } from '../services/peers/src/index.js';
+import { documentPeer, storeDocx } from './support/documents.js';
 import { testDbName, testKafkaBrokers, testMongoUri } from '../services/kit/test/support/servers.js';
 import { startStack, type Stack } from './support/stack.js';
 import { launch, type ServiceProcess } from './support/processes.js';
@@ -21,13 +21,7 @@ describe("security: the workers' ingest is bound to a live import job (real proc
   let importer: ServiceProcess;
   before(async () => {
     stack = await startStack(import.meta.url);
-    peer = (await startDocumentPeer({
-      mongoUri: testMongoUri(),
-      dbName: testDbName('peer_documents_grants', import.meta.url),
-      port: 0,
-      internalToken: stack.secrets.internal,
-      dropDatabaseOnClose: true,
-    })) as RunningPeer<unknown>;
+    peer = await documentPeer(stack, import.meta.url);
     const tag = randomUUID().slice(0, 8);
     const env: Record<string, string> = {
       ...stack.baseEnv,
@@ -86,16 +80,7 @@ describe("security: the workers' ingest is bound to a live import job (real proc
 
   it("a teacher's auto-approved job reaches its own bank through the worker; the worker cannot write into another school's", async () => {
     const key = `uploads/2026-12-03/${randomUUID()}/de-kiem-tra.docx`;
-    const stored = await call(`${peer.url}/v1/storage/objects?key=${encodeURIComponent(key)}`, {
-      method: 'PUT',
-      headers: {
-        'X-Internal-Token': stack.secrets.internal,
-        'X-Organization-Id': 'school-a',
-        'Content-Type': 'application/octet-stream',
-      },
-      body: await simpleDocx(),
-    });
-    expect(stored.status, stored.text).to.equal(200);
+    await storeDocx(stack, peer, key, 'school-a');
     const job = await call(`${importer.url}/v1/import/docx/docx-fast-jobs`, {
       method: 'POST',
       headers: as('teacher-a', 'TEACHER', 'school-a'),

@@ -21,7 +21,8 @@ export interface ImportGrant {
 export type GrantRefusal = 'malformed' | 'signature' | 'expired';
 export type GrantCheck = { ok: true; grant: ImportGrant } | { ok: false; reason: GrantRefusal };
 
-const MAX_GRANT_LENGTH = 2048;
+/** The longest grant a header may carry; ours are about 200 characters. */
+export const MAX_IMPORT_GRANT_LENGTH = 2048;
 
 /** The signing key: the internal token, never used as is, through an HMAC labelled for this purpose. */
 export function importGrantKey(internalToken: string): Buffer {
@@ -51,7 +52,7 @@ function parse(payload: string): ImportGrant | undefined {
 
 /** The grant when its signature holds and it has not expired by `nowSeconds`. */
 export function verifyImportGrant(key: Buffer, token: string | undefined, nowSeconds: number): GrantCheck {
-  if (!token || token.length > MAX_GRANT_LENGTH) return { ok: false, reason: 'malformed' };
+  if (!token || token.length > MAX_IMPORT_GRANT_LENGTH) return { ok: false, reason: 'malformed' };
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) return { ok: false, reason: 'malformed' };
   const given = Buffer.from(signature, 'base64url');

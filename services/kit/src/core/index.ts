@@ -35,6 +35,7 @@ export {
 export { adminOrganization, isPlatformAdmin, writeOrganization } from './tenancy.js';
 export {
   IMPORT_GRANT_HEADER,
+  MAX_IMPORT_GRANT_LENGTH,
   importGrantKey,
   signImportGrant,
   verifyImportGrant,

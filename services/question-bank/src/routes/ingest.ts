@@ -1,4 +1,10 @@
-import { AppError, IMPORT_GRANT_HEADER, isWorkerCall, readActor } from '../../../kit/src/core/index.js';
+import {
+  AppError,
+  IMPORT_GRANT_HEADER,
+  isWorkerCall,
+  MAX_IMPORT_GRANT_LENGTH,
+  readActor,
+} from '../../../kit/src/core/index.js';
 import { ok, ref, type Route } from '../../../kit/src/http/index.js';
 import type { QuestionBankDeps } from '../domain/deps.js';
 import { assertImportGrant } from '../domain/ingest/grant.js';
@@ -10,13 +16,12 @@ import { okWithMessage, WRITE_ERRORS, WRITE_HEADERS } from './docs.js';
 import { route, writers } from './declare.js';
 
 export const INGEST_PATH = '/v1/questions/import-docx-output';
-const MAX_GRANT_LENGTH = 2048;
 
-/** The grant header as documented, whoever calls: longer than MAX_GRANT_LENGTH is 400, never ignored. */
+/** The grant header as documented, whoever calls: longer than MAX_IMPORT_GRANT_LENGTH is 400, never ignored. */
 function grantHeader(value: string | undefined): string | undefined {
-  if (value === undefined || value.length <= MAX_GRANT_LENGTH) return value;
+  if (value === undefined || value.length <= MAX_IMPORT_GRANT_LENGTH) return value;
   throw new AppError('VALIDATION_ERROR', `Invalid ${IMPORT_GRANT_HEADER} header`, {
-    details: [{ path: IMPORT_GRANT_HEADER, message: `must be at most ${MAX_GRANT_LENGTH} characters` }],
+    details: [{ path: IMPORT_GRANT_HEADER, message: `must be at most ${MAX_IMPORT_GRANT_LENGTH} characters` }],
   });
 }
 const RESULT = ref('schemas', 'IngestResult');
@@ -45,7 +50,7 @@ export const ingestRoutes: ReadonlyArray<Route<QuestionBankDeps>> = [
           required: false,
           description:
             "Required with the DOCX workers' credential (WORKER_API_TOKEN), ignored with the internal token: the grant the document-import API signed for the import job's run (kit grant.ts). It must be signed with the key derived from INTERNAL_API_TOKEN, unexpired, and name this request's X-Organization-Id, X-User-Id and body sourceImportJobId; otherwise 403 FORBIDDEN with details.reason missing, malformed, signature, expired or mismatch (issue 33). Longer than 2048 characters is 400 VALIDATION_ERROR with either credential.",
-          schema: { type: 'string', maxLength: MAX_GRANT_LENGTH },
+          schema: { type: 'string', maxLength: MAX_IMPORT_GRANT_LENGTH },
         },
         {
           name: 'Idempotency-Key',
